@@ -1,0 +1,193 @@
+/* hooks.cc - block-entry hooks (OSP paper, section 3: enterBlock).
+ *
+ * At the start of each original block:
+ *
+ *     t1 = __osp_skip;  t2 = t1 - 1;  __osp_skip = t2;
+ *     if (t2 == 0)                      <- "very unlikely", laid out cold
+ *       __osp_block_hook (&record, id);
+ *
+ * The common path is a TLS load, a decrement, a store and a not-taken
+ * branch; GCC keeps the thread-pointer-relative address in a register.
+ * The runtime owns __osp_skip: it reloads it with the next skip (or 1 in
+ * the exact mode, or a huge value when profiling is off).
+ *
+ * The runtime functions are declared nothrow and leaf, which is their true
+ * contract (no callback into this unit, no longjmp, no throw).  "leaf" also
+ * keeps our calls out of the abnormal-edge machinery of functions calling
+ * setjmp (call_can_make_abnormal_goto), and "cold" moves the call block
+ * out of the hot code.
+ *
+ * Nothing is ever put in front of a returns_twice call (setjmp, vfork), a
+ * setjmp receiver or the abnormal dispatcher: GCC 13 and later reject it
+ * and it is wrong anyway (the code would run once, the block is entered
+ * twice).  Such a block gets its hook right after that statement, or on
+ * its single normal out-edge when the statement ends the block; if it has
+ * none, the block is flagged OSP_BB_NO_HOOK in the metadata.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "gimple.h"
+#include "basic-block.h"
+#include "cfghooks.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "ssa.h"
+#include "gimplify.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "asan.h"
+#include "internal-fn.h"
+
+#include "osp-plugin.h"
+
+namespace osp {
+
+/* A runtime entry point: external, nothrow, leaf, optionally cold.  */
+tree
+declare_runtime_function (const char *name, tree type, bool cold)
+{
+  tree decl = build_fn_decl (name, type);
+  TREE_PUBLIC (decl) = 1;
+  DECL_EXTERNAL (decl) = 1;
+  DECL_ARTIFICIAL (decl) = 1;
+  TREE_NOTHROW (decl) = 1;
+  DECL_ATTRIBUTES (decl)
+    = tree_cons (get_identifier ("leaf"), NULL, DECL_ATTRIBUTES (decl));
+  if (cold)
+    DECL_ATTRIBUTES (decl)
+      = tree_cons (get_identifier ("cold"), NULL, DECL_ATTRIBUTES (decl));
+  DECL_ASSEMBLER_NAME (decl); /* the LTO streamer needs it */
+  return decl;
+}
+
+void
+init_hook_decls ()
+{
+  if (skip_decl)
+    return;
+  /* DECL_THREAD_LOCAL_P is derived from the varpool node's TLS model.
+     initial-exec also works in -fPIC objects, dlopen'ed ones included
+     (they get DF_STATIC_TLS), and avoids a __tls_get_addr call per block. */
+  tree skip = build_decl (BUILTINS_LOCATION, VAR_DECL,
+                          get_identifier (OSP_SYM_SKIP), uint32_type_node);
+  TREE_PUBLIC (skip) = 1;
+  DECL_EXTERNAL (skip) = 1;
+  TREE_STATIC (skip) = 1;
+  DECL_ARTIFICIAL (skip) = 1;
+  DECL_IGNORED_P (skip) = 1;
+  set_decl_tls_model (skip, TLS_MODEL_INITIAL_EXEC);
+  DECL_ASSEMBLER_NAME (skip);
+  skip_decl = skip;
+
+  tree type = build_function_type_list (void_type_node, ptr_type_node,
+                                        uint32_type_node, NULL_TREE);
+  block_hook_decl = declare_runtime_function (OSP_SYM_BLOCK_HOOK, type,
+                                              true);
+}
+
+/* The first real statement of BB, or NULL.  */
+static gimple *
+first_statement (basic_block bb)
+{
+  gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
+  return gsi_end_p (gsi) ? NULL : gsi_stmt (gsi);
+}
+
+/* True if code may go in front of BB's first statement.  */
+bool
+hook_fits_at_start (basic_block bb)
+{
+  gimple *stmt = first_statement (bb);
+  if (!stmt || !is_gimple_call (stmt))
+    return true;
+  return !((gimple_call_flags (stmt) & ECF_RETURNS_TWICE)
+           || gimple_call_internal_p (stmt, IFN_ABNORMAL_DISPATCHER)
+           || gimple_call_builtin_p (stmt, BUILT_IN_SETJMP_RECEIVER));
+}
+
+/* Emit the countdown and the cold call before GSI, with location LOC.  */
+static void
+emit_hook (gimple_stmt_iterator *gsi, tree record_addr, unsigned id,
+           location_t loc)
+{
+  tree t1 = make_ssa_name (uint32_type_node);
+  tree t2 = make_ssa_name (uint32_type_node);
+  gassign *load = gimple_build_assign (t1, unshare_expr (skip_decl));
+  gassign *dec = gimple_build_assign (t2, MINUS_EXPR, t1,
+                                      build_int_cst (uint32_type_node, 1));
+  gassign *store = gimple_build_assign (unshare_expr (skip_decl), t2);
+  gimple_set_location (load, loc);
+  gimple_set_location (dec, loc);
+  gimple_set_location (store, loc);
+  gsi_insert_before (gsi, load, GSI_SAME_STMT);
+  gsi_insert_before (gsi, dec, GSI_SAME_STMT);
+  gsi_insert_before (gsi, store, GSI_SAME_STMT);
+
+  /* Split after the store: the condition ends the first half, the call
+     gets a new "very unlikely" block (as ASan's checks do).  */
+  gimple_stmt_iterator at_store = gsi_for_stmt (store);
+  basic_block then_bb, fallthru_bb;
+  gimple_stmt_iterator cond_gsi
+    = create_cond_insert_point (&at_store, false, false, true, &then_bb,
+                                &fallthru_bb);
+  gcond *cond = gimple_build_cond (EQ_EXPR, t2,
+                                   build_zero_cst (uint32_type_node),
+                                   NULL_TREE, NULL_TREE);
+  gimple_set_location (cond, loc);
+  gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
+
+  gcall *call = gimple_build_call (block_hook_decl, 2, record_addr,
+                                   build_int_cst (uint32_type_node, id));
+  gimple_set_location (call, loc);
+  gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
+  gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
+}
+
+/* The only normal (not abnormal, not EH) successor edge of BB, or NULL.  */
+static edge
+single_normal_succ (basic_block bb)
+{
+  edge found = NULL, e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->succs)
+    if (!(e->flags & EDGE_COMPLEX))
+      {
+        if (found)
+          return NULL;
+        found = e;
+      }
+  return found;
+}
+
+/* Insert the hook of block ID into BB.  Returns false if no place was
+   safe (the caller flags the block OSP_BB_NO_HOOK).  */
+bool
+insert_block_hook (basic_block bb, tree record_addr, unsigned id)
+{
+  gimple *first = first_statement (bb);
+  location_t loc = first ? gimple_location (first) : UNKNOWN_LOCATION;
+  if (hook_fits_at_start (bb))
+    {
+      gimple_stmt_iterator gsi = gsi_after_labels (bb);
+      emit_hook (&gsi, record_addr, id, loc);
+      return true;
+    }
+  if (gimple_call_internal_p (first, IFN_ABNORMAL_DISPATCHER))
+    return false; /* an artificial block with only abnormal successors */
+  if (!stmt_ends_bb_p (first))
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (first);
+      gsi_next (&gsi);
+      emit_hook (&gsi, record_addr, id, loc);
+      return true;
+    }
+  edge e = single_normal_succ (bb);
+  if (!e)
+    return false;
+  basic_block landing = split_edge (e);
+  gimple_stmt_iterator gsi = gsi_after_labels (landing);
+  emit_hook (&gsi, record_addr, id, loc);
+  return true;
+}
+
+} // namespace osp

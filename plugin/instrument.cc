@@ -1,0 +1,187 @@
+/* instrument.cc - the GIMPLE pass "osp": which functions are instrumented,
+ * and the order of the steps for one function.
+ *
+ * For each function (plugin.cc explains where the pass sits):
+ *   1. give it an entry block reached only from the function entry
+ *      (numbering.cc), so block 0 counts calls;
+ *   2. number the original blocks, mark DFS back edges, encode the cfg;
+ *   3. declare the function's record, insert the block-entry hooks
+ *      (hooks.cc) - they refer to the record by address - and flag the
+ *      blocks that could not take one;
+ *   4. fill in and emit the record (metadata.cc).
+ * The cfg is encoded before any hook splits a block, so the record
+ * describes the program's own control flow, not osp's.
+ *
+ * Functions left alone: osp's (and GCC's) generated static constructors,
+ * `naked` functions (no prologue, so no code may precede their asm),
+ * no_instrument_function and no_profile_instrument_function, ifunc
+ * resolvers (they run while relocating, before TLS exists), and whatever
+ * include=/exclude= leave out.  OpenMP outlined bodies and nested
+ * functions are artificial or local, but they are the program's code, so
+ * they are instrumented.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "gimple.h"
+#include "basic-block.h"
+#include "tree-pass.h"
+#include "cgraph.h"
+#include "stringpool.h"
+#include "attribs.h"
+#include "ssa.h"
+#include "tree-into-ssa.h"
+#include "function.h"
+#include "diagnostic-core.h"
+#include "dominance.h"
+#include "context.h"
+#include <fnmatch.h>
+
+#include "osp-plugin.h"
+
+namespace osp {
+
+bool hook_fits_at_start (basic_block bb);
+
+static bool
+matches_any (const vec<const char *> &patterns, const char *name)
+{
+  for (const char *p : patterns)
+    if (fnmatch (p, name, 0) == 0)
+      return true;
+  return false;
+}
+
+/* Names of the unit's ifunc resolvers, collected once: every ifunc alias
+   exists by the time the first function reaches the pass.  */
+static vec<const char *> ifunc_resolvers;
+
+static bool
+is_ifunc_resolver (tree decl)
+{
+  static bool collected;
+  if (!collected)
+    {
+      collected = true;
+      symtab_node *node;
+      FOR_EACH_SYMBOL (node)
+        {
+          tree attr = lookup_attribute ("ifunc", DECL_ATTRIBUTES (node->decl));
+          if (attr && TREE_VALUE (attr)
+              && TREE_CODE (TREE_VALUE (TREE_VALUE (attr))) == STRING_CST)
+            ifunc_resolvers.safe_push (
+              TREE_STRING_POINTER (TREE_VALUE (TREE_VALUE (attr))));
+        }
+    }
+  const char *name = IDENTIFIER_POINTER (DECL_ASSEMBLER_NAME (decl));
+  for (const char *r : ifunc_resolvers)
+    if (!strcmp (r, name))
+      return true;
+  return false;
+}
+
+/* Why FUN must not be instrumented, or NULL.  */
+static const char *
+skip_reason (function *fun)
+{
+  tree decl = fun->decl;
+  if (DECL_ARTIFICIAL (decl)
+      && (DECL_STATIC_CONSTRUCTOR (decl) || DECL_STATIC_DESTRUCTOR (decl)))
+    return "compiler-generated constructor";
+  if (lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
+    return "naked function";
+  if (lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl)))
+    return "no_instrument_function";
+  if (lookup_attribute ("no_profile_instrument_function",
+                        DECL_ATTRIBUTES (decl)))
+    return "no_profile_instrument_function";
+  if (is_ifunc_resolver (decl))
+    return "ifunc resolver";
+  const char *name = function_name (fun);
+  if (opts.include.length () && !matches_any (opts.include, name))
+    return "not matched by include=";
+  if (matches_any (opts.exclude, name))
+    return "matched by exclude=";
+  return NULL;
+}
+
+static unsigned
+instrument_function (function *fun)
+{
+  prepare_entry_block (fun);
+
+  auto_vec<block_info> blocks;
+  auto_vec<int> id_of_bb_index;
+  auto_vec<uint32_t> cfg_words;
+  number_blocks (fun, &blocks, &id_of_bb_index);
+  encode_cfg (&blocks, id_of_bb_index, &cfg_words);
+
+  tree record = declare_function_record (fun);
+  unsigned fn_flags = 0, hooked = 0;
+  if (opts.instrument & INSTRUMENT_BLOCKS)
+    {
+      init_hook_decls ();
+      fn_flags |= OSP_FN_BLOCK_HOOKS;
+      tree addr = build_fold_addr_expr (record);
+      for (unsigned id = 0; id < blocks.length (); id++)
+        if (insert_block_hook (blocks[id].bb, addr, id))
+          hooked++;
+        else
+          cfg_words[blocks[id].cfg_offset + 2] |= OSP_BB_NO_HOOK;
+      /* Dominators are recomputed on demand; loops are fixed up.  */
+      free_dominance_info (CDI_DOMINATORS);
+      free_dominance_info (CDI_POST_DOMINATORS);
+      mark_virtual_operands_for_renaming (fun);
+    }
+  finish_function_record (record, fun, fn_flags, blocks.length (),
+                          cfg_words);
+
+  if (opts.verbose)
+    inform (DECL_SOURCE_LOCATION (fun->decl),
+            "osp: instrumented %s: %u blocks, %u hooks", function_name (fun),
+            blocks.length (), hooked);
+  return (opts.instrument & INSTRUMENT_BLOCKS) ? TODO_update_ssa : 0;
+}
+
+const pass_data instrument_pass_data = {
+  GIMPLE_PASS,           /* type */
+  "osp",                 /* name */
+  OPTGROUP_NONE,         /* optinfo_flags */
+  TV_NONE,               /* tv_id */
+  PROP_cfg | PROP_ssa,   /* properties_required */
+  0,                     /* properties_provided */
+  0,                     /* properties_destroyed */
+  0,                     /* todo_flags_start */
+  0,                     /* todo_flags_finish: returned by execute */
+};
+
+class instrument_pass : public gimple_opt_pass
+{
+public:
+  instrument_pass (gcc::context *ctxt)
+    : gimple_opt_pass (instrument_pass_data, ctxt)
+  {}
+
+  opt_pass *clone () final override { return new instrument_pass (m_ctxt); }
+
+  bool gate (function *fun) final override
+  {
+    const char *why = skip_reason (fun);
+    if (why && opts.verbose)
+      inform (DECL_SOURCE_LOCATION (fun->decl), "osp: skipped %s: %s",
+              function_name (fun), why);
+    return why == NULL;
+  }
+
+  unsigned int execute (function *fun) final override
+  {
+    return instrument_function (fun);
+  }
+};
+
+gimple_opt_pass *
+make_instrument_pass (gcc::context *ctxt)
+{
+  return new instrument_pass (ctxt);
+}
+
+} // namespace osp

@@ -1,0 +1,16 @@
+# plugin/local.mk - osp.so, the GCC plugin (included from the top Makefile.am).
+# GCC is built without RTTI: the plugin's pass classes derive from GCC's,
+# so the plugin must be built with -fno-rtti or it fails to load.
+plugin_LTLIBRARIES += plugin/osp.la
+plugin_osp_la_SOURCES = \
+	plugin/osp-plugin.h \
+	plugin/plugin.cc \
+	plugin/instrument.cc \
+	plugin/numbering.cc \
+	plugin/hooks.cc \
+	plugin/metadata.cc
+plugin_osp_la_CPPFLAGS = -I$(GCC_PLUGIN_INCLUDE) -I$(top_srcdir)/include \
+	-DOSP_VERSION='"$(PACKAGE_VERSION)"'
+plugin_osp_la_CXXFLAGS = -std=gnu++17 -fno-rtti -fno-exceptions \
+	-Wall -Wextra -Wno-unused-parameter
+plugin_osp_la_LDFLAGS = -module -avoid-version -shared

@@ -1,0 +1,256 @@
+/* metadata.cc - self-describing function records and module registration.
+ *
+ * Each instrumented function gets a `struct osp_fn_record` (include/osp/
+ * abi.h) in the writable section "osp_fns", plus a read-only array of cfg
+ * words and its name and file strings.  Records are DECL_PRESERVE_P, so
+ * they survive -flto and --gc-sections even when the function itself is
+ * inlined away, and they point only at their own data, never at the
+ * function, so they keep nothing else alive.  The alignment is pinned
+ * (DECL_USER_ALIGN) so that x86-64's DATA_ALIGNMENT cannot pad records to
+ * 32 bytes; the runtime still scans in 8-byte steps.
+ *
+ * The runtime finds the records without sidecar files: each translation
+ * unit that emitted a record also gets a constructor
+ *
+ *     __osp_register_module (OSP_ABI_VERSION, &__start_osp_fns,
+ *                            &__stop_osp_fns);
+ *
+ * The linker defines __start_/__stop_ for every output (executable or
+ * shared object) that has the section; we reference them as hidden, so
+ * each DSO registers its own records, dlopen'ed ones at dlopen time.  The
+ * constructor has init priority 100 (reserved range) so that it runs
+ * before user constructors; hooks that fire earlier still are harmless.
+ *
+ * The constructor is built by a small IPA pass placed after "profile", the
+ * point where GCC builds its own coverage constructor, because anything
+ * created after IPA (e.g. at PLUGIN_FINISH_UNIT) never reaches the object
+ * file under -flto.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "gimple.h"
+#include "tree-pass.h"
+#include "cgraph.h"
+#include "stringpool.h"
+#include "stor-layout.h"
+#include "fold-const.h"
+#include "varasm.h"
+#include "tree-iterator.h"
+#include "context.h"
+#include "diagnostic-core.h"
+
+#include "osp-plugin.h"
+
+namespace osp {
+
+unsigned records_emitted;
+
+static tree
+const_pointer_to (tree type)
+{
+  return build_pointer_type (build_qualified_type (type, TYPE_QUAL_CONST));
+}
+
+/* struct osp_fn_record, field for field as in include/osp/abi.h.  */
+static tree
+build_record_type ()
+{
+  static const char *const u32_fields[] = {
+    "magic", "abi_version", "id", "flags", "nblocks", "cfg_len"
+  };
+  tree fields = NULL_TREE;
+  auto add = [&] (const char *name, tree type) {
+    tree f = build_decl (BUILTINS_LOCATION, FIELD_DECL, get_identifier (name),
+                         type);
+    DECL_CHAIN (f) = fields;
+    fields = f;
+  };
+  for (const char *name : u32_fields)
+    add (name, uint32_type_node);
+  add ("name", const_pointer_to (char_type_node));
+  add ("file", const_pointer_to (char_type_node));
+  add ("cfg", const_pointer_to (uint32_type_node));
+
+  tree type = make_node (RECORD_TYPE);
+  /* finish_builtin_struct reverses the chain back into declaration order. */
+  finish_builtin_struct (type, "osp_fn_record", fields, NULL_TREE);
+  return type;
+}
+
+void
+init_metadata_decls ()
+{
+  if (!record_type)
+    record_type = build_record_type ();
+}
+
+/* A file-scope static variable of TYPE that only osp refers to.  */
+static tree
+build_static_var (const char *prefix, unsigned n, tree type)
+{
+  char name[64];
+  snprintf (name, sizeof name, "%s.%u", prefix, n);
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+                         type);
+  TREE_STATIC (var) = 1;
+  TREE_PUBLIC (var) = 0;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  return var;
+}
+
+/* The record of FUN, without its contents: the hooks need its address
+   before the contents are known.  */
+tree
+declare_function_record (function *)
+{
+  init_metadata_decls ();
+  tree var = build_static_var ("__osp_fn", records_emitted++, record_type);
+  DECL_PRESERVE_P (var) = 1;
+  SET_DECL_ALIGN (var, TYPE_ALIGN (record_type));
+  DECL_USER_ALIGN (var) = 1;
+  set_decl_section_name (var, OSP_SECTION);
+  return var;
+}
+
+static tree
+build_cfg_array (const vec<uint32_t> &words)
+{
+  tree elt = build_qualified_type (uint32_type_node, TYPE_QUAL_CONST);
+  tree type = build_array_type_nelts (elt, words.length ());
+  vec<constructor_elt, va_gc> *v = NULL;
+  vec_alloc (v, words.length ());
+  for (unsigned i = 0; i < words.length (); i++)
+    CONSTRUCTOR_APPEND_ELT (v, build_int_cst (size_type_node, i),
+                            build_int_cst (uint32_type_node, words[i]));
+  static unsigned arrays;
+  tree var = build_static_var ("__osp_cfg", arrays++, type);
+  TREE_READONLY (var) = 1;
+  TREE_CONSTANT (var) = 1;
+  DECL_INITIAL (var) = build_constructor (type, v);
+  varpool_node::finalize_decl (var);
+  return var;
+}
+
+static tree
+string_constant (const char *s, tree field_type)
+{
+  return fold_convert (field_type, build_string_literal (strlen (s) + 1, s));
+}
+
+/* Give RECORD its contents and hand it to the varpool.  */
+void
+finish_function_record (tree record, function *fun, unsigned flags,
+                        unsigned nblocks, const vec<uint32_t> &cfg_words)
+{
+  const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
+  const uint32_t head[] = { OSP_FN_MAGIC, OSP_ABI_VERSION, 0, flags, nblocks,
+                            cfg_words.length () };
+
+  vec<constructor_elt, va_gc> *v = NULL;
+  tree field = TYPE_FIELDS (record_type);
+  for (uint32_t word : head)
+    {
+      CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node, word));
+      field = DECL_CHAIN (field);
+    }
+  CONSTRUCTOR_APPEND_ELT (v, field,
+                          string_constant (function_name (fun),
+                                           TREE_TYPE (field)));
+  field = DECL_CHAIN (field);
+  CONSTRUCTOR_APPEND_ELT (v, field, string_constant (file ? file : "",
+                                                     TREE_TYPE (field)));
+  field = DECL_CHAIN (field);
+  tree cfg = build_cfg_array (cfg_words);
+  CONSTRUCTOR_APPEND_ELT (v, field,
+                          fold_convert (TREE_TYPE (field),
+                                        build_fold_addr_expr (cfg)));
+
+  DECL_INITIAL (record) = build_constructor (record_type, v);
+  varpool_node::finalize_decl (record);
+}
+
+/* extern hidden struct osp_fn_record NAME; defined by the linker.  */
+static tree
+linker_section_symbol (const char *name)
+{
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+                         record_type);
+  TREE_PUBLIC (var) = 1;
+  DECL_EXTERNAL (var) = 1;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  TREE_ADDRESSABLE (var) = 1;
+  DECL_VISIBILITY (var) = VISIBILITY_HIDDEN;
+  DECL_VISIBILITY_SPECIFIED (var) = 1;
+  DECL_ASSEMBLER_NAME (var);
+  return var;
+}
+
+tree declare_runtime_function (const char *name, tree type, bool cold);
+
+static void
+build_register_constructor ()
+{
+  init_metadata_decls ();
+  if (!register_decl)
+    {
+      tree type = build_function_type_list (void_type_node, uint32_type_node,
+                                            ptr_type_node, ptr_type_node,
+                                            NULL_TREE);
+      register_decl = declare_runtime_function (OSP_SYM_REGISTER, type,
+                                                false);
+    }
+  tree start = linker_section_symbol (OSP_SYM_SECTION_START);
+  tree stop = linker_section_symbol (OSP_SYM_SECTION_STOP);
+  tree call = build_call_expr (register_decl, 3,
+                               build_int_cst (uint32_type_node,
+                                              OSP_ABI_VERSION),
+                               build_fold_addr_expr (start),
+                               build_fold_addr_expr (stop));
+  tree body = NULL_TREE;
+  append_to_statement_list (call, &body);
+  /* The new function goes through the early passes, "osp" included; the
+     instrument pass skips artificial static constructors.  */
+  cgraph_build_static_cdtor ('I', body, MAX_RESERVED_INIT_PRIORITY);
+}
+
+const pass_data register_pass_data = {
+  SIMPLE_IPA_PASS, /* type */
+  "osp_register",  /* name */
+  OPTGROUP_NONE,   /* optinfo_flags */
+  TV_NONE,         /* tv_id */
+  0,               /* properties_required */
+  0,               /* properties_provided */
+  0,               /* properties_destroyed */
+  0,               /* todo_flags_start */
+  0,               /* todo_flags_finish */
+};
+
+class register_pass : public simple_ipa_opt_pass
+{
+public:
+  register_pass (gcc::context *ctxt)
+    : simple_ipa_opt_pass (register_pass_data, ctxt)
+  {}
+
+  bool gate (function *) final override
+  {
+    return records_emitted > 0 && !seen_error ();
+  }
+
+  unsigned int execute (function *) final override
+  {
+    build_register_constructor ();
+    return 0;
+  }
+};
+
+simple_ipa_opt_pass *
+make_register_pass (gcc::context *ctxt)
+{
+  return new register_pass (ctxt);
+}
+
+} // namespace osp

@@ -1,0 +1,231 @@
+/* plugin.cc - osp.so entry point: version check, arguments, GC roots and
+ * pass placement.
+ *
+ * Usage:  gcc -fplugin=osp [-fplugin-arg-osp-KEY[=VALUE] ...] prog.c -losprt
+ *
+ *   instrument=KINDS  comma-separated: "blocks" (block-entry hooks, the
+ *                     default) or "none" (metadata records only)
+ *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
+ *                     functions are instrumented (default: all)
+ *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
+ *                     wins over include
+ *   verbose[=0|1]     one note per function: what was instrumented or why
+ *                     it was skipped
+ *
+ * Pass placement (see doc/osp.md for the reasoning):
+ *   - the GIMPLE pass "osp" runs right after "ssa" (into-SSA), inside the
+ *     lowering pipeline that every -O level runs, -O0 and -Og included, and
+ *     before early inlining and before LTO streaming.  Hence the plugin is
+ *     needed only at compile time, also with -flto;
+ *   - the small IPA pass "osp_register" runs after "profile", when every
+ *     function of the unit has been through "osp" but before LTO streaming,
+ *     and emits the unit's registration constructor (GCC's own coverage
+ *     constructor is built at the same point, see cgraphunit.cc ipa_passes).
+ *
+ * Debugging: -fdump-tree-all writes the pass dump as FILE.NNNt.osp.
+ */
+#include "gcc-plugin.h"
+#include "plugin-version.h"
+#include "tree.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "diagnostic-core.h"
+#include "ggc.h"
+
+#include "osp-plugin.h"
+
+#ifndef OSP_VERSION
+#define OSP_VERSION "unknown"
+#endif
+
+int plugin_is_GPL_compatible;
+
+namespace osp {
+
+options opts;
+tree skip_decl;
+tree block_hook_decl;
+tree register_decl;
+tree record_type;
+
+static struct plugin_info osp_plugin_info = {
+  OSP_VERSION,
+  "osp: online hot-subpath profiler.  Keys: instrument=blocks|none, "
+  "include=PATTERNS, exclude=PATTERNS, verbose[=0|1]"
+};
+
+/* Trees that outlive a function must be GC roots: GTY markers mean nothing
+   in a plugin unless gengtype runs over it.  */
+static const struct ggc_root_tab gc_roots[] = {
+  { &skip_decl, 1, sizeof (skip_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &block_hook_decl, 1, sizeof (block_hook_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &register_decl, 1, sizeof (register_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &record_type, 1, sizeof (record_type), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  LAST_GGC_ROOT_TAB
+};
+
+static const char accepted_keys[] = "instrument, include, exclude, verbose";
+
+/* Split VALUE at commas into PATTERNS; empty items are an error.  */
+static bool
+parse_pattern_list (const char *key, const char *value,
+                    vec<const char *> *patterns)
+{
+  if (!value || !*value)
+    {
+      error ("osp: plugin argument %<%s%> needs a value: a comma-separated "
+             "list of function name patterns", key);
+      return false;
+    }
+  const char *p = value;
+  for (;;)
+    {
+      const char *comma = strchr (p, ',');
+      size_t len = comma ? (size_t) (comma - p) : strlen (p);
+      if (len == 0)
+        {
+          error ("osp: empty pattern in %<-fplugin-arg-osp-%s=%s%>", key,
+                 value);
+          return false;
+        }
+      patterns->safe_push (xstrndup (p, len));
+      if (!comma)
+        return true;
+      p = comma + 1;
+    }
+}
+
+static bool
+parse_instrument (const char *value)
+{
+  opts.instrument = 0;
+  if (!value || !*value)
+    {
+      error ("osp: plugin argument %<instrument%> needs a value "
+             "(accepted: blocks, none)");
+      return false;
+    }
+  bool none = false;
+  const char *p = value;
+  while (*p)
+    {
+      const char *comma = strchr (p, ',');
+      size_t len = comma ? (size_t) (comma - p) : strlen (p);
+      if (len == 6 && !strncmp (p, "blocks", len))
+        opts.instrument |= INSTRUMENT_BLOCKS;
+      else if (len == 4 && !strncmp (p, "none", len))
+        none = true;
+      else
+        {
+          error ("osp: unknown instrumentation kind %qs in "
+                 "%<-fplugin-arg-osp-instrument=%s%> (accepted: blocks, "
+                 "none)", xstrndup (p, len), value);
+          return false;
+        }
+      if (!comma)
+        break;
+      p = comma + 1;
+    }
+  if (none && opts.instrument)
+    {
+      error ("osp: %<instrument=none%> cannot be combined with other kinds");
+      return false;
+    }
+  return true;
+}
+
+static bool
+parse_arguments (const struct plugin_name_args *info)
+{
+  opts.instrument = INSTRUMENT_BLOCKS;
+  opts.verbose = false;
+  bool ok = true;
+  for (int i = 0; i < info->argc; i++)
+    {
+      const char *key = info->argv[i].key;
+      const char *value = info->argv[i].value;
+      if (!strcmp (key, "instrument"))
+        ok &= parse_instrument (value);
+      else if (!strcmp (key, "include"))
+        ok &= parse_pattern_list (key, value, &opts.include);
+      else if (!strcmp (key, "exclude"))
+        ok &= parse_pattern_list (key, value, &opts.exclude);
+      else if (!strcmp (key, "verbose"))
+        {
+          if (!value || !strcmp (value, "1"))
+            opts.verbose = true;
+          else if (!strcmp (value, "0"))
+            opts.verbose = false;
+          else
+            {
+              error ("osp: bad value %qs for plugin argument %<verbose%> "
+                     "(accepted: 0, 1, or no value)", value);
+              ok = false;
+            }
+        }
+      else
+        {
+          error ("osp: unknown plugin argument %qs (accepted: %s)", key,
+                 accepted_keys);
+          ok = false;
+        }
+    }
+  return ok;
+}
+
+/* plugin_default_version_check only says "incompatible"; name both
+   compilers so the user knows which one to rebuild osp for.  */
+static bool
+check_gcc_version (struct plugin_gcc_version *running)
+{
+  if (plugin_default_version_check (running, &gcc_version))
+    return true;
+  error ("osp: this osp.so was built for GCC %s (%s, %s) but is loaded by "
+         "GCC %s (%s, %s); rebuild osp with the compiler that loads it",
+         gcc_version.basever, gcc_version.datestamp, gcc_version.devphase,
+         running->basever, running->datestamp, running->devphase);
+  return false;
+}
+
+} // namespace osp
+
+int
+plugin_init (struct plugin_name_args *info,
+             struct plugin_gcc_version *version)
+{
+  using namespace osp;
+  if (!check_gcc_version (version))
+    return 1;
+  if (!parse_arguments (info))
+    return 1;
+
+  register_callback (info->base_name, PLUGIN_INFO, NULL, &osp_plugin_info);
+  register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
+                     (void *) gc_roots);
+
+  /* After into-SSA: runs at every -O level and before LTO streaming.  A
+     pass inside pass_all_optimizations would miss -O0 and, under -flto,
+     run only at link time.  */
+  struct register_pass_info instrument_pass;
+  instrument_pass.pass = make_instrument_pass (g);
+  instrument_pass.reference_pass_name = "ssa";
+  instrument_pass.ref_pass_instance_number = 1;
+  instrument_pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+                     &instrument_pass);
+
+  /* The registration constructor must exist before LTO streams the unit
+     out; a PLUGIN_FINISH_UNIT constructor is silently lost under -flto.  */
+  struct register_pass_info register_pass;
+  register_pass.pass = make_register_pass (g);
+  register_pass.reference_pass_name = "profile";
+  register_pass.ref_pass_instance_number = 1;
+  register_pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+                     &register_pass);
+  return 0;
+}
