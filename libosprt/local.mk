@@ -1,0 +1,64 @@
+## libosprt/local.mk - the runtime linked into instrumented programs (C11, pthreads).
+## Included by the top-level Makefile.am (see doc/CONTRACTS.md): only appends with `+='.
+##
+## The runtime is plain C: it is never compiled with the plugin, and only the ABI symbols of
+## include/osp/abi.h are exported (-fvisibility=hidden, OSP_EXPORT on the three entry points).
+
+OSPRT_SOURCES = \
+	libosprt/osprt.h \
+	libosprt/options.c \
+	libosprt/registry.c \
+	libosprt/thread.c \
+	libosprt/blockcount.c \
+	libosprt/report.c \
+	libosprt/runtime.c
+OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
+OSPRT_CFLAGS = -std=c11 $(PTHREAD_CFLAGS) -fvisibility=hidden \
+	-Wall -Wextra -Wshadow -Wstrict-prototypes
+
+lib_LTLIBRARIES += libosprt/libosprt.la
+libosprt_libosprt_la_SOURCES = $(OSPRT_SOURCES)
+libosprt_libosprt_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_libosprt_la_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_libosprt_la_LIBADD = $(PTHREAD_LIBS)
+libosprt_libosprt_la_LDFLAGS = -version-info 0:0:0
+
+## --- unit tests --------------------------------------------------------------------------------
+## White-box tests link the runtime's objects statically (a check-only convenience library, so
+## they can call internal functions); t_threads and t_fork link the real shared library and use
+## only the ABI and the tsv report.  bench_counters.c is a measurement, built by hand (see it).
+check_LTLIBRARIES += libosprt/tests/libosprt-check.la
+libosprt_tests_libosprt_check_la_SOURCES = $(OSPRT_SOURCES)
+libosprt_tests_libosprt_check_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_libosprt_check_la_CFLAGS = $(OSPRT_CFLAGS)
+
+OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report
+OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork
+check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
+TESTS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
+EXTRA_DIST += libosprt/tests/bench_counters.c
+
+libosprt_tests_t_options_SOURCES = libosprt/tests/t_options.c libosprt/tests/testutil.h
+libosprt_tests_t_options_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_options_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_options_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
+
+libosprt_tests_t_registry_SOURCES = libosprt/tests/t_registry.c libosprt/tests/testutil.h
+libosprt_tests_t_registry_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_registry_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_registry_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
+
+libosprt_tests_t_report_SOURCES = libosprt/tests/t_report.c libosprt/tests/testutil.h
+libosprt_tests_t_report_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_report_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_report_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
+
+libosprt_tests_t_threads_SOURCES = libosprt/tests/t_threads.c libosprt/tests/testutil.h
+libosprt_tests_t_threads_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_threads_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_threads_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)
+
+libosprt_tests_t_fork_SOURCES = libosprt/tests/t_fork.c libosprt/tests/testutil.h
+libosprt_tests_t_fork_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_fork_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_fork_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)

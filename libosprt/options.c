@@ -1,0 +1,271 @@
+/* options.c - OSP_OPTIONS="key=value:key=value" (doc/CONTRACTS.md).
+ *
+ * A profiler must never stop the program it profiles, so a bad option is
+ * not an error: it gets one line on stderr naming it and listing what is
+ * accepted, keeps its default, and the program runs on.  The keys live in
+ * one table (name, parser, accepted values) so that the list printed in
+ * those lines can never drift from what the parser really accepts.
+ *
+ * Items are separated by ':', so a report path cannot contain ':'.
+ * An empty item (a stray or trailing ':') is ignored; a repeated key wins.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct osp_key
+{
+  const char *name;
+  const char *accepted; /* shown after a bad value */
+  /* Returns 0, or -1 if VALUE is not accepted (O unchanged). */
+  int (*parse) (struct osp_options *o, const char *value);
+};
+
+/* Strict unsigned decimal in [LO, HI]: no sign, no spaces, no suffix. */
+static int
+parse_u32 (const char *value, uint32_t lo, uint32_t hi, uint32_t *out)
+{
+  if (*value < '0' || *value > '9')
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull (value, &end, 10);
+  if (errno != 0 || *end != '\0' || v < lo || v > hi)
+    return -1;
+  *out = (uint32_t) v;
+  return 0;
+}
+
+static int
+parse_mode (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "blocks") == 0)
+    o->mode = OSP_MODE_BLOCKS;
+  else if (strcmp (value, "off") == 0)
+    o->mode = OSP_MODE_OFF;
+  else
+    return -1;
+  return 0;
+}
+
+/* Only %p, %h and %% are known: an unknown escape is almost certainly a
+   typo, and silently writing a file named "prof.%d" would hide it. */
+static int
+path_template_ok (const char *p)
+{
+  for (; *p; p++)
+    if (*p == '%')
+      {
+        p++;
+        if (*p != 'p' && *p != 'h' && *p != '%')
+          return 0;
+      }
+  return 1;
+}
+
+static int
+parse_report (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "none") == 0)
+    o->report = OSP_REPORT_NONE;
+  else if (strcmp (value, "stderr") == 0)
+    o->report = OSP_REPORT_STDERR;
+  else if (strcmp (value, "stdout") == 0)
+    o->report = OSP_REPORT_STDOUT;
+  else
+    {
+      if (*value == '\0' || !path_template_ok (value))
+        return -1;
+      /* Anchor a relative path at the start-up directory; '%' in that
+         directory must not be read as an escape. */
+      char buf[OSP_PATH_MAX];
+      size_t n = 0;
+      if (value[0] != '/')
+        {
+          char cwd[OSP_PATH_MAX];
+          if (getcwd (cwd, sizeof cwd) == NULL)
+            return -1;
+          for (const char *c = cwd; *c && n + 3 < sizeof buf; c++)
+            {
+              if (*c == '%')
+                buf[n++] = '%';
+              buf[n++] = *c;
+            }
+          if (n == 0 || buf[n - 1] != '/')
+            buf[n++] = '/';
+        }
+      size_t len = strlen (value);
+      if (n + len + 1 > sizeof buf)
+        return -1;
+      memcpy (buf + n, value, len + 1);
+      memcpy (o->report_path, buf, n + len + 1);
+      o->report = OSP_REPORT_FILE;
+    }
+  return 0;
+}
+
+static int
+parse_report_format (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "text") == 0)
+    o->report_format = OSP_FORMAT_TEXT;
+  else if (strcmp (value, "tsv") == 0)
+    o->report_format = OSP_FORMAT_TSV;
+  else
+    return -1;
+  return 0;
+}
+
+static int
+parse_report_top (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 100000, &o->report_top);
+}
+
+static int
+parse_max_functions (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 16777216, &o->max_functions);
+}
+
+static int
+parse_verbose (struct osp_options *o, const char *value)
+{
+  uint32_t v;
+  if (parse_u32 (value, 0, 1, &v) != 0)
+    return -1;
+  o->verbose = (int) v;
+  return 0;
+}
+
+static const struct osp_key keys[] = {
+  { "mode", "blocks, off", parse_mode },
+  { "report", "stderr, stdout, none, or a file path with %p %h %%",
+    parse_report },
+  { "report_format", "text, tsv", parse_report_format },
+  { "report_top", "an integer 1..100000", parse_report_top },
+  { "max_functions", "an integer 1..16777216", parse_max_functions },
+  { "verbose", "0, 1", parse_verbose },
+};
+#define NKEYS (sizeof keys / sizeof keys[0])
+
+void
+osp_options_defaults (struct osp_options *o)
+{
+  memset (o, 0, sizeof *o);
+  o->mode = OSP_MODE_BLOCKS;
+  o->report = OSP_REPORT_STDERR;
+  o->report_format = OSP_FORMAT_TEXT;
+  o->report_top = 20;
+  o->max_functions = 65536;
+  o->verbose = 0;
+}
+
+static void
+list_keys (FILE *err)
+{
+  for (size_t i = 0; i < NKEYS; i++)
+    fprintf (err, "%s%s", i ? ", " : "", keys[i].name);
+}
+
+/* Parse one "key=value" ITEM of LEN bytes (not NUL-terminated). */
+static int
+parse_item (struct osp_options *o, const char *item, size_t len, FILE *err)
+{
+  char buf[OSP_PATH_MAX + 64];
+  if (len >= sizeof buf)
+    len = sizeof buf - 1; /* too long for any key: the value will fail */
+  memcpy (buf, item, len);
+  buf[len] = '\0';
+
+  char *eq = strchr (buf, '=');
+  if (eq == NULL)
+    {
+      if (err)
+        {
+          fprintf (err, "osp: OSP_OPTIONS: '%s' is not key=value (accepted: ",
+                   buf);
+          list_keys (err);
+          fputs (")\n", err);
+        }
+      return 1;
+    }
+  *eq = '\0';
+  const char *value = eq + 1;
+  for (size_t i = 0; i < NKEYS; i++)
+    if (strcmp (buf, keys[i].name) == 0)
+      {
+        if (keys[i].parse (o, value) == 0)
+          return 0;
+        if (err)
+          fprintf (err,
+                   "osp: OSP_OPTIONS: bad value '%s' for key '%s' "
+                   "(accepted: %s)\n",
+                   value, keys[i].name, keys[i].accepted);
+        return 1;
+      }
+  if (err)
+    {
+      fprintf (err, "osp: OSP_OPTIONS: unknown key '%s' (accepted: ", buf);
+      list_keys (err);
+      fputs (")\n", err);
+    }
+  return 1;
+}
+
+int
+osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
+{
+  int problems = 0;
+  if (spec == NULL)
+    return 0;
+  while (*spec)
+    {
+      size_t len = strcspn (spec, ":");
+      if (len > 0)
+        problems += parse_item (o, spec, len, err);
+      spec += len;
+      if (*spec == ':')
+        spec++;
+    }
+  return problems;
+}
+
+int
+osp_expand_path (char *out, size_t size, const char *tmpl, long pid,
+                 const char *host)
+{
+  size_t n = 0;
+  char num[32];
+  for (const char *p = tmpl; *p; p++)
+    {
+      const char *piece = p;
+      size_t len = 1;
+      if (*p == '%' && (p[1] == 'p' || p[1] == 'h' || p[1] == '%'))
+        {
+          p++;
+          if (*p == 'p')
+            {
+              len = (size_t) snprintf (num, sizeof num, "%ld", pid);
+              piece = num;
+            }
+          else if (*p == 'h')
+            {
+              piece = host;
+              len = strlen (host);
+            }
+        }
+      if (n + len + 1 > size)
+        return -1;
+      memcpy (out + n, piece, len);
+      n += len;
+    }
+  if (n + 1 > size)
+    return -1;
+  out[n] = '\0';
+  return 0;
+}

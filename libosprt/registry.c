@@ -1,0 +1,413 @@
+/* registry.c - modules and functions: finding, checking and copying records.
+ *
+ * Every instrumented translation unit's constructor passes its module's
+ * whole osp_fns section [start, stop), so the same range arrives once per
+ * TU.  The record's `id' word says whether it is already registered, which
+ * makes repeats cheap and idempotent.
+ *
+ * A valid record over max_functions gets the runtime-owned sentinel
+ * OSP_ID_DROPPED in its id, so the repeats of its module's registration do
+ * not count it again; hooks treat it as "not registered".  Rejected records
+ * (malformed, another ABI) are left untouched and counted only on the
+ * first scan of their module's range.
+ *
+ * Records are not trusted: a record is used only if its cfg decodes
+ * exactly (every count and successor bounds-checked) under this runtime's
+ * ABI.  What passes is copied (name, file, decoded cfg) because the module
+ * may be dlclose'd while the report still needs them; afterwards the
+ * record's address is only compared, never read again, except its id.
+ * (Pointers themselves cannot be checked: a record whose name or cfg
+ * pointer is wild would fault here, as it would in any reader.)
+ *
+ * Hooks find a function without a lock: ids index a two-level directory
+ * whose top level is sized once for max_functions and whose chunks and
+ * entries are published with release stores, so nothing ever moves.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <dlfcn.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct osp_stats osp_stats;
+pthread_mutex_t osp_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static uint32_t max_fns;
+static int verbose;
+static _Atomic (struct osp_fn *_Atomic *) *fn_dir; /* [max_fns / CHUNK] */
+static atomic_uint nfns;                             /* ids 1..nfns used */
+/* Under osp_registry_lock.  At most one module per registered function,
+   so the table is bounded by max_functions too. */
+static struct osp_module *mods;
+static uint32_t nmods, mods_cap;
+static int abi_warned;
+
+/* Longest name or file kept; longer strings are cut. */
+#define OSP_STR_MAX 4096
+
+int
+osp_registry_init (uint32_t max_functions, int verbose_flag)
+{
+  max_fns = max_functions;
+  verbose = verbose_flag;
+  size_t ndir = (max_functions + OSP_DIR_CHUNK - 1) / OSP_DIR_CHUNK;
+  fn_dir = calloc (ndir, sizeof *fn_dir);
+  return fn_dir ? 0 : -1;
+}
+
+const char *
+osp_record_check (const struct osp_fn_record *r)
+{
+  if (r->magic != OSP_FN_MAGIC)
+    return "bad magic";
+  if (r->abi_version != OSP_ABI_VERSION)
+    return "other ABI version";
+  if (r->nblocks == 0)
+    return "no blocks";
+  if (r->cfg == NULL)
+    return "no cfg";
+  /* Each block takes at least 4 words: reject before walking. */
+  if ((uint64_t) r->nblocks * 4 > r->cfg_len)
+    return "cfg shorter than its blocks";
+  uint64_t pos = 0;
+  for (uint32_t b = 0; b < r->nblocks; b++)
+    {
+      if (r->cfg_len - pos < 4)
+        return "cfg truncated in a block header";
+      uint32_t nsucc = r->cfg[pos + 3];
+      pos += 4;
+      if ((uint64_t) nsucc * 2 > r->cfg_len - pos)
+        return "cfg truncated in a successor list";
+      for (uint32_t s = 0; s < nsucc; s++)
+        {
+          uint32_t dst = r->cfg[pos + 2 * s];
+          if (dst >= r->nblocks && dst != OSP_BLOCK_EXIT)
+            return "successor out of range";
+        }
+      pos += 2 * (uint64_t) nsucc;
+    }
+  if (pos != r->cfg_len)
+    return "cfg longer than its blocks";
+  return NULL;
+}
+
+/* A private copy of S, cut at OSP_STR_MAX, control characters replaced so
+   a name can never break a report line or a tsv field. */
+static char *
+copy_string (const char *s)
+{
+  if (s == NULL)
+    s = "?";
+  size_t n = strnlen (s, OSP_STR_MAX);
+  char *c = malloc (n + 1);
+  if (c == NULL)
+    return NULL;
+  for (size_t i = 0; i < n; i++)
+    c[i] = ((unsigned char) s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
+  c[n] = '\0';
+  return c;
+}
+
+static void
+free_fn (struct osp_fn *f)
+{
+  if (f == NULL)
+    return;
+  free (f->name);
+  free (f->file);
+  free (f->blocks);
+  free (f->edges);
+  free (f->totals);
+  free (f);
+}
+
+/* Decode the (already checked) record R into a new osp_fn, or NULL. */
+static struct osp_fn *
+copy_fn (const struct osp_fn_record *r)
+{
+  struct osp_fn *f = calloc (1, sizeof *f);
+  if (f == NULL)
+    return NULL;
+  f->rec = r;
+  f->flags = r->flags;
+  f->nblocks = r->nblocks;
+  f->nedges = (r->cfg_len - 4 * r->nblocks) / 2;
+  f->name = copy_string (r->name);
+  f->file = copy_string (r->file);
+  f->blocks = calloc (r->nblocks, sizeof *f->blocks);
+  f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
+  f->totals = calloc (r->nblocks, sizeof *f->totals);
+  if (!f->name || !f->file || !f->blocks || !f->edges || !f->totals)
+    {
+      free_fn (f);
+      return NULL;
+    }
+  const uint32_t *w = r->cfg;
+  uint32_t e = 0;
+  for (uint32_t b = 0; b < r->nblocks; b++)
+    {
+      struct osp_block *bl = &f->blocks[b];
+      bl->line_first = w[0];
+      bl->line_last = w[1];
+      bl->flags = w[2];
+      bl->nsucc = w[3];
+      bl->succ = e;
+      w += 4;
+      for (uint32_t s = 0; s < bl->nsucc; s++, w += 2, e++)
+        {
+          f->edges[e].dst = w[0];
+          f->edges[e].flags = w[1];
+        }
+      if (bl->line_first != 0
+          && (f->first_line == 0 || bl->line_first < f->first_line))
+        f->first_line = bl->line_first;
+    }
+  /* The entry block's line is the function's; inlined code may put other
+     blocks before it in the file, so the smallest line is only a fallback. */
+  if (f->blocks[0].line_first != 0)
+    f->first_line = f->blocks[0].line_first;
+  return f;
+}
+
+/* The module registering [START, STOP), created if new; -1 if no memory. */
+static int
+module_index (uintptr_t start, uintptr_t stop)
+{
+  for (uint32_t i = 0; i < nmods; i++)
+    if (mods[i].start == start && mods[i].stop == stop)
+      return (int) i;
+  if (nmods == mods_cap)
+    {
+      uint32_t cap = mods_cap ? 2 * mods_cap : 16;
+      struct osp_module *m = realloc (mods, cap * sizeof *m);
+      if (m == NULL)
+        return -1;
+      mods = m;
+      mods_cap = cap;
+    }
+  mods[nmods] = (struct osp_module) { start, stop, 0 };
+  return (int) nmods++;
+}
+
+/* Publish F as function number n+1 and write its id into the record. */
+static void
+publish (struct osp_fn *f, struct osp_fn_record *r)
+{
+  uint32_t i = atomic_load_explicit (&nfns, memory_order_relaxed);
+  uint32_t d = i >> OSP_DIR_SHIFT;
+  struct osp_fn *_Atomic *chunk
+      = atomic_load_explicit (&fn_dir[d], memory_order_relaxed);
+  f->id = i + 1;
+  atomic_store_explicit (&chunk[i & OSP_DIR_MASK], f, memory_order_release);
+  atomic_store_explicit (&nfns, i + 1, memory_order_release);
+  __atomic_store_n (&r->id, f->id, __ATOMIC_RELEASE);
+}
+
+/* Room for one more function: within max_functions and its chunk exists. */
+static int
+have_room (void)
+{
+  uint32_t i = atomic_load_explicit (&nfns, memory_order_relaxed);
+  if (i >= max_fns)
+    return 0;
+  uint32_t d = i >> OSP_DIR_SHIFT;
+  if (atomic_load_explicit (&fn_dir[d], memory_order_relaxed) == NULL)
+    {
+      struct osp_fn *_Atomic *chunk = calloc (OSP_DIR_CHUNK, sizeof *chunk);
+      if (chunk == NULL)
+        return 0;
+      atomic_store_explicit (&fn_dir[d], chunk, memory_order_release);
+    }
+  return 1;
+}
+
+static const char *
+module_name (const void *addr)
+{
+  Dl_info info;
+  if (dladdr (addr, &info) && info.dli_fname && *info.dli_fname)
+    return info.dli_fname;
+  return "a module";
+}
+
+/* Whether [START, STOP) is scanned for the first time, so that the
+   records it rejects are counted once, not once per translation unit.
+   Bounded: past SCANNED_MAX distinct ranges, rejects may count again. */
+#define SCANNED_MAX 256
+static struct
+{
+  uintptr_t start, stop;
+} scanned[SCANNED_MAX];
+static unsigned nscanned;
+
+static int
+first_scan_of (uintptr_t start, uintptr_t stop)
+{
+  for (unsigned i = 0; i < nscanned; i++)
+    if (scanned[i].start == start && scanned[i].stop == stop)
+      return 0;
+  if (nscanned < SCANNED_MAX)
+    {
+      scanned[nscanned].start = start;
+      scanned[nscanned].stop = stop;
+      nscanned++;
+    }
+  return 1;
+}
+
+/* One line per process: the cause is the same for every record. */
+static void
+warn_abi (uint32_t abi, const void *where)
+{
+  if (abi_warned)
+    return;
+  abi_warned = 1;
+  osp_warn ("osp: %s was built for osp ABI %u but this runtime is ABI %u; "
+            "that module runs unprofiled",
+            module_name (where), abi, OSP_ABI_VERSION);
+}
+
+void
+osp_registry_add (uint32_t abi, struct osp_fn_record *start,
+                  struct osp_fn_record *stop)
+{
+  const size_t align = _Alignof (struct osp_fn_record);
+  uintptr_t p = ((uintptr_t) start + align - 1) & ~(uintptr_t) (align - 1);
+  uintptr_t end = (uintptr_t) stop;
+
+  pthread_mutex_lock (&osp_registry_lock);
+  if (start == NULL || end < (uintptr_t) start)
+    {
+      pthread_mutex_unlock (&osp_registry_lock);
+      return;
+    }
+  if (abi != OSP_ABI_VERSION)
+    warn_abi (abi, start);
+  int first_scan = first_scan_of ((uintptr_t) start, end);
+  int mod = -1;
+  uint32_t added = 0, invalid = 0, dropped = 0, mismatched = 0;
+  while (p <= end && end - p >= sizeof (struct osp_fn_record))
+    {
+      struct osp_fn_record *r = (struct osp_fn_record *) p;
+      if (r->magic != OSP_FN_MAGIC)
+        {
+          p += align;
+          continue;
+        }
+      /* Nothing is written into a record that fails here: a stray magic
+         word in padding must not make us scribble over a real record. */
+      if (abi != OSP_ABI_VERSION || r->abi_version != OSP_ABI_VERSION)
+        {
+          warn_abi (abi != OSP_ABI_VERSION ? abi : r->abi_version, r);
+          mismatched++;
+          p += align;
+          continue;
+        }
+      const char *why = osp_record_check (r);
+      if (why != NULL)
+        {
+          if (verbose && first_scan)
+            osp_warn ("osp: ignoring a malformed record at %p in %s: %s",
+                      (void *) r, module_name (r), why);
+          invalid++;
+          p += align;
+          continue;
+        }
+      p += sizeof *r;
+      if (__atomic_load_n (&r->id, __ATOMIC_RELAXED) != 0)
+        continue; /* registered (or dropped) by an earlier call */
+      /* The module entry is made with its first function, so the table
+         never holds more modules than functions. */
+      struct osp_fn *f = have_room () ? copy_fn (r) : NULL;
+      if (f != NULL && mod < 0)
+        mod = module_index ((uintptr_t) start, end);
+      if (f == NULL || mod < 0)
+        {
+          free_fn (f);
+          __atomic_store_n (&r->id, OSP_ID_DROPPED, __ATOMIC_RELAXED);
+          dropped++;
+          continue;
+        }
+      f->module = (uint32_t) mod;
+      mods[mod].nfunctions++;
+      if (mods[mod].nfunctions == 1)
+        atomic_fetch_add_explicit (&osp_stats.modules, 1,
+                                   memory_order_relaxed);
+      publish (f, r);
+      added++;
+    }
+  atomic_fetch_add_explicit (&osp_stats.functions, added,
+                             memory_order_relaxed);
+  atomic_fetch_add_explicit (&osp_stats.functions_dropped, dropped,
+                             memory_order_relaxed);
+  if (first_scan)
+    {
+      atomic_fetch_add_explicit (&osp_stats.records_invalid, invalid,
+                                 memory_order_relaxed);
+      atomic_fetch_add_explicit (&osp_stats.abi_mismatches, mismatched,
+                                 memory_order_relaxed);
+    }
+  pthread_mutex_unlock (&osp_registry_lock);
+
+  if (verbose && (added || dropped || (first_scan && invalid)))
+    osp_warn ("osp: %s: %u functions registered, %u malformed records "
+              "ignored, %u dropped (max_functions)",
+              module_name (start), added, invalid, dropped);
+}
+
+struct osp_fn *
+osp_fn_by_id (uint32_t id)
+{
+  if (id == 0 || id > atomic_load_explicit (&nfns, memory_order_acquire))
+    return NULL;
+  uint32_t i = id - 1;
+  struct osp_fn *_Atomic *chunk
+      = atomic_load_explicit (&fn_dir[i >> OSP_DIR_SHIFT],
+                              memory_order_acquire);
+  return atomic_load_explicit (&chunk[i & OSP_DIR_MASK],
+                               memory_order_acquire);
+}
+
+struct osp_fn *
+osp_fn_of_record (const struct osp_fn_record *rec)
+{
+  uint32_t id = __atomic_load_n (&rec->id, __ATOMIC_ACQUIRE);
+  struct osp_fn *f = osp_fn_by_id (id);
+  /* A foreign id (a stale or forged record) must not count for another
+     function. */
+  return (f != NULL && f->rec == rec) ? f : NULL;
+}
+
+uint32_t
+osp_registry_count (void)
+{
+  return atomic_load_explicit (&nfns, memory_order_acquire);
+}
+
+int
+osp_registry_snapshot (struct osp_fn ***fns_out, uint32_t *nfns_out,
+                       struct osp_module **mods_out, uint32_t *nmods_out)
+{
+  pthread_mutex_lock (&osp_registry_lock);
+  uint32_t n = atomic_load_explicit (&nfns, memory_order_relaxed);
+  struct osp_fn **fns = malloc ((n ? n : 1) * sizeof *fns);
+  struct osp_module *m = malloc ((nmods ? nmods : 1) * sizeof *m);
+  if (fns == NULL || m == NULL)
+    {
+      pthread_mutex_unlock (&osp_registry_lock);
+      free (fns);
+      free (m);
+      return -1;
+    }
+  for (uint32_t i = 0; i < n; i++)
+    fns[i] = osp_fn_by_id (i + 1);
+  if (nmods)
+    memcpy (m, mods, nmods * sizeof *m);
+  *nmods_out = nmods;
+  pthread_mutex_unlock (&osp_registry_lock);
+  *fns_out = fns;
+  *nfns_out = n;
+  *mods_out = m;
+  return 0;
+}

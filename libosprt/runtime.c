@@ -1,0 +1,169 @@
+/* runtime.c - start-up, the exit report, and the ABI entry points.
+ *
+ * Start-up is lazy and idempotent (pthread_once): the first caller may be
+ * our own constructor, an instrumented constructor of the executable that
+ * runs before it, or a dlopen'ed library.
+ *
+ * The exit report runs from a destructor of priority 101, the last of all
+ * destructors of the module that holds libosprt (prioritised destructors
+ * run in reverse priority order after the plain ones); with the shared
+ * library, the executable's destructors run before ours anyway.  So code
+ * run by atexit handlers and destructors is still counted.  An atomic phase
+ * makes the report happen once, whatever the exit path (exit from two
+ * threads, a report already made before a fork, ...).
+ *
+ * The hook is the only hot entry point.  It re-arms __osp_skip first (so
+ * everything after that, including a nested hook, sees a sane value), then
+ * bails out if the runtime is already active on this thread: a signal
+ * handler running instrumented code in the middle of a hook or of any
+ * locked runtime path must neither deadlock nor see half-done state.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Generated code: `if (--__osp_skip == 0) __osp_block_hook (...)'.  A plain
+   __thread initialiser (.tdata), so it is valid before any constructor and
+   in every thread; initial-exec, so the decrement is one TLS access. */
+OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
+    __osp_skip = 1;
+
+struct osp_options osp_opts;
+
+enum phase
+{
+  PHASE_NEW,       /* osp_init not run yet */
+  PHASE_RUNNING,   /* counting */
+  PHASE_DISABLED,  /* start-up failed: run unprofiled */
+  PHASE_REPORTING, /* the exit report is being made (still counting) */
+  PHASE_DONE       /* reported: hooks only re-arm */
+};
+static atomic_int phase = PHASE_NEW;
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+void
+osp_warn (const char *fmt, ...)
+{
+  char buf[1024];
+  va_list ap;
+  va_start (ap, fmt);
+  int n = vsnprintf (buf, sizeof buf - 1, fmt, ap);
+  va_end (ap);
+  if (n < 0)
+    return;
+  if ((size_t) n > sizeof buf - 2)
+    n = sizeof buf - 2;
+  buf[n++] = '\n';
+  ssize_t unused = write (STDERR_FILENO, buf, (size_t) n);
+  (void) unused;
+}
+
+static void
+init_once (void)
+{
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_options_defaults (&osp_opts);
+  /* The option messages go through stdio; at this point no other runtime
+     path can hold the stderr lock on this thread. */
+  osp_options_parse (&osp_opts, getenv ("OSP_OPTIONS"), stderr);
+  int ok = osp_registry_init (osp_opts.max_functions, osp_opts.verbose) == 0
+           && osp_threads_init (osp_opts.max_functions) == 0;
+  if (!ok)
+    osp_warn ("osp: cannot start the runtime (out of memory); "
+              "the program runs unprofiled");
+  atomic_store (&phase, ok ? PHASE_RUNNING : PHASE_DISABLED);
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = 0;
+}
+
+void
+osp_init (void)
+{
+  pthread_once (&once, init_once);
+}
+
+__attribute__ ((constructor (101))) static void
+osp_constructor (void)
+{
+  osp_init ();
+}
+
+__attribute__ ((destructor (101))) static void
+osp_destructor (void)
+{
+  int expected = PHASE_RUNNING;
+  if (!atomic_compare_exchange_strong (&phase, &expected, PHASE_REPORTING))
+    return;
+  unsigned char was = osp_in_runtime;
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  if (osp_opts.mode == OSP_MODE_BLOCKS)
+    osp_report_emit (&osp_opts);
+  atomic_store (&phase, PHASE_DONE);
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = was;
+}
+
+OSP_EXPORT void
+__osp_register_module (uint32_t abi, struct osp_fn_record *start,
+                       struct osp_fn_record *stop)
+{
+  osp_init ();
+  if (atomic_load (&phase) == PHASE_DISABLED)
+    return;
+  unsigned char was = osp_in_runtime;
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_registry_add (abi, start, stop);
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = was;
+}
+
+static void
+lost (atomic_uint_fast64_t *stat)
+{
+  atomic_fetch_add_explicit (stat, 1, memory_order_relaxed);
+}
+
+OSP_EXPORT void
+__osp_block_hook (struct osp_fn_record *rec, uint32_t block)
+{
+  __osp_skip = 1;
+  if (osp_in_runtime)
+    {
+      lost (&osp_stats.hits_lost);
+      return;
+    }
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+
+  int ph = atomic_load_explicit (&phase, memory_order_acquire);
+  if (ph == PHASE_RUNNING || ph == PHASE_REPORTING)
+    {
+      if (osp_opts.mode == OSP_MODE_OFF)
+        __osp_skip = UINT32_MAX;
+      else
+        {
+          struct osp_fn *fn = osp_fn_of_record (rec);
+          struct osp_thread *t;
+          if (fn == NULL)
+            lost (&osp_stats.unregistered_hits);
+          else if (block >= fn->nblocks || (t = osp_thread_self ()) == NULL)
+            lost (&osp_stats.hits_lost);
+          else
+            osp_blocks_hit (t, fn, block);
+        }
+    }
+  else if (ph == PHASE_NEW)
+    lost (&osp_stats.unregistered_hits); /* nothing can be registered yet */
+  else if (ph == PHASE_DISABLED)
+    __osp_skip = UINT32_MAX;
+
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = 0;
+}

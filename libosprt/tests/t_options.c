@@ -1,0 +1,221 @@
+/* t_options.c - OSP_OPTIONS parsing (doc/CONTRACTS.md): every key, the
+ * exact messages for bad input, defaults kept after a bad value, and the
+ * %p %h %% expansion of report paths.  Also checks, by re-running itself,
+ * that a program with bad options still runs and exits with its own
+ * status. */
+#include "testutil.h"
+
+#include "osprt.h"
+
+/* Parse SPEC from defaults; return the messages (malloc'ed). */
+static char *
+parse (struct osp_options *o, const char *spec, int *problems)
+{
+  char *msg = NULL;
+  size_t len = 0;
+  FILE *err = open_memstream (&msg, &len);
+  osp_options_defaults (o);
+  *problems = osp_options_parse (o, spec, err);
+  fclose (err);
+  return msg;
+}
+
+static void
+test_defaults (void)
+{
+  struct osp_options o;
+  int n;
+  char *msg = parse (&o, NULL, &n);
+  CHECK_EQ (n, 0);
+  CHECK_STR (msg, "");
+  CHECK (o.mode == OSP_MODE_BLOCKS);
+  CHECK (o.report == OSP_REPORT_STDERR);
+  CHECK (o.report_format == OSP_FORMAT_TEXT);
+  CHECK_EQ (o.report_top, 20);
+  CHECK_EQ (o.max_functions, 65536);
+  CHECK_EQ (o.verbose, 0);
+  free (msg);
+}
+
+static void
+test_all_keys (void)
+{
+  struct osp_options o;
+  int n;
+  char *msg = parse (&o,
+                     "mode=off:report=stdout:report_format=tsv:report_top=7:"
+                     "max_functions=16777216:verbose=1",
+                     &n);
+  CHECK_EQ (n, 0);
+  CHECK_STR (msg, "");
+  CHECK (o.mode == OSP_MODE_OFF);
+  CHECK (o.report == OSP_REPORT_STDOUT);
+  CHECK (o.report_format == OSP_FORMAT_TSV);
+  CHECK_EQ (o.report_top, 7);
+  CHECK_EQ (o.max_functions, 16777216);
+  CHECK_EQ (o.verbose, 1);
+  free (msg);
+
+  msg = parse (&o, "report=none::mode=blocks:report_format=text:", &n);
+  CHECK_EQ (n, 0); /* empty items are ignored */
+  CHECK (o.report == OSP_REPORT_NONE);
+  free (msg);
+
+  msg = parse (&o, "report=/tmp/r.%p.%h.%%", &n);
+  CHECK_EQ (n, 0);
+  CHECK (o.report == OSP_REPORT_FILE);
+  CHECK_STR (o.report_path, "/tmp/r.%p.%h.%%");
+  free (msg);
+
+  /* A relative path is anchored at the start-up directory. */
+  char cwd[OSP_PATH_MAX], want[OSP_PATH_MAX + 16];
+  CHECK (getcwd (cwd, sizeof cwd) != NULL);
+  snprintf (want, sizeof want, "%s/prof.tsv", strcmp (cwd, "/") ? cwd : "");
+  msg = parse (&o, "report=prof.tsv", &n);
+  if (strchr (cwd, '%') == NULL)
+    CHECK_STR (o.report_path, want);
+  free (msg);
+
+  /* The last of repeated keys wins. */
+  msg = parse (&o, "report_top=5:report_top=9", &n);
+  CHECK_EQ (o.report_top, 9);
+  free (msg);
+}
+
+static void
+test_bad_input (void)
+{
+  struct osp_options o;
+  int n;
+  char *msg = parse (&o, "mod=off", &n);
+  CHECK_EQ (n, 1);
+  CHECK_STR (msg, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: mode, "
+                  "report, report_format, report_top, max_functions, "
+                  "verbose)\n");
+  free (msg);
+
+  msg = parse (&o, "mode=fast", &n);
+  CHECK_EQ (n, 1);
+  CHECK_STR (msg, "osp: OSP_OPTIONS: bad value 'fast' for key 'mode' "
+                  "(accepted: blocks, off)\n");
+  CHECK (o.mode == OSP_MODE_BLOCKS);
+  free (msg);
+
+  msg = parse (&o, "verbose", &n);
+  CHECK_EQ (n, 1);
+  CHECK_CONTAINS (msg, "'verbose' is not key=value (accepted: mode,");
+  free (msg);
+
+  /* Out of range or not a plain decimal: the default stays. */
+  static const char *const bad_numbers[] = {
+    "report_top=0",        "report_top=100001", "report_top=-1",
+    "report_top=+5",       "report_top= 5",     "report_top=5x",
+    "report_top=",         "report_top=0x10",   "report_top=99999999999999999999",
+    "max_functions=0",     "max_functions=16777217",
+    "verbose=2",           "verbose=yes",
+  };
+  for (size_t i = 0; i < sizeof bad_numbers / sizeof bad_numbers[0]; i++)
+    {
+      msg = parse (&o, bad_numbers[i], &n);
+      CHECK_EQ (n, 1);
+      CHECK_CONTAINS (msg, "osp: OSP_OPTIONS: bad value");
+      CHECK_EQ (o.report_top, 20);
+      CHECK_EQ (o.max_functions, 65536);
+      CHECK_EQ (o.verbose, 0);
+      free (msg);
+    }
+
+  msg = parse (&o, "report_top=100000:max_functions=1", &n);
+  CHECK_EQ (n, 0);
+  CHECK_EQ (o.report_top, 100000);
+  CHECK_EQ (o.max_functions, 1);
+  free (msg);
+
+  msg = parse (&o, "report=/tmp/x.%d", &n);
+  CHECK_EQ (n, 1);
+  CHECK_CONTAINS (msg, "bad value '/tmp/x.%d' for key 'report' (accepted: "
+                       "stderr, stdout, none, or a file path");
+  CHECK (o.report == OSP_REPORT_STDERR);
+  free (msg);
+
+  msg = parse (&o, "report=", &n);
+  CHECK_EQ (n, 1);
+  free (msg);
+
+  msg = parse (&o, "report_format=json", &n);
+  CHECK_STR (msg, "osp: OSP_OPTIONS: bad value 'json' for key "
+                  "'report_format' (accepted: text, tsv)\n");
+  free (msg);
+
+  /* Problems are independent: good keys around bad ones still apply. */
+  msg = parse (&o, "report_top=3:bogus=1:mode=off:report_top=x", &n);
+  CHECK_EQ (n, 2);
+  CHECK_EQ (o.report_top, 3);
+  CHECK (o.mode == OSP_MODE_OFF);
+  free (msg);
+
+  /* A huge item does not overflow anything. */
+  char *huge = malloc (20000);
+  memset (huge, 'a', 19999);
+  huge[19999] = '\0';
+  memcpy (huge, "report=/", 8);
+  msg = parse (&o, huge, &n);
+  CHECK_EQ (n, 1);
+  CHECK (o.report == OSP_REPORT_STDERR);
+  free (msg);
+  free (huge);
+}
+
+static void
+test_expand (void)
+{
+  char out[64];
+  CHECK_EQ (osp_expand_path (out, sizeof out, "/r.%p.%h.%%.x", 42, "box"), 0);
+  CHECK_STR (out, "/r.42.box.%.x");
+  CHECK_EQ (osp_expand_path (out, sizeof out, "plain", 1, "h"), 0);
+  CHECK_STR (out, "plain");
+  CHECK_EQ (osp_expand_path (out, 10, "/a/%p", 123456, "h"), 0);
+  CHECK_STR (out, "/a/123456");
+  CHECK_EQ (osp_expand_path (out, 9, "/a/%p", 123456, "h"), -1);
+  CHECK_EQ (osp_expand_path (out, 4, "abcd", 1, "h"), -1);
+  CHECK_EQ (osp_expand_path (out, 5, "abcd", 1, "h"), 0);
+}
+
+int
+main (int argc, char **argv)
+{
+  /* Idempotent (the constructor ran it); the reference also makes a
+     static link pull in runtime.c, which nothing else here uses. */
+  osp_init ();
+  if (argc > 1 && strcmp (argv[1], "exit7") == 0)
+    {
+      puts ("still running");
+      return 7;
+    }
+  test_defaults ();
+  test_all_keys ();
+  test_bad_input ();
+  test_expand ();
+
+  /* The whole runtime: bad options print one line each, the program runs
+     on and its exit status is its own. */
+  char *dir = osp_test_tmpdir ();
+  char out[4200], err[4200];
+  snprintf (out, sizeof out, "%s/out", dir);
+  snprintf (err, sizeof err, "%s/err", dir);
+  CHECK_EQ (osp_test_run ("exit7", "mod=x:report_top=0:report=none", out, err),
+            7);
+  char *o = osp_test_slurp (out), *e = osp_test_slurp (err);
+  CHECK_STR (o, "still running\n");
+  CHECK_STR (e, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: mode, report, "
+                "report_format, report_top, max_functions, verbose)\n"
+                "osp: OSP_OPTIONS: bad value '0' for key 'report_top' "
+                "(accepted: an integer 1..100000)\n");
+  free (o);
+  free (e);
+  unlink (out);
+  unlink (err);
+  rmdir (dir);
+  free (dir);
+  return osp_test_done ("t_options");
+}

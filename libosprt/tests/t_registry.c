@@ -1,0 +1,305 @@
+/* t_registry.c - records: validation of hand-made and hostile records,
+ * registration through __osp_register_module (repeats, padding, records of
+ * another ABI, max_functions overflow), the copies outliving the records,
+ * and the hook's handling of unregistered, forged and out-of-range calls,
+ * and of reentrancy. */
+#include "testutil.h"
+
+#include "osprt.h"
+
+#include <fcntl.h>
+
+static uint64_t
+stat_of (atomic_uint_fast64_t *s)
+{
+  return atomic_load (s);
+}
+
+static uint64_t
+count_of (const char *name, uint32_t block)
+{
+  struct osp_profile p;
+  uint64_t c = UINT64_MAX;
+  if (osp_profile_take (&p) != 0)
+    return c;
+  for (uint32_t i = 0; i < p.nfns; i++)
+    if (strcmp (p.fns[i]->name, name) == 0)
+      c = p.counts[i][block];
+  osp_profile_free (&p);
+  return c;
+}
+
+static void
+test_check (void)
+{
+  struct osp_fn_record r;
+  uint32_t cfg[64];
+  osp_test_chain (&r, cfg, "f", "f.c", 3, 10);
+  CHECK (osp_record_check (&r) == NULL);
+
+  struct osp_fn_record h = r;
+  h.magic = 0;
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.abi_version = 2;
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.nblocks = 0;
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.cfg = NULL;
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.cfg_len--; /* last successor pair cut */
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.cfg_len = 0;
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.nblocks = UINT32_MAX; /* 4 * nblocks overflows 32 bits */
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.nblocks = 2; /* trailing words */
+  CHECK (osp_record_check (&h) != NULL);
+  h = r;
+  h.nblocks = 4; /* more blocks than words */
+  CHECK (osp_record_check (&h) != NULL);
+
+  uint32_t bad[64];
+  memcpy (bad, cfg, sizeof cfg);
+  bad[3] = UINT32_MAX; /* nsucc of block 0: 2 * nsucc overflows */
+  h = r;
+  h.cfg = bad;
+  CHECK (osp_record_check (&h) != NULL);
+  memcpy (bad, cfg, sizeof cfg);
+  bad[3] = 0x80000000u;
+  CHECK (osp_record_check (&h) != NULL);
+  memcpy (bad, cfg, sizeof cfg);
+  bad[4] = 3; /* successor == nblocks */
+  CHECK (osp_record_check (&h) != NULL);
+  bad[4] = OSP_BLOCK_EXIT - 1;
+  CHECK (osp_record_check (&h) != NULL);
+  bad[4] = OSP_BLOCK_EXIT; /* an exit edge from block 0 is fine */
+  CHECK (osp_record_check (&h) == NULL);
+
+  /* Zero successors everywhere and no lines: valid. */
+  uint32_t flat[8] = { 0, 0, OSP_BB_ENTRY, 0, 0, 0, 0, 0 };
+  h = r;
+  h.cfg = flat;
+  h.nblocks = 2;
+  h.cfg_len = 8;
+  CHECK (osp_record_check (&h) == NULL);
+}
+
+/* A fake osp_fns section: records separated by zero padding, one
+   malformed, one of another ABI, one junk word with the magic. */
+static struct
+{
+  struct osp_fn_record a;
+  uint64_t pad1[3];
+  struct osp_fn_record bad;
+  struct osp_fn_record b;
+  uint32_t pad2[2];
+  struct osp_fn_record other_abi;
+  struct osp_fn_record c;
+} __attribute__ ((aligned (8))) sec;
+
+static uint32_t cfg_a[64], cfg_b[64], cfg_bad[64], cfg_other[64], cfg_c[64];
+
+static void
+test_register (void)
+{
+  osp_test_chain (&sec.a, cfg_a, "fa", "a.c", 2, 100);
+  osp_test_chain (&sec.bad, cfg_bad, "fbad", "bad.c", 2, 1);
+  cfg_bad[4] = 7; /* successor out of range */
+  osp_test_chain (&sec.b, cfg_b, "fb", "b.c", 3, 200);
+  osp_test_chain (&sec.other_abi, cfg_other, "fo", "o.c", 2, 1);
+  sec.other_abi.abi_version = 2;
+  osp_test_chain (&sec.c, cfg_c, "fc", "c.c", 1, 0);
+  /* A stray magic and version in padding: its "record" overlaps the next
+     one and fails the checks, and must not damage it. */
+  sec.pad2[0] = OSP_FN_MAGIC;
+  sec.pad2[1] = OSP_ABI_VERSION;
+
+  /* A hook before registration counts as unregistered. */
+  uint64_t unreg = stat_of (&osp_stats.unregistered_hits);
+  osp_test_block (&sec.a, 0);
+  CHECK_EQ (stat_of (&osp_stats.unregistered_hits), unreg + 1);
+
+  /* Capture the ABI line on fd 2. */
+  char *dir = osp_test_tmpdir ();
+  char errpath[4200];
+  snprintf (errpath, sizeof errpath, "%s/err", dir);
+  fflush (stderr);
+  int saved = dup (2);
+  int fd = open (errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  dup2 (fd, 2);
+  close (fd);
+  for (int rep = 0; rep < 3; rep++) /* once per translation unit */
+    __osp_register_module (OSP_ABI_VERSION, &sec.a,
+                           (struct osp_fn_record *) (&sec + 1));
+  dup2 (saved, 2);
+  close (saved);
+  char *err = osp_test_slurp (errpath);
+  CHECK_CONTAINS (err, "was built for osp ABI 2 but this runtime is ABI 1; "
+                       "that module runs unprofiled\n");
+  CHECK (err && strchr (err, '\n') == err + strlen (err) - 1); /* one line */
+  free (err);
+  unlink (errpath);
+  rmdir (dir);
+  free (dir);
+
+  CHECK_EQ (stat_of (&osp_stats.functions), 3);
+  CHECK_EQ (stat_of (&osp_stats.modules), 1);
+  CHECK_EQ (stat_of (&osp_stats.abi_mismatches), 1);
+  CHECK_EQ (stat_of (&osp_stats.records_invalid), 2); /* bad + stray */
+  CHECK_EQ (sec.a.id, 1);
+  CHECK_EQ (sec.b.id, 2);
+  CHECK_EQ (sec.c.id, 3);
+  CHECK_EQ (sec.bad.id, 0);
+  CHECK_EQ (sec.other_abi.id, 0);
+  CHECK_EQ (sec.other_abi.magic, OSP_FN_MAGIC);
+  CHECK_EQ (osp_registry_count (), 3);
+
+  struct osp_fn *fb = osp_fn_by_id (2);
+  CHECK (fb != NULL && strcmp (fb->name, "fb") == 0);
+  CHECK (fb && fb->nblocks == 3 && fb->nedges == 3 && fb->first_line == 200);
+  CHECK (fb && fb->blocks[2].line_first == 202
+         && fb->edges[fb->blocks[2].succ].dst == OSP_BLOCK_EXIT);
+  CHECK (osp_fn_by_id (4) == NULL && osp_fn_by_id (0) == NULL);
+
+  /* Counting, and the hook's defences. */
+  for (int i = 0; i < 10; i++)
+    osp_test_block (&sec.b, 1);
+  CHECK_EQ (count_of ("fb", 1), 10);
+
+  uint64_t lost = stat_of (&osp_stats.hits_lost);
+  osp_test_block (&sec.b, 3); /* block out of range */
+  osp_test_block (&sec.b, UINT32_MAX);
+  CHECK_EQ (stat_of (&osp_stats.hits_lost), lost + 2);
+
+  unreg = stat_of (&osp_stats.unregistered_hits);
+  osp_test_block (&sec.bad, 0);       /* rejected record */
+  osp_test_block (&sec.other_abi, 0); /* other ABI */
+  struct osp_fn_record forged = sec.b; /* a copy carrying b's id */
+  osp_test_block (&forged, 0);
+  forged.id = 12345;
+  osp_test_block (&forged, 0);
+  CHECK_EQ (stat_of (&osp_stats.unregistered_hits), unreg + 4);
+  CHECK_EQ (count_of ("fb", 0), 0);
+
+  /* A hook nested in the runtime (a signal handler's) only re-arms. */
+  lost = stat_of (&osp_stats.hits_lost);
+  osp_in_runtime = 1;
+  __osp_skip = 1;
+  osp_test_block (&sec.b, 0);
+  CHECK_EQ (__osp_skip, 1);
+  osp_in_runtime = 0;
+  CHECK_EQ (stat_of (&osp_stats.hits_lost), lost + 1);
+  CHECK_EQ (count_of ("fb", 0), 0);
+}
+
+/* The runtime keeps copies: a module's records and strings may go away. */
+static void
+test_copies (void)
+{
+  struct osp_fn_record *r = calloc (2, sizeof *r);
+  uint32_t *cfg = calloc (64, sizeof *cfg);
+  char *name = strdup ("heap_fn\twith\ttabs"), *file = strdup ("heap.c");
+  osp_test_chain (&r[0], cfg, name, file, 4, 50);
+  __osp_register_module (OSP_ABI_VERSION, r, r + 2);
+  struct osp_fn *f = osp_fn_of_record (&r[0]);
+  CHECK (f != NULL);
+  for (int i = 0; i < 5; i++)
+    osp_test_block (&r[0], 3);
+  memset (cfg, 0xff, 64 * sizeof *cfg);
+  memset (name, 'x', strlen (name));
+  free (name);
+  free (file);
+  free (cfg);
+  /* A new mapping at the same address starts unregistered (id 0). */
+  memset (r, 0, 2 * sizeof *r);
+  free (r);
+  CHECK (f && strcmp (f->name, "heap_fn?with?tabs") == 0);
+  CHECK (f && strcmp (f->file, "heap.c") == 0);
+  CHECK (f && f->blocks[3].line_first == 53);
+  CHECK_EQ (count_of ("heap_fn?with?tabs", 3), 5);
+  CHECK_EQ (stat_of (&osp_stats.modules), 2);
+}
+
+/* Run with OSP_OPTIONS=max_functions=2. */
+static int
+scenario_cap (void)
+{
+  static struct osp_fn_record recs[4] __attribute__ ((aligned (8)));
+  static uint32_t cfgs[4][16];
+  for (int i = 0; i < 4; i++)
+    osp_test_chain (&recs[i], cfgs[i], "f", "f.c", 2, 1);
+  __osp_register_module (OSP_ABI_VERSION, recs, recs + 3);
+  __osp_register_module (OSP_ABI_VERSION, recs, recs + 3);
+  __osp_register_module (OSP_ABI_VERSION, recs + 3, recs + 4);
+  CHECK_EQ (stat_of (&osp_stats.functions), 2);
+  CHECK_EQ (stat_of (&osp_stats.functions_dropped), 2);
+  CHECK_EQ (stat_of (&osp_stats.modules), 1);
+  CHECK_EQ (recs[0].id, 1);
+  CHECK_EQ (recs[1].id, 2);
+  uint64_t unreg = stat_of (&osp_stats.unregistered_hits);
+  osp_test_block (&recs[2], 0); /* dropped: runs unprofiled */
+  CHECK_EQ (stat_of (&osp_stats.unregistered_hits), unreg + 1);
+  return osp_test_failures ? 1 : 0;
+}
+
+/* An ABI argument from another version: records are left alone. */
+static int
+scenario_abi_arg (void)
+{
+  static struct osp_fn_record rec __attribute__ ((aligned (8)));
+  static uint32_t cfg[16];
+  osp_test_chain (&rec, cfg, "f", "f.c", 2, 1);
+  __osp_register_module (7, &rec, &rec + 1);
+  __osp_register_module (7, &rec, &rec + 1);
+  CHECK_EQ (stat_of (&osp_stats.functions), 0);
+  CHECK_EQ (stat_of (&osp_stats.abi_mismatches), 1);
+  /* Degenerate ranges are harmless. */
+  __osp_register_module (OSP_ABI_VERSION, &rec + 1, &rec);
+  __osp_register_module (OSP_ABI_VERSION, NULL, NULL);
+  __osp_register_module (OSP_ABI_VERSION, &rec, &rec);
+  CHECK_EQ (stat_of (&osp_stats.functions), 0);
+  osp_test_block (&rec, 0);
+  return osp_test_failures ? 1 : 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc > 1 && strcmp (argv[1], "cap") == 0)
+    return scenario_cap ();
+  if (argc > 1 && strcmp (argv[1], "abi_arg") == 0)
+    return scenario_abi_arg ();
+
+  test_check ();
+  test_register ();
+  test_copies ();
+
+  char *dir = osp_test_tmpdir ();
+  char err[4200];
+  snprintf (err, sizeof err, "%s/err", dir);
+  CHECK_EQ (osp_test_run ("cap", "max_functions=2:report=stderr", NULL, err),
+            0);
+  char *e = osp_test_slurp (err);
+  CHECK_CONTAINS (e, " functions=2 ");
+  CHECK_CONTAINS (e, "functions_dropped=2");
+  CHECK_CONTAINS (e, "osp: 2 functions were not profiled: raise "
+                     "max_functions (now 2)");
+  free (e);
+  CHECK_EQ (osp_test_run ("abi_arg", "report=none", NULL, err), 0);
+  e = osp_test_slurp (err);
+  CHECK_CONTAINS (e, "was built for osp ABI 7 but this runtime is ABI 1; "
+                     "that module runs unprofiled\n");
+  CHECK (e && strchr (e, '\n') == e + strlen (e) - 1);
+  free (e);
+  unlink (err);
+  rmdir (dir);
+  free (dir);
+  return osp_test_done ("t_registry");
+}

@@ -1,0 +1,239 @@
+/* t_report.c - the exit report: the exact tsv of doc/CONTRACTS.md, the
+ * text tables (order, shares, locations, report_top, NO_HOOK blocks), and
+ * the destinations: a file written atomically with %p expanded, an
+ * unwritable path, a closed pipe on stdout (no SIGPIPE death), and the
+ * real exit path of a program. */
+#include "testutil.h"
+
+#include "osprt.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+
+static struct osp_fn_record recs[3] __attribute__ ((aligned (8)));
+static uint32_t cfg_hot[32], cfg_cold[32], cfg_never[32];
+
+static void
+setup (void)
+{
+  osp_test_chain (&recs[0], cfg_hot, "hot", "h.c", 3, 10);
+  cfg_hot[6] = cfg_hot[7] = 0;   /* block 1 has no line */
+  cfg_hot[14] |= OSP_BB_NO_HOOK; /* block 2 cannot be counted */
+  osp_test_chain (&recs[1], cfg_cold, "cold", "c.c", 2, 20);
+  cfg_cold[1] = 25; /* block 0 spans lines 20-25 */
+  osp_test_chain (&recs[2], cfg_never, "never", "n.c", 1, 30);
+  __osp_register_module (OSP_ABI_VERSION, recs, recs + 3);
+  for (int i = 0; i < 4; i++)
+    osp_test_block (&recs[0], 0);
+  for (int i = 0; i < 6; i++)
+    osp_test_block (&recs[0], 1);
+  osp_test_block (&recs[1], 0);
+  osp_test_block (&recs[1], 1);
+  osp_test_block (&recs[1], 0);
+}
+
+static char *
+format (enum osp_report_format fmt, uint32_t top)
+{
+  struct osp_options o;
+  osp_options_defaults (&o);
+  o.report_format = fmt;
+  o.report_top = top;
+  struct osp_profile p;
+  char *buf = NULL;
+  size_t len = 0;
+  if (osp_profile_take (&p) != 0)
+    return NULL;
+  FILE *f = open_memstream (&buf, &len);
+  CHECK_EQ (osp_report_format (f, &p, &o), 0);
+  fclose (f);
+  osp_profile_free (&p);
+  return buf;
+}
+
+static const char expected_tsv[]
+    = "# osp-report 1 mode=blocks\n"
+      "module\t0\t3\n"
+      "function\t1\thot\th.c\t10\t4\t10\n"
+      "function\t2\tcold\tc.c\t20\t2\t3\n"
+      "function\t3\tnever\tn.c\t30\t0\t0\n"
+      "block\t1\t0\thot\th.c\t10\t10\t4\n"
+      "block\t1\t1\thot\th.c\t0\t0\t6\n"
+      "block\t1\t2\thot\th.c\t12\t12\t-\n"
+      "block\t2\t0\tcold\tc.c\t20\t25\t2\n"
+      "block\t2\t1\tcold\tc.c\t21\t21\t1\n"
+      "stat\tmodules\t1\n"
+      "stat\tfunctions\t3\n"
+      "stat\tfunctions_dropped\t0\n"
+      "stat\tblock_entries\t13\n"
+      "stat\tunregistered_hits\t0\n"
+      "stat\tthreads\t1\n"
+      "stat\trecords_invalid\t0\n"
+      "stat\tabi_mismatches\t0\n"
+      "stat\thits_lost\t0\n";
+
+static void
+test_formats (void)
+{
+  char *tsv = format (OSP_FORMAT_TSV, 20);
+  CHECK_STR (tsv, expected_tsv);
+  free (tsv);
+
+  char *text = format (OSP_FORMAT_TEXT, 2);
+  char header[256];
+  snprintf (header, sizeof header,
+            "osp report: mode=blocks pid=%ld modules=1 functions=3 "
+            "threads=1 block_entries=13 functions_dropped=0 "
+            "unregistered_hits=0\n",
+            (long) getpid ());
+  CHECK (text && strncmp (text, header, strlen (header)) == 0);
+  CHECK_CONTAINS (text, "hottest functions (2 of 3):\n");
+  CHECK_CONTAINS (text, "             4               10  76.92%  hot       "
+                        "h.c:10\n");
+  CHECK_CONTAINS (text, "             2                3  23.08%  cold      "
+                        "c.c:20\n");
+  CHECK (text && strstr (text, "never") == NULL); /* cut by report_top */
+  CHECK_CONTAINS (text, "hottest blocks (2 of 4 counted):\n");
+  /* Block 1 has no line: the function's first line stands in. */
+  CHECK_CONTAINS (text, "             6  46.15%  hot       h.c:10\n"
+                        "             4  30.77%  hot       h.c:10\n");
+  free (text);
+
+  text = format (OSP_FORMAT_TEXT, 100);
+  CHECK_CONTAINS (text, "             2  15.38%  cold      c.c:20-25\n");
+  CHECK_CONTAINS (text, "             0                0   0.00%  never     "
+                        "n.c:30\n");
+  CHECK (text && strstr (text, "h.c:12") == NULL); /* NO_HOOK not ranked */
+  free (text);
+}
+
+static char *
+capture_stderr_of_emit (const struct osp_options *o)
+{
+  char *dir = osp_test_tmpdir ();
+  char path[4200];
+  snprintf (path, sizeof path, "%s/err", dir);
+  fflush (stderr);
+  int saved = dup (2);
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  dup2 (fd, 2);
+  close (fd);
+  osp_report_emit (o);
+  dup2 (saved, 2);
+  close (saved);
+  char *e = osp_test_slurp (path);
+  unlink (path);
+  rmdir (dir);
+  free (dir);
+  return e;
+}
+
+static void
+test_destinations (void)
+{
+  struct osp_options o;
+  osp_options_defaults (&o);
+  o.report_format = OSP_FORMAT_TSV;
+
+  /* A file: %p expanded, written whole, no temporary left behind. */
+  char *dir = osp_test_tmpdir ();
+  char want[4200];
+  int n;
+  snprintf (want, sizeof want, "report=%s/r.%%p.tsv", dir);
+  CHECK_EQ (osp_options_parse (&o, want, stderr), 0);
+  char *e = capture_stderr_of_emit (&o);
+  CHECK_STR (e, "");
+  free (e);
+  snprintf (want, sizeof want, "%s/r.%ld.tsv", dir, (long) getpid ());
+  char *got = osp_test_slurp (want);
+  CHECK_STR (got, expected_tsv);
+  free (got);
+  DIR *d = opendir (dir);
+  n = 0;
+  for (struct dirent *de; d && (de = readdir (d));)
+    n += de->d_name[0] != '.';
+  if (d)
+    closedir (d);
+  CHECK_EQ (n, 1);
+  unlink (want);
+  rmdir (dir);
+  free (dir);
+
+  /* An unwritable path: one line, no crash. */
+  CHECK_EQ (osp_options_parse (&o, "report=/nonexistent-osp-dir/r", stderr),
+            0);
+  e = capture_stderr_of_emit (&o);
+  CHECK_STR (e, "osp: cannot write the report to /nonexistent-osp-dir/r: "
+                "No such file or directory\n");
+  free (e);
+
+  /* stdout is a pipe nobody reads: the write fails, SIGPIPE must not
+     kill the program. */
+  fflush (NULL);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      int p[2];
+      if (pipe (p) != 0)
+        _exit (3);
+      close (p[0]);
+      dup2 (p[1], 1);
+      close (p[1]);
+      signal (SIGPIPE, SIG_DFL);
+      o.report = OSP_REPORT_STDOUT;
+      char *err = capture_stderr_of_emit (&o);
+      int ok = err && strcmp (err, "osp: cannot write the report to stdout: "
+                                   "Broken pipe\n")
+                          == 0;
+      _exit (ok ? 0 : 4);
+    }
+  int status;
+  waitpid (pid, &status, 0);
+  CHECK (WIFEXITED (status) && WEXITSTATUS (status) == 0);
+}
+
+/* The exit path: counts made in atexit handlers are reported; the report
+   goes after the program's buffered stdout; the exit status is kept. */
+static void
+count_in_atexit (void)
+{
+  osp_test_block (&recs[1], 1);
+}
+
+static int
+scenario_exit (void)
+{
+  setup ();
+  atexit (count_in_atexit);
+  printf ("program output\n"); /* still buffered at exit (a file) */
+  return 3;
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc > 1 && strcmp (argv[1], "exit") == 0)
+    return scenario_exit ();
+
+  setup ();
+  test_formats ();
+  test_destinations ();
+
+  char *dir = osp_test_tmpdir ();
+  char out[4200];
+  snprintf (out, sizeof out, "%s/out", dir);
+  CHECK_EQ (osp_test_run ("exit", "report=stdout:report_format=tsv", out,
+                          NULL),
+            3);
+  char *o = osp_test_slurp (out);
+  static const char head[] = "program output\n# osp-report 1 mode=blocks\n";
+  CHECK (o && strncmp (o, head, strlen (head)) == 0);
+  CHECK_CONTAINS (o, "block\t2\t1\tcold\tc.c\t21\t21\t2\n");
+  CHECK_CONTAINS (o, "stat\tblock_entries\t14\n");
+  free (o);
+  unlink (out);
+  rmdir (dir);
+  free (dir);
+  return osp_test_done ("t_report");
+}

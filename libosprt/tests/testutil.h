@@ -1,0 +1,208 @@
+/* testutil.h - helpers shared by the runtime's unit tests.
+ *
+ * The tests play the part of the plugin: they build osp_fn_records by hand
+ * and run "blocks" exactly as generated code does (decrement __osp_skip,
+ * call the hook when it reaches 0), so the runtime is exercised through
+ * the same ABI as in an instrumented program.
+ *
+ * A test that needs OSP_OPTIONS (read once, at start-up) re-executes
+ * itself with the options set: osp_test_run() runs /proc/self/exe with an
+ * argument naming the scenario and returns its exit status.
+ */
+#ifndef OSP_TESTUTIL_H
+#define OSP_TESTUTIL_H
+
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "osp/abi.h"
+
+static int osp_test_failures;
+
+#define CHECK(cond)                                                          \
+  do                                                                         \
+    {                                                                        \
+      if (!(cond))                                                           \
+        {                                                                    \
+          fprintf (stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__,  \
+                   #cond);                                                   \
+          osp_test_failures++;                                               \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
+#define CHECK_EQ(a, b)                                                       \
+  do                                                                         \
+    {                                                                        \
+      unsigned long long a_ = (unsigned long long) (a);                      \
+      unsigned long long b_ = (unsigned long long) (b);                      \
+      if (a_ != b_)                                                          \
+        {                                                                    \
+          fprintf (stderr, "%s:%d: check failed: %s == %s (%llu != %llu)\n", \
+                   __FILE__, __LINE__, #a, #b, a_, b_);                      \
+          osp_test_failures++;                                               \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
+#define CHECK_STR(a, b)                                                      \
+  do                                                                         \
+    {                                                                        \
+      const char *a_ = (a), *b_ = (b);                                       \
+      if (a_ == NULL || strcmp (a_, b_) != 0)                                \
+        {                                                                    \
+          fprintf (stderr, "%s:%d: check failed: %s\n--- got:\n%s\n"         \
+                   "--- expected:\n%s\n---\n",                               \
+                   __FILE__, __LINE__, #a, a_ ? a_ : "(null)", b_);          \
+          osp_test_failures++;                                               \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
+#define CHECK_CONTAINS(hay, needle)                                          \
+  do                                                                         \
+    {                                                                        \
+      const char *h_ = (hay), *n_ = (needle);                                \
+      if (h_ == NULL || strstr (h_, n_) == NULL)                             \
+        {                                                                    \
+          fprintf (stderr, "%s:%d: '%s' not found in:\n%s\n", __FILE__,      \
+                   __LINE__, n_, h_ ? h_ : "(null)");                        \
+          osp_test_failures++;                                               \
+        }                                                                    \
+    }                                                                        \
+  while (0)
+
+static inline int
+osp_test_done (const char *name)
+{
+  if (osp_test_failures)
+    {
+      fprintf (stderr, "%s: %d check(s) failed\n", name, osp_test_failures);
+      return 1;
+    }
+  printf ("%s: all checks passed\n", name);
+  return 0;
+}
+
+/* What generated code does at the start of block B of record R. */
+static inline void
+osp_test_block (struct osp_fn_record *r, uint32_t b)
+{
+  uint32_t t = __osp_skip;
+  t = t - 1;
+  __osp_skip = t;
+  if (t == 0)
+    __osp_block_hook (r, b);
+}
+
+/* Fill R as a function of NBLOCKS blocks in a chain 0 -> 1 -> ... -> exit,
+   block b on lines LINE+b .. LINE+b, using CFG (room for 6 * NBLOCKS). */
+static inline void
+osp_test_chain (struct osp_fn_record *r, uint32_t *cfg, const char *name,
+                const char *file, uint32_t nblocks, uint32_t line)
+{
+  uint32_t *w = cfg;
+  for (uint32_t b = 0; b < nblocks; b++)
+    {
+      *w++ = line ? line + b : 0;
+      *w++ = line ? line + b : 0;
+      *w++ = (b == 0 ? OSP_BB_ENTRY : 0)
+             | (b + 1 == nblocks ? OSP_BB_RETURNS : 0);
+      *w++ = 1;
+      *w++ = b + 1 == nblocks ? OSP_BLOCK_EXIT : b + 1;
+      *w++ = OSP_EDGE_FALLTHRU;
+    }
+  memset (r, 0, sizeof *r);
+  r->magic = OSP_FN_MAGIC;
+  r->abi_version = OSP_ABI_VERSION;
+  r->flags = OSP_FN_BLOCK_HOOKS;
+  r->nblocks = nblocks;
+  r->cfg_len = (uint32_t) (w - cfg);
+  r->name = name;
+  r->file = file;
+  r->cfg = cfg;
+}
+
+/* Whole contents of PATH (malloc'ed, NUL-terminated), or NULL. */
+static inline char *
+osp_test_slurp (const char *path)
+{
+  FILE *f = fopen (path, "r");
+  if (f == NULL)
+    return NULL;
+  char *buf = NULL;
+  size_t cap = 0, len = 0;
+  for (;;)
+    {
+      if (len + 4096 + 1 > cap)
+        {
+          cap = 2 * cap + 8192;
+          buf = realloc (buf, cap);
+          if (buf == NULL)
+            abort ();
+        }
+      size_t n = fread (buf + len, 1, 4096, f);
+      len += n;
+      if (n == 0)
+        break;
+    }
+  fclose (f);
+  buf[len] = '\0';
+  return buf;
+}
+
+/* Run this program again as "SELF SCENARIO" with OSP_OPTIONS=OPTIONS
+   (unset if NULL), stdout/stderr to OUT/ERR paths if not NULL.  Returns
+   the exit status, or -1 if it did not exit normally. */
+static inline int
+osp_test_run (const char *scenario, const char *options, const char *out,
+              const char *err)
+{
+  fflush (NULL);
+  pid_t pid = fork ();
+  if (pid < 0)
+    return -1;
+  if (pid == 0)
+    {
+      if (options)
+        setenv ("OSP_OPTIONS", options, 1);
+      else
+        unsetenv ("OSP_OPTIONS");
+      if (out && !freopen (out, "w", stdout))
+        _exit (126);
+      if (err && !freopen (err, "w", stderr))
+        _exit (126);
+      execl ("/proc/self/exe", "osp-test", scenario, (char *) NULL);
+      _exit (127);
+    }
+  int status;
+  while (waitpid (pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+/* A fresh scratch directory (malloc'ed path). */
+static inline char *
+osp_test_tmpdir (void)
+{
+  const char *base = getenv ("TMPDIR");
+  char *t;
+  if (asprintf (&t, "%s/osprt-test.XXXXXX", base && *base ? base : "/tmp")
+      < 0)
+    abort ();
+  if (mkdtemp (t) == NULL)
+    {
+      perror ("mkdtemp");
+      exit (2);
+    }
+  return t;
+}
+
+#endif /* OSP_TESTUTIL_H */

@@ -1,0 +1,212 @@
+/* thread.c - per-thread state: creation, release at thread exit, fork.
+ *
+ * A thread gets its state on its first counted hook, not at creation:
+ * osp cannot see pthread_create, and threads that never run instrumented
+ * code should cost nothing.  The state lives in mmap'ed memory (an arena
+ * per thread), never malloc, so creating it inside a signal handler that
+ * interrupted malloc cannot deadlock; it is linked into a global list so
+ * the reporter can read live threads' counters.
+ *
+ * At thread exit a pthread key destructor merges the thread's counters into
+ * the global totals and unlinks it under the same lock the reporter holds,
+ * so a count is always seen exactly once: in the thread or in the totals.
+ * Other TLS destructors may run instrumented code after ours; the thread is
+ * then marked gone and its hooks are not counted (recreating the state
+ * there would leak it, as no destructor would run again).
+ *
+ * fork: prepare takes both runtime locks so that the child never inherits a
+ * lock held by a thread that does not exist in it; the child then drops all
+ * thread states (their threads are gone, its own starts afresh) and zeroes
+ * the totals, so it reports its own profile at its own exit.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <string.h>
+#include <sys/mman.h>
+
+pthread_mutex_t osp_threads_lock = PTHREAD_MUTEX_INITIALIZER;
+struct osp_thread *osp_threads;
+OSP_TLS unsigned char osp_in_runtime;
+
+static OSP_TLS struct osp_thread *self;
+static OSP_TLS unsigned char gone; /* state released at thread exit */
+static OSP_TLS unsigned char in_runtime_before_fork;
+static pthread_key_t key;
+static size_t dir_words; /* top-level directory entries per thread */
+
+/* ---- arena ----------------------------------------------------------- */
+
+struct osp_map
+{
+  struct osp_map *next;
+  size_t size;
+};
+
+#define ARENA_CHUNK (64 * 1024)
+
+void *
+osp_arena_alloc (struct osp_arena *a, size_t size)
+{
+  size = (size + 15) & ~(size_t) 15;
+  if (size > a->left)
+    {
+      /* Big requests get their own mapping so a chunk is never wasted. */
+      size_t hdr = (sizeof (struct osp_map) + 15) & ~(size_t) 15;
+      size_t len = size + hdr > ARENA_CHUNK / 4 ? size + hdr : ARENA_CHUNK;
+      void *m = mmap (NULL, len, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (m == MAP_FAILED)
+        return NULL;
+      struct osp_map *map = m;
+      map->size = len;
+      map->next = a->maps;
+      a->maps = map;
+      if (len != ARENA_CHUNK)
+        return (char *) m + hdr;
+      a->cur = (char *) m + hdr;
+      a->left = len - hdr;
+    }
+  void *p = a->cur;
+  a->cur += size;
+  a->left -= size;
+  return p;
+}
+
+static void
+arena_release (struct osp_arena *a)
+{
+  struct osp_map *m = a->maps;
+  while (m)
+    {
+      struct osp_map *next = m->next;
+      munmap (m, m->size);
+      m = next;
+    }
+}
+
+/* ---- thread list ----------------------------------------------------- */
+
+static void
+unlink_thread (struct osp_thread *t)
+{
+  if (t->prev)
+    t->prev->next = t->next;
+  else
+    osp_threads = t->next;
+  if (t->next)
+    t->next->prev = t->prev;
+}
+
+/* Release T's memory.  T must be unlinked (or the list abandoned). */
+static void
+release_thread (struct osp_thread *t)
+{
+  struct osp_arena a = t->arena; /* T itself lives in the arena */
+  arena_release (&a);
+}
+
+struct osp_thread *
+osp_thread_self (void)
+{
+  if (self != NULL)
+    return self;
+  if (gone)
+    return NULL;
+  struct osp_arena a = { 0 };
+  struct osp_thread *t = osp_arena_alloc (&a, sizeof *t);
+  if (t == NULL)
+    return NULL;
+  t->dir = osp_arena_alloc (&a, dir_words * sizeof *t->dir);
+  if (t->dir == NULL)
+    {
+      arena_release (&a);
+      return NULL;
+    }
+  t->arena = a;
+  pthread_mutex_lock (&osp_threads_lock);
+  t->next = osp_threads;
+  if (osp_threads)
+    osp_threads->prev = t;
+  osp_threads = t;
+  atomic_fetch_add_explicit (&osp_stats.threads, 1, memory_order_relaxed);
+  pthread_mutex_unlock (&osp_threads_lock);
+  pthread_setspecific (key, t);
+  self = t;
+  return t;
+}
+
+static void
+thread_exit (void *arg)
+{
+  struct osp_thread *t = arg;
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  gone = 1;
+  self = NULL;
+  pthread_mutex_lock (&osp_threads_lock);
+  osp_blocks_merge (t);
+  unlink_thread (t);
+  pthread_mutex_unlock (&osp_threads_lock);
+  release_thread (t);
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = 0;
+}
+
+/* ---- fork ------------------------------------------------------------ */
+
+static void
+fork_prepare (void)
+{
+  in_runtime_before_fork = osp_in_runtime;
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  pthread_mutex_lock (&osp_registry_lock);
+  pthread_mutex_lock (&osp_threads_lock);
+}
+
+static void
+fork_parent (void)
+{
+  pthread_mutex_unlock (&osp_threads_lock);
+  pthread_mutex_unlock (&osp_registry_lock);
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = in_runtime_before_fork;
+}
+
+static void
+fork_child (void)
+{
+  /* Only this thread exists now; every state in the list, ours included,
+     holds the parent's counts. */
+  struct osp_thread *t = osp_threads;
+  osp_threads = NULL;
+  while (t)
+    {
+      struct osp_thread *next = t->next;
+      release_thread (t);
+      t = next;
+    }
+  self = NULL;
+  pthread_setspecific (key, NULL);
+  osp_blocks_reset ();
+  atomic_store_explicit (&osp_stats.threads, 0, memory_order_relaxed);
+  atomic_store_explicit (&osp_stats.unregistered_hits, 0,
+                         memory_order_relaxed);
+  atomic_store_explicit (&osp_stats.hits_lost, 0, memory_order_relaxed);
+  pthread_mutex_unlock (&osp_threads_lock);
+  pthread_mutex_unlock (&osp_registry_lock);
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = in_runtime_before_fork;
+}
+
+int
+osp_threads_init (uint32_t max_functions)
+{
+  dir_words = (max_functions + OSP_DIR_CHUNK - 1) / OSP_DIR_CHUNK;
+  if (pthread_key_create (&key, thread_exit) != 0)
+    return -1;
+  if (pthread_atfork (fork_prepare, fork_parent, fork_child) != 0)
+    return -1;
+  return 0;
+}
