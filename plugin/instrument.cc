@@ -13,6 +13,9 @@
  * describes the program's own control flow, not osp's.
  *
  * Functions left alone: osp's (and GCC's) generated static constructors,
+ * inline-only definitions (C99 `inline' without `extern', gnu_inline
+ * `extern inline': their body exists only to be inlined, and instrumenting
+ * it would change what the inliner decides),
  * `naked` functions (no prologue, so no code may precede their asm),
  * no_instrument_function and no_profile_instrument_function, ifunc
  * resolvers (they run while relocating, before TLS exists), and whatever
@@ -87,6 +90,8 @@ skip_reason (function *fun)
   if (DECL_ARTIFICIAL (decl)
       && (DECL_STATIC_CONSTRUCTOR (decl) || DECL_STATIC_DESTRUCTOR (decl)))
     return "compiler-generated constructor";
+  if (DECL_EXTERNAL (decl))
+    return "inline-only definition (no out-of-line copy is emitted)";
   if (lookup_attribute ("naked", DECL_ATTRIBUTES (decl)))
     return "naked function";
   if (lookup_attribute ("no_instrument_function", DECL_ATTRIBUTES (decl)))

@@ -1,7 +1,7 @@
 /* numbering.cc - block ids and the control-flow description of a function.
  *
  * A function's "original" blocks are those it has when the osp pass starts
- * (right after into-SSA); blocks that the instrumentation creates later
+ * (right after early inlining); blocks that the instrumentation creates later
  * (hook condition/call blocks, split edges) get no id.  Ids are dense,
  * 0 .. nblocks-1, in layout order, except that block 0 is always the entry
  * block.

@@ -13,10 +13,14 @@
  *                     it was skipped
  *
  * Pass placement (see doc/osp.md for the reasoning):
- *   - the GIMPLE pass "osp" runs right after "ssa" (into-SSA), inside the
- *     lowering pipeline that every -O level runs, -O0 and -Og included, and
- *     before early inlining and before LTO streaming.  Hence the plugin is
- *     needed only at compile time, also with -flto;
+ *   - the GIMPLE pass "osp" runs right after "einline" (the early inliner),
+ *     at the head of the local optimisation pipeline that every -O level
+ *     runs, -O0 and -Og included, and before LTO streaming.  Hence the
+ *     plugin is needed only at compile time, also with -flto.  Running after
+ *     early inlining (where gcov instruments too) keeps the inliner's
+ *     decisions those of the plain build: hooks placed before it made small
+ *     `inline' functions look too big to inline, and programs that rely on
+ *     their inlining (C99 inline-only definitions, label addresses) broke;
  *   - the small IPA pass "osp_register" runs after "profile", when every
  *     function of the unit has been through "osp" but before LTO streaming,
  *     and emits the unit's registration constructor (GCC's own coverage
@@ -207,12 +211,13 @@ plugin_init (struct plugin_name_args *info,
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) gc_roots);
 
-  /* After into-SSA: runs at every -O level and before LTO streaming.  A
-     pass inside pass_all_optimizations would miss -O0 and, under -flto,
-     run only at link time.  */
+  /* After the early inliner: runs at every -O level, sees the inlining
+     decisions of the plain build, and runs before LTO streaming.  A pass
+     inside pass_all_optimizations would miss -O0 and, under -flto, run only
+     at link time.  */
   struct register_pass_info instrument_pass;
   instrument_pass.pass = make_instrument_pass (g);
-  instrument_pass.reference_pass_name = "ssa";
+  instrument_pass.reference_pass_name = "einline";
   instrument_pass.ref_pass_instance_number = 1;
   instrument_pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Corpus differential test at -O0 (see tests/corpus.sh).
+OSP_CORPUS_LEVEL=-O0
+. "$(dirname "$0")/corpus.sh"

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Corpus differential test at -O1 (see tests/corpus.sh).
+OSP_CORPUS_LEVEL=-O1
+. "$(dirname "$0")/corpus.sh"

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Corpus differential test at -O3 (see tests/corpus.sh).
+OSP_CORPUS_LEVEL=-O3
+. "$(dirname "$0")/corpus.sh"

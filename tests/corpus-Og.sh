@@ -1,0 +1,4 @@
+#!/bin/sh
+# Corpus differential test at -Og (see tests/corpus.sh).
+OSP_CORPUS_LEVEL=-Og
+. "$(dirname "$0")/corpus.sh"

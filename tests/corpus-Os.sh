@@ -1,0 +1,4 @@
+#!/bin/sh
+# Corpus differential test at -Os (see tests/corpus.sh).
+OSP_CORPUS_LEVEL=-Os
+. "$(dirname "$0")/corpus.sh"

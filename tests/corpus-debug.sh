@@ -1,0 +1,5 @@
+#!/bin/sh
+# Corpus differential test at -O2 -g -fcompare-debug (see tests/corpus.sh): the instrumented
+# code must not depend on debug information (GCC compiles twice and compares).
+OSP_CORPUS_LEVEL="-O2 -g -fcompare-debug"
+. "$(dirname "$0")/corpus.sh"

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Corpus differential test at -O2 -flto (see tests/corpus.sh).
+OSP_CORPUS_LEVEL="-O2 -flto"
+. "$(dirname "$0")/corpus.sh"

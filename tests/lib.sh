@@ -1,0 +1,162 @@
+# tests/lib.sh - shell helpers shared by the test scripts (sourced after tests/env.sh).
+#
+# A test script does:
+#     . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
+#     osp_setup NAME            # work directory $W = BUILD/tests/work/NAME (fresh)
+#     ... osp_fail "what differed" ...
+#     osp_done                  # exit 0 (and remove $W) or 1 (keep $W for inspection)
+# Exit codes follow Automake: 0 pass, 1 fail, 77 skip, 99 hard error.
+
+osp_failures=0
+
+osp_setup ()
+{
+  osp_name=$1
+  W=$abs_top_builddir/tests/work/$osp_name
+  rm -rf "$W" && mkdir -p "$W" || { echo "error: cannot create $W"; exit 99; }
+  LC_ALL=C
+  export LC_ALL
+  # Nothing from the caller's environment may change what the runtime does.
+  unset OSP_OPTIONS
+}
+
+osp_fail ()
+{
+  echo "FAIL: $*"
+  osp_failures=$((osp_failures + 1))
+}
+
+osp_done ()
+{
+  if [ "$osp_failures" -eq 0 ]; then
+    echo "PASS: $osp_name"
+    rm -rf "$W"
+    exit 0
+  fi
+  echo "$osp_failures failure(s) in $osp_name; files kept in $W"
+  exit 1
+}
+
+# osp_show FILE [LABEL]: print (the start of) a file into the test log.
+osp_show ()
+{
+  echo "---- ${2:-$1} ----"
+  head -n 40 "$1"
+  n=$(wc -l < "$1")
+  [ "$n" -gt 40 ] && echo "... ($n lines)"
+  echo "----"
+}
+
+# osp_compile LOGBASE CMD...: run a compile command, keep its stderr in LOGBASE.cc.err;
+# on failure print the command and its messages and return 1.
+osp_compile ()
+{
+  osp_log=$1
+  shift
+  if "$@" > "$osp_log.cc.err" 2>&1; then
+    return 0
+  fi
+  echo "compile failed: $*"
+  osp_show "$osp_log.cc.err" "compiler messages"
+  if grep -q -i -e 'internal compiler error' -e 'killed signal' -e 'Segmentation fault' \
+       "$osp_log.cc.err"; then
+    echo "(compiler crash)"
+  fi
+  return 1
+}
+
+# osp_exec BASE PROG ARGS...: run PROG with the time limit and without OSP_OPTIONS; stdout in
+# BASE.out, stderr in BASE.err, exit status in $osp_rc (124 = timed out).
+osp_exec ()
+{
+  osp_base=$1
+  shift
+  timeout "$OSP_TIMEOUT" "$@" > "$osp_base.out" 2> "$osp_base.err" < /dev/null
+  osp_rc=$?
+  if [ "$osp_rc" -eq 124 ]; then
+    echo "note: $* timed out after $OSP_TIMEOUT s"
+  fi
+}
+
+# osp_exec_with OPTIONS BASE PROG ARGS...: the same with OSP_OPTIONS=OPTIONS.
+# (Not "OSP_OPTIONS=... osp_exec": an assignment in front of a shell function may outlive the
+# call in some shells.)
+osp_exec_with ()
+{
+  osp_opts=$1
+  osp_base=$2
+  shift 2
+  OSP_OPTIONS=$osp_opts timeout "$OSP_TIMEOUT" "$@" > "$osp_base.out" 2> "$osp_base.err" < /dev/null
+  osp_rc=$?
+  if [ "$osp_rc" -eq 124 ]; then
+    echo "note: OSP_OPTIONS=$osp_opts $* timed out after $OSP_TIMEOUT s"
+  fi
+}
+
+# osp_same LABEL EXPECTED ACTUAL: compare two files; on difference print a diff and fail.
+osp_same ()
+{
+  if cmp -s "$2" "$3"; then
+    return 0
+  fi
+  osp_fail "$1: $3 differs from $2"
+  diff -u "$2" "$3" | head -n 40
+  return 1
+}
+
+# osp_check_report FILE: validate an exit report in the tsv format of doc/CONTRACTS.md:
+# header, field counts, numeric fields, unique function ids, block rows of known functions,
+# block 0's count equal to the function's calls, block entries equal to the sum of the block
+# rows.  Prints every problem; returns 1 if there was one.
+osp_check_report ()
+{
+  awk -F '\t' '
+    function bad(msg) { printf "report %s:%d: %s: %s\n", FILENAME, FNR, msg, $0; errs++ }
+    function num(x) { return x ~ /^[0-9]+$/ }
+    FNR == 1 {
+      if ($0 !~ /^# osp-report 1( |$)/) bad("bad header (want \"# osp-report 1 ...\")")
+      next
+    }
+    $1 == "module" { if (NF != 3 || !num($2) || !num($3)) bad("bad module row"); next }
+    $1 == "function" {
+      if (NF != 7 || !num($2) || !num($5) || !(num($6) || $6 == "-") || !(num($7) || $7 == "-"))
+        { bad("bad function row"); next }
+      if ($2 in fname) bad("duplicate function id " $2)
+      fname[$2] = $3; calls[$2] = $6; entries[$2] = $7; nfun++
+      next
+    }
+    $1 == "block" {
+      if (NF != 8 || !num($2) || !num($3) || !num($6) || !num($7) || !(num($8) || $8 == "-"))
+        { bad("bad block row"); next }
+      if (($2 SUBSEP $3) in seen) bad("duplicate block row")
+      seen[$2, $3] = 1
+      if ($8 == "0") bad("block row with count 0 (only non-zero counts are listed)")
+      blk[NR] = $2; if ($3 == "0") b0[$2] = $8
+      if ($8 == "-") unknown[$2] = 1; else sum[$2] += $8
+      next
+    }
+    $1 == "stat" { if (NF != 3 || !num($3)) bad("bad stat row"); stat[$2] = $3; next }
+    { bad("unknown record") }
+    END {
+      for (i in blk) if (!(blk[i] in fname)) { printf "report %s: block row of unknown function %s\n", FILENAME, blk[i]; errs++ }
+      for (f in fname) {
+        c = (f in b0) ? b0[f] : 0
+        if (calls[f] != "-" && calls[f] != c) { printf "report %s: function %s (%s): calls %s but block 0 count %s\n", FILENAME, f, fname[f], calls[f], c; errs++ }
+        if (entries[f] != "-" && !(f in unknown) && entries[f] != sum[f] + 0) { printf "report %s: function %s (%s): block entries %s but block rows sum to %d\n", FILENAME, f, fname[f], entries[f], sum[f]; errs++ }
+      }
+      if (("functions" in stat) && stat["functions"] != nfun) { printf "report %s: stat functions %s but %d function rows\n", FILENAME, stat["functions"], nfun; errs++ }
+      exit errs ? 1 : 0
+    }' "$1"
+}
+
+# osp_calls FILE NAME: the calls column of the function row(s) named NAME (one per line).
+osp_calls ()
+{
+  awk -F '\t' -v n="$2" '$1 == "function" && $3 == n { print $6 }' "$1"
+}
+
+# osp_stat FILE NAME: the value of a stat row.
+osp_stat ()
+{
+  awk -F '\t' -v n="$2" '$1 == "stat" && $2 == n { print $3 }' "$1"
+}

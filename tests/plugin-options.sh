@@ -1,0 +1,164 @@
+#!/bin/sh
+# tests/plugin-options.sh - the plugin's -fplugin-arg-osp-KEY[=VALUE] handling:
+#   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
+#     that names the key and lists the accepted keys/values;
+#   - instrument=blocks|none, include=/exclude= fnmatch pattern lists (exclude wins),
+#     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
+#   - the program's output never changes.
+# The set of instrumented functions is read from the report's function rows.
+
+. "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
+osp_setup plugin-options
+osp_need_build
+src=$OSP_TESTSRC/progs/options.c
+ALL="alpha_one alpha_two beta_one gamma_fn main"
+
+osp_compile "$W/plain" plain_cc -O1 "$src" -o "$W/plain" || { osp_fail "plain build"; osp_done; }
+osp_exec "$W/plain" "$W/plain"
+prc=$osp_rc
+
+# must_fail TAG EXPECTED-TEXT ARGS...: the compile must fail with EXPECTED-TEXT (a fixed
+# string) in its messages.
+must_fail ()
+{
+  tag=$1 text=$2
+  shift 2
+  rm -f "$W/$tag"
+  if osp_cc -O1 "$@" "$src" -o "$W/$tag" > "$W/$tag.cc.err" 2>&1; then
+    osp_fail "$tag: compiling with $* succeeded; it must be an error"
+    osp_show "$W/$tag.cc.err" "compiler messages"
+    return
+  fi
+  if grep -q -i -e 'internal compiler error' -e 'Segmentation fault' -e 'killed signal' "$W/$tag.cc.err"; then
+    osp_fail "$tag: the compiler crashed on $*"
+    osp_show "$W/$tag.cc.err" "compiler messages"
+    return
+  fi
+  if ! grep -F -q -e "$text" "$W/$tag.cc.err"; then
+    osp_fail "$tag: the messages for $* do not contain: $text"
+    osp_show "$W/$tag.cc.err" "compiler messages"
+    return
+  fi
+  [ -e "$W/$tag" ] && osp_fail "$tag: an output file was written despite the error"
+  echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
+}
+
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, verbose)" \
+  -fplugin-arg-osp-bogus=1
+must_fail unknown-key-novalue "osp: unknown plugin argument 'paths' (accepted: instrument, include, exclude, verbose)" \
+  -fplugin-arg-osp-paths
+must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
+  -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
+must_fail bad-instrument "accepted: blocks, none" -fplugin-arg-osp-instrument=paths
+must_fail empty-instrument "instrument" -fplugin-arg-osp-instrument=
+must_fail bad-verbose "verbose" -fplugin-arg-osp-verbose=2
+must_fail empty-include "include" -fplugin-arg-osp-include=
+must_fail empty-exclude-item "exclude" -fplugin-arg-osp-exclude=main,,gamma_fn
+
+# run_with TAG EXPECTED-FUNCTIONS ARGS...: build with ARGS, run, compare with the plain run,
+# and require the report's function rows to name exactly EXPECTED-FUNCTIONS.
+run_with ()
+{
+  tag=$1 want=$2
+  shift 2
+  b=$W/$tag
+  if ! osp_compile "$b" osp_cc -O1 "$@" "$src" -o "$b"; then
+    osp_fail "$tag: build with $* failed"
+    return 1
+  fi
+  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  [ "$osp_rc" = "$prc" ] || osp_fail "$tag: exit status $osp_rc, plain $prc"
+  osp_same "$tag stdout" "$W/plain.out" "$b.out"
+  osp_same "$tag stderr" "$W/plain.err" "$b.err"
+  if [ ! -f "$b.tsv" ]; then
+    # With no function instrumented there may be nothing to report.
+    if [ -z "$want" ]; then
+      echo "ok: $tag: $* -> no report (nothing instrumented)"
+      return 0
+    fi
+    osp_fail "$tag: no report"
+    return 1
+  fi
+  osp_check_report "$b.tsv" || osp_fail "$tag: malformed report"
+  got=$(awk -F '\t' '$1 == "function" { print $3 }' "$b.tsv" | sort | tr '\n' ' ' | sed 's/ $//')
+  want=$(echo "$want" | tr ' ' '\n' | sed '/^$/d' | sort | tr '\n' ' ' | sed 's/ $//')
+  if [ "$got" != "$want" ]; then
+    osp_fail "$tag ($*): instrumented functions are '$got', expected '$want'"
+    return 1
+  fi
+  echo "ok: $tag: $* -> {$got}"
+}
+
+run_with default "$ALL"
+run_with blocks "$ALL" -fplugin-arg-osp-instrument=blocks
+[ "$(osp_calls "$W/blocks.tsv" alpha_one)" = 30 ] ||
+  osp_fail "instrument=blocks: alpha_one has $(osp_calls "$W/blocks.tsv" alpha_one) calls, expected 30"
+run_with include-glob "alpha_one alpha_two" -fplugin-arg-osp-include='alpha_*'
+run_with include-list "alpha_one alpha_two gamma_fn" -fplugin-arg-osp-include='alpha_*,gamma_fn'
+run_with include-twice "alpha_two main" -fplugin-arg-osp-include='alpha_t?o' -fplugin-arg-osp-include=main
+run_with exclude-glob "beta_one gamma_fn main" -fplugin-arg-osp-exclude='alpha_*'
+run_with exclude-wins "alpha_one main" -fplugin-arg-osp-include='*_one,main' -fplugin-arg-osp-exclude='beta*'
+run_with include-class "alpha_one beta_one" -fplugin-arg-osp-include='[ab]*_one'
+run_with include-nomatch "" -fplugin-arg-osp-include=no_such_function
+run_with include-lto "gamma_fn main" -flto -fplugin-arg-osp-include='gamma_fn,main'
+[ "$(osp_calls "$W/include-lto.tsv" gamma_fn)" = 1 ] ||
+  osp_fail "include-lto: gamma_fn has $(osp_calls "$W/include-lto.tsv" gamma_fn) calls, expected 1"
+
+# instrument=none: metadata only; no block is counted.
+b=$W/none
+if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-instrument=none "$src" -o "$b"; then
+  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  [ "$osp_rc" = "$prc" ] || osp_fail "instrument=none: exit status $osp_rc, plain $prc"
+  osp_same "instrument=none stdout" "$W/plain.out" "$b.out"
+  if [ -f "$b.tsv" ]; then
+    osp_check_report "$b.tsv" || osp_fail "instrument=none: malformed report"
+    if awk -F '\t' '$1 == "block" || ($1 == "function" && $6 ~ /^[1-9]/) { f = 1 } END { exit !f }' "$b.tsv"; then
+      osp_fail "instrument=none: the report has counts"
+      osp_show "$b.tsv"
+    else
+      echo "ok: instrument=none: no counts"
+    fi
+  fi
+  if nm "$b" 2>/dev/null | grep -q ' U __osp_block_hook'; then
+    osp_fail "instrument=none: the program still calls __osp_block_hook"
+  fi
+else
+  osp_fail "instrument=none: build failed"
+fi
+
+# verbose: one note per function, with its block count; skipped functions say why.
+b=$W/verbose
+if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-verbose -fplugin-arg-osp-exclude=beta_one "$src" -o "$b"; then
+  for f in alpha_one alpha_two gamma_fn main; do
+    if ! grep -E -q "osp: instrumented $f: [0-9]+ blocks" "$b.cc.err"; then
+      osp_fail "verbose: no note 'osp: instrumented $f: N blocks'"
+      osp_show "$b.cc.err" "compiler messages"
+    fi
+  done
+  grep -E -q "osp: skipped beta_one: ." "$b.cc.err" ||
+    { osp_fail "verbose: no note 'osp: skipped beta_one: REASON'"; osp_show "$b.cc.err" "compiler messages"; }
+  for f in alpha_one alpha_two beta_one gamma_fn main; do
+    n=$(grep -c "osp: \(instrumented\|skipped\) $f: " "$b.cc.err")
+    [ "$n" -eq 1 ] || { osp_fail "verbose: $n notes for $f, expected 1"; osp_show "$b.cc.err" "compiler messages"; }
+  done
+  # Every counted block index is below the function's block count from the note.
+  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  osp_same "verbose stdout" "$W/plain.out" "$b.out"
+  sed -n 's/.*osp: instrumented \([A-Za-z_0-9]*\): \([0-9]*\) blocks.*/\1 \2/p' "$b.cc.err" > "$b.nblocks"
+  if ! awk -F '\t' 'FNR == NR { split($0, w, " "); nb[w[1]] = w[2]; next }
+         $1 == "function" { name[$2] = $3 }
+         $1 == "block" && !($2 in name) { next }
+         $1 == "block" && $3 + 0 >= nb[name[$2]] + 0 { print "block " $3 " of " name[$2] " but the note says " nb[name[$2]] " blocks"; bad = 1 }
+         END { exit bad }' "$b.nblocks" "$b.tsv"; then
+    osp_fail "verbose: block indices beyond the noted block counts"
+  fi
+  # Without verbose there are no notes.
+  osp_compile "$W/quiet" osp_cc -O1 "$src" -o "$W/quiet"
+  if grep -q 'osp:' "$W/quiet.cc.err"; then
+    osp_fail "without verbose the plugin printed:"
+    osp_show "$W/quiet.cc.err"
+  fi
+else
+  osp_fail "verbose: build failed"
+fi
+osp_done
