@@ -45,6 +45,17 @@ namespace osp {
 
 bool hook_fits_at_start (basic_block bb);
 
+/* The name shown to users and matched by include=/exclude=.  DECL_NAME,
+   not function_name (): with -flto, free_lang_data swaps the printable-name
+   hook and nested functions would be "inner.0" in one build and "inner" in
+   the other.  */
+const char *
+display_name (function *fun)
+{
+  tree name = DECL_NAME (fun->decl);
+  return name ? IDENTIFIER_POINTER (name) : function_name (fun);
+}
+
 static bool
 matches_any (const vec<const char *> &patterns, const char *name)
 {
@@ -101,7 +112,7 @@ skip_reason (function *fun)
     return "no_profile_instrument_function";
   if (is_ifunc_resolver (decl))
     return "ifunc resolver";
-  const char *name = function_name (fun);
+  const char *name = display_name (fun);
   if (opts.include.length () && !matches_any (opts.include, name))
     return "not matched by include=";
   if (matches_any (opts.exclude, name))
@@ -142,7 +153,7 @@ instrument_function (function *fun)
 
   if (opts.verbose)
     inform (DECL_SOURCE_LOCATION (fun->decl),
-            "osp: instrumented %s: %u blocks, %u hooks", function_name (fun),
+            "osp: instrumented %s: %u blocks, %u hooks", display_name (fun),
             blocks.length (), hooked);
   return (opts.instrument & INSTRUMENT_BLOCKS) ? TODO_update_ssa : 0;
 }
@@ -173,7 +184,7 @@ public:
     const char *why = skip_reason (fun);
     if (why && opts.verbose)
       inform (DECL_SOURCE_LOCATION (fun->decl), "osp: skipped %s: %s",
-              function_name (fun), why);
+              display_name (fun), why);
     return why == NULL;
   }
 

@@ -156,7 +156,7 @@ finish_function_record (tree record, function *fun, unsigned flags,
       field = DECL_CHAIN (field);
     }
   CONSTRUCTOR_APPEND_ELT (v, field,
-                          string_constant (function_name (fun),
+                          string_constant (display_name (fun),
                                            TREE_TYPE (field)));
   field = DECL_CHAIN (field);
   CONSTRUCTOR_APPEND_ELT (v, field, string_constant (file ? file : "",

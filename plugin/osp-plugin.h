@@ -66,6 +66,9 @@ void finish_function_record (tree record, function *fun, unsigned flags,
                              unsigned nblocks, const vec<uint32_t> &cfg_words);
 extern unsigned records_emitted;
 
+/* instrument.cc */
+const char *display_name (function *fun);
+
 /* instrument.cc / metadata.cc: the passes. */
 gimple_opt_pass *make_instrument_pass (gcc::context *ctxt);
 simple_ipa_opt_pass *make_register_pass (gcc::context *ctxt);
