@@ -2,7 +2,9 @@
 ## Included by the top-level Makefile.am (see doc/CONTRACTS.md): only appends with `+='.
 ##
 ## The runtime is plain C: it is never compiled with the plugin, and only the ABI symbols of
-## include/osp/abi.h are exported (-fvisibility=hidden, OSP_EXPORT on the three entry points).
+## include/osp/abi.h and osp_report() of include/osp/osp.h are exported (-fvisibility=hidden,
+## OSP_EXPORT on those entry points).  libm: hotlist.c's binomial sampler (sampler.c and
+## estimate.c need none: estimate.c has osp_ln/osp_sqrt); a static libosprt.a then needs -lm too.
 
 OSPRT_SOURCES = \
 	libosprt/osprt.h \
@@ -10,7 +12,15 @@ OSPRT_SOURCES = \
 	libosprt/registry.c \
 	libosprt/thread.c \
 	libosprt/blockcount.c \
+	libosprt/hotlist.h \
+	libosprt/hotlist.c \
+	libosprt/sampler.c \
+	libosprt/subexact.c \
+	libosprt/estimate.c \
 	libosprt/report.c \
+	libosprt/report-blocks.c \
+	libosprt/report-subpaths.c \
+	libosprt/online.c \
 	libosprt/runtime.c
 OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
 OSPRT_CFLAGS = -std=c11 $(PTHREAD_CFLAGS) -fvisibility=hidden \
@@ -20,7 +30,7 @@ lib_LTLIBRARIES += libosprt/libosprt.la
 libosprt_libosprt_la_SOURCES = $(OSPRT_SOURCES)
 libosprt_libosprt_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
 libosprt_libosprt_la_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_libosprt_la_LIBADD = $(PTHREAD_LIBS)
+libosprt_libosprt_la_LIBADD = $(PTHREAD_LIBS) -lm
 libosprt_libosprt_la_LDFLAGS = -version-info 0:0:0
 
 ## --- unit tests --------------------------------------------------------------------------------
@@ -31,9 +41,11 @@ check_LTLIBRARIES += libosprt/tests/libosprt-check.la
 libosprt_tests_libosprt_check_la_SOURCES = $(OSPRT_SOURCES)
 libosprt_tests_libosprt_check_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
 libosprt_tests_libosprt_check_la_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_libosprt_check_la_LIBADD = -lm
 
-OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report
-OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork
+OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
+	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist
+OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online
 check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 TESTS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 EXTRA_DIST += libosprt/tests/bench_counters.c
@@ -62,3 +74,25 @@ libosprt_tests_t_fork_SOURCES = libosprt/tests/t_fork.c libosprt/tests/testutil.
 libosprt_tests_t_fork_CPPFLAGS = $(OSPRT_CPPFLAGS)
 libosprt_tests_t_fork_CFLAGS = $(OSPRT_CFLAGS)
 libosprt_tests_t_fork_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)
+
+libosprt_tests_t_sampler_SOURCES = libosprt/tests/t_sampler.c libosprt/tests/testutil.h
+libosprt_tests_t_sampler_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_sampler_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_sampler_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS) -lm
+
+libosprt_tests_t_subexact_SOURCES = libosprt/tests/t_subexact.c libosprt/tests/testutil.h
+libosprt_tests_t_subexact_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_subexact_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_subexact_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
+
+libosprt_tests_t_online_SOURCES = libosprt/tests/t_online.c libosprt/tests/testutil.h
+libosprt_tests_t_online_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_online_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_online_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)
+
+## t_hotlist also compiles a second copy of hotlist.c (#include, HL_TEST_WEAK_HASH, renamed
+## entry points); `t_hotlist bench' is the hot-list micro-benchmark (not run by make check).
+libosprt_tests_t_hotlist_SOURCES = libosprt/tests/t_hotlist.c libosprt/tests/testutil.h
+libosprt_tests_t_hotlist_CPPFLAGS = $(OSPRT_CPPFLAGS)
+libosprt_tests_t_hotlist_CFLAGS = $(OSPRT_CFLAGS)
+libosprt_tests_t_hotlist_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS) -lm

@@ -13,6 +13,7 @@
 #include "osprt.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -40,10 +41,80 @@ parse_u32 (const char *value, uint32_t lo, uint32_t hi, uint32_t *out)
   return 0;
 }
 
+/* Strict unsigned decimal, or 0x-hex, in [0, UINT64_MAX]. */
+static int
+parse_u64 (const char *value, uint64_t *out)
+{
+  int base = 10;
+  if (value[0] == '0' && (value[1] == 'x' || value[1] == 'X'))
+    {
+      base = 16;
+      value += 2;
+      if (!((*value >= '0' && *value <= '9')
+            || (*value >= 'a' && *value <= 'f')
+            || (*value >= 'A' && *value <= 'F')))
+        return -1;
+    }
+  else if (*value < '0' || *value > '9')
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull (value, &end, base);
+  if (errno != 0 || *end != '\0')
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* A byte count: decimal with an optional k/K, m/M or g/G suffix (powers of
+   1024), in [LO, HI]. */
+static int
+parse_bytes (const char *value, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+  if (*value < '0' || *value > '9')
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long long v = strtoull (value, &end, 10);
+  if (errno != 0)
+    return -1;
+  unsigned shift = 0;
+  if (*end == 'k' || *end == 'K')
+    shift = 10;
+  else if (*end == 'm' || *end == 'M')
+    shift = 20;
+  else if (*end == 'g' || *end == 'G')
+    shift = 30;
+  if (shift)
+    end++;
+  if (*end != '\0' || v > (hi >> shift))
+    return -1;
+  v <<= shift;
+  if (v < lo)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* A power of two in [2, 65536]. */
+static int
+parse_pow2 (const char *value, uint32_t *out)
+{
+  uint32_t v;
+  if (parse_u32 (value, 2, 65536, &v) != 0 || (v & (v - 1)) != 0)
+    return -1;
+  *out = v;
+  return 0;
+}
+
 static int
 parse_mode (struct osp_options *o, const char *value)
 {
-  if (strcmp (value, "blocks") == 0)
+  if (strcmp (value, "subpaths") == 0)
+    o->mode = OSP_MODE_SUBPATHS;
+  else if (strcmp (value, "subpaths-exact") == 0)
+    o->mode = OSP_MODE_SUBPATHS_EXACT;
+  else if (strcmp (value, "blocks") == 0)
     o->mode = OSP_MODE_BLOCKS;
   else if (strcmp (value, "off") == 0)
     o->mode = OSP_MODE_OFF;
@@ -142,14 +213,147 @@ parse_verbose (struct osp_options *o, const char *value)
   return 0;
 }
 
+static int
+parse_interval (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 1000000000, &o->interval);
+}
+
+static int
+parse_min_length (struct osp_options *o, const char *value)
+{
+  return parse_pow2 (value, &o->min_length);
+}
+
+static int
+parse_max_length (struct osp_options *o, const char *value)
+{
+  return parse_pow2 (value, &o->max_length);
+}
+
+static int
+parse_length_bias (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "geometric") == 0)
+    o->length_bias = OSP_BIAS_GEOMETRIC;
+  else if (strcmp (value, "uniform") == 0)
+    o->length_bias = OSP_BIAS_UNIFORM;
+  else if (strcmp (value, "long") == 0)
+    o->length_bias = OSP_BIAS_LONG;
+  else
+    return -1;
+  return 0;
+}
+
+static int
+parse_hotlist_bytes (struct osp_options *o, const char *value)
+{
+  return parse_bytes (value, HL_MIN_BYTES, (uint64_t) 1 << 32,
+                      &o->hotlist_bytes);
+}
+
+static int
+parse_policy (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "concise") == 0)
+    o->policy = HL_CONCISE;
+  else if (strcmp (value, "spacesaving") == 0)
+    o->policy = HL_SPACE_SAVING;
+  else
+    return -1;
+  return 0;
+}
+
+static int
+parse_encoding (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "sequence") == 0)
+    o->encoding = HL_ENC_SEQUENCE;
+  else if (strcmp (value, "xor") == 0)
+    o->encoding = HL_ENC_XOR;
+  else if (strcmp (value, "rotation") == 0)
+    o->encoding = HL_ENC_ROTATION;
+  else
+    return -1;
+  return 0;
+}
+
+static int
+parse_seed (struct osp_options *o, const char *value)
+{
+  if (parse_u64 (value, &o->seed) != 0)
+    return -1;
+  o->seed_set = 1;
+  return 0;
+}
+
+static int
+parse_exact_max (struct osp_options *o, const char *value)
+{
+  return parse_pow2 (value, &o->exact_max);
+}
+
+static int
+parse_exact_bytes (struct osp_options *o, const char *value)
+{
+  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 34,
+                      &o->exact_bytes);
+}
+
+/* Signals a program rarely uses for itself; "SIG" prefix optional. */
+static const struct
+{
+  const char *name;
+  int sig;
+} report_signals[] = {
+  { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
+  { "WINCH", SIGWINCH }, { "URG", SIGURG }, { "PWR", SIGPWR },
+};
+
+static int
+parse_report_signal (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "none") == 0)
+    {
+      o->report_signal = 0;
+      return 0;
+    }
+  if (strncmp (value, "SIG", 3) == 0)
+    value += 3;
+  for (size_t i = 0; i < sizeof report_signals / sizeof *report_signals; i++)
+    if (strcmp (value, report_signals[i].name) == 0)
+      {
+        o->report_signal = report_signals[i].sig;
+        return 0;
+      }
+  return -1;
+}
+
 static const struct osp_key keys[] = {
-  { "mode", "blocks, off", parse_mode },
+  { "mode", "subpaths, subpaths-exact, blocks, off", parse_mode },
   { "report", "stderr, stdout, none, or a file path with %p %h %%",
     parse_report },
   { "report_format", "text, tsv", parse_report_format },
   { "report_top", "an integer 1..100000", parse_report_top },
   { "max_functions", "an integer 1..16777216", parse_max_functions },
   { "verbose", "0, 1", parse_verbose },
+  { "interval", "an integer 1..1000000000", parse_interval },
+  { "min_length", "a power of two 2..65536, at most max_length",
+    parse_min_length },
+  { "max_length", "a power of two 2..65536, at least min_length",
+    parse_max_length },
+  { "length_bias", "geometric, uniform, long", parse_length_bias },
+  { "hotlist_bytes", "a size 4K..4G, suffix k/K, m/M or g/G allowed",
+    parse_hotlist_bytes },
+  { "policy", "concise, spacesaving", parse_policy },
+  { "encoding", "sequence, xor, rotation", parse_encoding },
+  { "seed", "an integer 0..18446744073709551615 or 0x hex", parse_seed },
+  { "exact_max", "a power of two 2..65536, at least min_length",
+    parse_exact_max },
+  { "exact_bytes", "a size 64K..16G, suffix k/K, m/M or g/G allowed",
+    parse_exact_bytes },
+  { "report_signal", "none, USR1, USR2, HUP, WINCH, URG, PWR (SIG prefix "
+                     "optional)", parse_report_signal },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -157,12 +361,24 @@ void
 osp_options_defaults (struct osp_options *o)
 {
   memset (o, 0, sizeof *o);
-  o->mode = OSP_MODE_BLOCKS;
+  o->mode = OSP_MODE_SUBPATHS;
   o->report = OSP_REPORT_STDERR;
   o->report_format = OSP_FORMAT_TEXT;
   o->report_top = 20;
   o->max_functions = 65536;
   o->verbose = 0;
+  o->interval = 1000;
+  o->min_length = 2;
+  o->max_length = 1024;
+  o->length_bias = OSP_BIAS_GEOMETRIC;
+  o->hotlist_bytes = 64 * 1024;
+  o->policy = HL_CONCISE;
+  o->encoding = HL_ENC_SEQUENCE;
+  o->seed = 0;
+  o->seed_set = 0;
+  o->exact_max = 32;
+  o->exact_bytes = (uint64_t) 256 << 20;
+  o->report_signal = 0;
 }
 
 static void
@@ -217,12 +433,48 @@ parse_item (struct osp_options *o, const char *item, size_t len, FILE *err)
   return 1;
 }
 
+/* Keys that must agree are checked once all items are read (their order
+   in OSP_OPTIONS is free); a disagreement is one line, and the keys
+   involved go back to what they were before this parse. */
+static int
+check_lengths (struct osp_options *o, const struct osp_options *before,
+               FILE *err)
+{
+  int problems = 0;
+  if (o->min_length > o->max_length)
+    {
+      if (err)
+        fprintf (err,
+                 "osp: OSP_OPTIONS: min_length %u is greater than max_length "
+                 "%u (accepted: powers of two 2..65536, min_length <= "
+                 "max_length)\n",
+                 o->min_length, o->max_length);
+      o->min_length = before->min_length;
+      o->max_length = before->max_length;
+      problems++;
+    }
+  if (o->exact_max < o->min_length)
+    {
+      if (err)
+        fprintf (err,
+                 "osp: OSP_OPTIONS: exact_max %u is less than min_length %u "
+                 "(accepted: a power of two 2..65536, at least min_length)\n",
+                 o->exact_max, o->min_length);
+      o->exact_max = before->exact_max;
+      if (o->exact_max < o->min_length)
+        o->min_length = before->min_length;
+      problems++;
+    }
+  return problems;
+}
+
 int
 osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
 {
   int problems = 0;
   if (spec == NULL)
     return 0;
+  struct osp_options before = *o;
   while (*spec)
     {
       size_t len = strcspn (spec, ":");
@@ -232,7 +484,7 @@ osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
       if (*spec == ':')
         spec++;
     }
-  return problems;
+  return problems + check_lengths (o, &before, err);
 }
 
 int

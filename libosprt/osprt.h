@@ -6,16 +6,31 @@
  * section per file:
  *
  *   options.c     OSP_OPTIONS parsing                 -> struct osp_options
- *   registry.c    modules, functions, record checks   -> struct osp_fn
+ *   registry.c    modules, functions, record checks,  -> struct osp_fn
+ *                 global block ids
  *   thread.c      per-thread state, TLS, exit, fork   -> struct osp_thread
- *   blockcount.c  exact block-entry counters          -> per-thread tables
- *   report.c      the exit report (text, tsv)
+ *   blockcount.c  mode=blocks: exact block counters   -> per-thread tables
+ *   sampler.c     mode=subpaths: skip/length sampling -> per-thread sampler,
+ *                 the walk counters, the hot-list's strata (hotlist.h)
+ *   hotlist.c     the hot-list itself (hotlist.h)
+ *   subexact.c    mode=subpaths-exact: every subpath  -> the exact table
+ *   estimate.c    length distribution, estimates and intervals (pure math)
+ *   report.c      reports: taking a profile, choosing the format, destinations
+ *   report-blocks.c   the block-count report (mode=blocks), text and tsv
+ *   report-subpaths.c the subpath report (subpath modes), text and tsv
+ *   online.c      osp_report() (include/osp/osp.h) and report_signal
  *   runtime.c     init, shutdown, the ABI entry points
  *
- * Locks, always taken in this order (fork's prepare handler takes both):
+ * Locks, always taken in this order (fork's prepare handler takes all):
  *   osp_registry_lock  registration; the module table; the function list.
  *   osp_threads_lock   the list of live thread states; the merged totals.
- * Hooks take no lock except on a thread's first hook (to link its state).
+ *   osp_hot_lock       every call into the hot-list (sampler flushes, the
+ *                      reporter), so a fork never inherits its mutex held.
+ *   osp_exact_lock     the exact subpath table (subexact.c).
+ * Hooks take no lock except on a thread's first hook (to link its state)
+ * and when a thread's queue of finished samples (or exact batch) is
+ * flushed: osp_hot_lock with trylock while the queue has room, blocking
+ * only when it is full (bounded).
  *
  * Reentrancy: every runtime path that can run on a program thread sets the
  * per-thread flag osp_in_runtime first; a hook that finds it set (a signal
@@ -33,13 +48,16 @@
 #include <stdio.h>
 
 #include "osp/abi.h"
+#include "hotlist.h"
 
 #define OSP_EXPORT __attribute__ ((visibility ("default")))
 #define OSP_TLS __attribute__ ((tls_model ("initial-exec"))) __thread
 
 /* ---- options.c ------------------------------------------------------- */
 
-enum osp_mode { OSP_MODE_BLOCKS, OSP_MODE_OFF };
+enum osp_mode { OSP_MODE_SUBPATHS, OSP_MODE_SUBPATHS_EXACT, OSP_MODE_BLOCKS,
+                OSP_MODE_OFF };
+enum osp_bias { OSP_BIAS_GEOMETRIC, OSP_BIAS_UNIFORM, OSP_BIAS_LONG };
 enum osp_report_kind { OSP_REPORT_NONE, OSP_REPORT_STDERR, OSP_REPORT_STDOUT,
                        OSP_REPORT_FILE };
 enum osp_report_format { OSP_FORMAT_TEXT, OSP_FORMAT_TSV };
@@ -58,6 +76,18 @@ struct osp_options
   uint32_t report_top;
   uint32_t max_functions;
   int verbose;
+  /* Subpath modes (doc/CONTRACTS.md). */
+  uint32_t interval;              /* mean skip f */
+  uint32_t min_length, max_length; /* powers of two, 2..65536 */
+  enum osp_bias length_bias;
+  uint64_t hotlist_bytes;
+  enum hl_policy policy;
+  enum hl_encoding encoding;
+  uint64_t seed;
+  int seed_set;                   /* 0: draw a random seed at start-up */
+  uint32_t exact_max;             /* power of two, min_length..65536 */
+  uint64_t exact_bytes;
+  int report_signal;              /* 0 = none, else a signal number */
 };
 
 void osp_options_defaults (struct osp_options *o);
@@ -95,6 +125,9 @@ struct osp_fn
   struct osp_block *blocks;
   struct osp_edge *edges;
   uint64_t *totals; /* blockcount.c: merged counts, under osp_threads_lock */
+  /* Global id of block 0: the sum of nblocks of functions 1..id-1, so
+     that block b of this function is block_base + b in subpaths. */
+  uint32_t block_base;
 };
 
 struct osp_module
@@ -136,6 +169,13 @@ int osp_registry_snapshot (struct osp_fn ***fns, uint32_t *nfns,
                            struct osp_module **mods, uint32_t *nmods);
 /* Number of registered functions (ids 1..n are valid). */
 uint32_t osp_registry_count (void);
+/* The function holding global block GID and the block's index in it, or
+   NULL.  Lock-free (binary search over the published ids). */
+struct osp_fn *osp_fn_of_block (uint32_t gid, uint32_t *block);
+/* The same over a snapshot FNS[0..N) in id order (report time): the
+   index into FNS, or UINT32_MAX if GID is in no function. */
+uint32_t osp_fn_index_of_block (struct osp_fn *const *fns, uint32_t n,
+                                uint32_t gid, uint32_t *block);
 
 /* ---- thread.c -------------------------------------------------------- */
 
@@ -151,6 +191,17 @@ struct osp_arena
 
 typedef _Atomic uint64_t osp_counter;
 
+/* The walk counters of the subpath modes (sampler.c), per thread and
+   merged.  Owner writes with relaxed load+store, readers load. */
+enum osp_walk_counter
+{
+  OSP_W_BLOCKS_SEEN,     /* every block that passed on the thread */
+  OSP_W_BLOCKS_SAMPLED,  /* blocks appended to a sample (exact: all) */
+  OSP_W_STARTS,          /* samples begun */
+  OSP_W_SAMPLES,         /* samples finished (exact: subpaths counted) */
+  OSP_W_N
+};
+
 struct osp_thread
 {
   struct osp_thread *next, *prev; /* osp_threads list, under its lock */
@@ -159,6 +210,10 @@ struct osp_thread
      of function id+1, nblocks words.  Written by the owner only (release),
      read by the reporter under osp_threads_lock (acquire). */
   osp_counter *_Atomic *_Atomic *dir;
+  uint32_t index;                  /* creation order (per-thread seeds) */
+  struct osp_sampler *sampler;     /* sampler.c, made on first use */
+  struct osp_exact_thread *exact;  /* subexact.c, made on first use */
+  osp_counter walk[OSP_W_N];       /* sampler.c / subexact.c */
 };
 
 #define OSP_DIR_SHIFT 10
@@ -175,6 +230,8 @@ int osp_threads_init (uint32_t max_functions);
    had (the thread's state was already released at its exit, or no memory).
    Call with osp_in_runtime set. */
 struct osp_thread *osp_thread_self (void);
+/* The calling thread's state if it has one (never creates). */
+struct osp_thread *osp_thread_peek (void);
 /* Zeroed memory from T's arena (NULL if out of memory). */
 void *osp_arena_alloc (struct osp_arena *a, size_t size);
 
@@ -192,6 +249,89 @@ int osp_blocks_snapshot (struct osp_fn **fns, uint32_t nfns,
 /* Forget every count (fork child).  Under both locks. */
 void osp_blocks_reset (void);
 
+/* ---- sampler.c ------------------------------------------------------- */
+
+extern pthread_mutex_t osp_hot_lock; /* the hot-list's tables (strata) */
+extern uint64_t osp_seed;       /* the seed in use (printed in reports) */
+
+/* Choose the seed, build the length table, create the hot-list (mode=
+   subpaths).  Once, from osp_init.  Returns 0 or -1. */
+int osp_sampler_init (const struct osp_options *o);
+/* The hook in mode=subpaths: block GID passed on thread T.  Sets
+   __osp_skip (1 while collecting, else the next skip). */
+void osp_sampler_hit (struct osp_thread *t, uint32_t gid);
+/* On T's own thread: count the blocks of the current skip consumed so
+   far, and hand the queued samples to the hot-list. */
+void osp_sampler_sync (struct osp_thread *t);
+/* T's walk counters into the merged totals.  Under osp_threads_lock. */
+void osp_walk_merge (struct osp_thread *t);
+/* Merged totals plus every live thread's counters.  Takes the lock. */
+void osp_walk_totals (uint64_t out[OSP_W_N]);
+/* Fork child, under every lock: empty hot-list, zero totals, new seed. */
+void osp_sampler_reset (void);
+/* Pure draws, for tests: RNG is a xoshiro256** state (4 words). */
+uint32_t osp_draw_skip (uint64_t rng[4]);
+uint32_t osp_draw_length (uint64_t rng[4]);
+void osp_rng_seed (uint64_t rng[4], uint64_t seed, uint64_t stream);
+/* Calling thread's sample in progress: want = 0 when skipping.  Tests. */
+void osp_sampler_state (uint32_t *want, uint32_t *have);
+
+/* ---- subexact.c ------------------------------------------------------ */
+
+extern pthread_mutex_t osp_exact_lock;
+
+/* Reserve the table (mode=subpaths-exact).  Returns 0 or -1. */
+int osp_exact_init (const struct osp_options *o);
+/* The hook in mode=subpaths-exact (every block). */
+void osp_exact_hit (struct osp_thread *t, uint32_t gid);
+/* On T's own thread: count T's pending blocks into the table. */
+void osp_exact_sync (struct osp_thread *t);
+/* Fork child, under every lock: forget every count. */
+void osp_exact_reset (void);
+
+/* ---- estimate.c ------------------------------------------------------ */
+
+/* Natural log, ln (1 - p), square root: without libm (estimate.c). */
+double osp_ln (double x);
+double osp_ln1m (double p);
+double osp_sqrt (double x);
+
+/* P(L): the probability that a sample has length LEN under O's bias
+   (0 if LEN is not a sampled length). */
+double osp_length_prob (const struct osp_options *o, uint32_t len);
+
+/* One reported subpath (sampled or exact). */
+struct osp_subpath
+{
+  uint32_t len;
+  const uint32_t *blocks; /* global block ids */
+  uint64_t count;         /* hot-list count (exact: the count) */
+  uint64_t error;         /* space-saving over-estimation bound */
+  double threshold;       /* of its hot-list table (1 when exact) */
+  double estimate, err95, share;
+};
+
+/* Subpath lengths are 2^1 .. 2^16: at most 16 exponents (one slot spare). */
+#define OSP_NEXP_MAX 17
+
+/* One table of the stratified hot-list (sampler.c), as reported. */
+struct osp_stratum
+{
+  uint32_t min_len, max_len;
+  double threshold;
+  uint64_t entries;
+};
+
+enum osp_est_kind { OSP_EST_CONCISE, OSP_EST_SPACE_SAVING, OSP_EST_EXACT };
+/* Fill S's estimate, err95 and share from its count/error and the run's
+   statistics (see estimate.c for the formulas). */
+void osp_estimate (struct osp_subpath *s, const struct osp_options *o,
+                   double threshold, uint64_t blocks_seen, uint64_t starts,
+                   enum osp_est_kind kind);
+/* qsort order: low end of the 95% interval max (0, estimate - err95)
+   descending, then estimate descending, then length, then block ids. */
+int osp_subpath_cmp (const void *a, const void *b);
+
 /* ---- report.c -------------------------------------------------------- */
 
 /* Everything a report shows, taken at one moment. */
@@ -206,6 +346,17 @@ struct osp_profile
   uint64_t modules, functions, functions_dropped, records_invalid;
   uint64_t abi_mismatches, unregistered_hits, hits_lost, threads;
   long pid;
+  /* Subpath modes (empty in mode=blocks). */
+  enum osp_mode mode;
+  uint64_t walk[OSP_W_N];
+  struct osp_subpath *subs; /* sorted by osp_subpath_cmp */
+  uint32_t nsubs;
+  uint32_t *sub_words;      /* the memory of all subs[i].blocks */
+  struct hl_stats hl;       /* mode=subpaths: sums over the strata */
+  struct osp_stratum strata[OSP_NEXP_MAX];
+  uint32_t nstrata;
+  uint64_t exact_entries, exact_dropped, exact_bytes_used;
+  uint64_t seed;
 };
 
 /* Take a profile of the running process.  Returns 0 or -1. */
@@ -214,14 +365,46 @@ void osp_profile_free (struct osp_profile *p);
 /* Write P to OUT in the format of O (text or tsv).  Returns 0 or -1. */
 int osp_report_format (FILE *out, const struct osp_profile *p,
                        const struct osp_options *o);
-/* Take a profile and send it where O says; problems get one stderr line. */
-void osp_report_emit (const struct osp_options *o);
+/* Take a profile and send it where O says; problems get one stderr line.
+   Returns 0, or -1 if no report was written. */
+int osp_report_emit (const struct osp_options *o);
+/* Append the subpaths of the current mode to P (sampler.c: the hot-list,
+   subexact.c: the table), with estimates, sorted.  Returns 0 or -1. */
+int osp_sampler_collect (struct osp_profile *p, const struct osp_options *o);
+int osp_exact_collect (struct osp_profile *p, const struct osp_options *o);
+/* Shared by the formats: whether block B of F has a hook (a count), and
+   100 * X / TOTAL (0 when TOTAL is 0). */
+int osp_block_counted (const struct osp_fn *f, uint32_t b);
+double osp_share (uint64_t x, uint64_t total);
+
+/* ---- report-blocks.c, report-subpaths.c ------------------------------ */
+
+/* The formats of osp_report_format, plain functions of a profile.
+   Return 0 or -1 (out of memory). */
+void osp_format_blocks_tsv (FILE *out, const struct osp_profile *p);
+int osp_format_blocks_text (FILE *out, const struct osp_profile *p,
+                            const struct osp_options *o);
+int osp_subpath_mode (const struct osp_profile *p);
+int osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
+                             const struct osp_options *o);
+int osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
+                              const struct osp_options *o);
+
+/* ---- online.c -------------------------------------------------------- */
+
+/* Install the report_signal handler and start its thread (if set). */
+int osp_online_init (const struct osp_options *o);
+/* Emit a report now from this (program) thread; PATH NULL = O's
+   destination.  Returns 0 or -1. */
+int osp_report_now (const char *path);
 
 /* ---- runtime.c ------------------------------------------------------- */
 
 extern struct osp_options osp_opts;
 /* Initialise once (pthread_once); safe from any constructor. */
 void osp_init (void);
+/* Whether the runtime is counting (not disabled, not done). */
+int osp_running (void);
 /* Print one "osp: ..." line to stderr with write(2) (no stdio locks). */
 void osp_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 

@@ -22,6 +22,13 @@
  * Hooks find a function without a lock: ids index a two-level directory
  * whose top level is sized once for max_functions and whose chunks and
  * entries are published with release stores, so nothing ever moves.
+ *
+ * Global block ids (the subpath modes): function id i gets block_base =
+ * the sum of nblocks of ids 1..i-1, so a subpath is a sequence of uint32
+ * ids and block_base grows with the id.  Decoding a global id is a binary
+ * search over the ids, lock-free like the rest (a function is published
+ * with its block_base already set).  A function whose blocks would take
+ * the total past 2^32 - 1 is dropped like one over max_functions.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -37,6 +44,7 @@ static uint32_t max_fns;
 static int verbose;
 static _Atomic (struct osp_fn *_Atomic *) *fn_dir; /* [max_fns / CHUNK] */
 static atomic_uint nfns;                             /* ids 1..nfns used */
+static uint64_t nblocks_total; /* global ids in use; under the lock */
 /* Under osp_registry_lock.  At most one module per registered function,
    so the table is bounded by max_functions too. */
 static struct osp_module *mods;
@@ -199,6 +207,8 @@ publish (struct osp_fn *f, struct osp_fn_record *r)
   struct osp_fn *_Atomic *chunk
       = atomic_load_explicit (&fn_dir[d], memory_order_relaxed);
   f->id = i + 1;
+  f->block_base = (uint32_t) nblocks_total;
+  nblocks_total += f->nblocks;
   atomic_store_explicit (&chunk[i & OSP_DIR_MASK], f, memory_order_release);
   atomic_store_explicit (&nfns, i + 1, memory_order_release);
   __atomic_store_n (&r->id, f->id, __ATOMIC_RELEASE);
@@ -319,7 +329,10 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
         continue; /* registered (or dropped) by an earlier call */
       /* The module entry is made with its first function, so the table
          never holds more modules than functions. */
-      struct osp_fn *f = have_room () ? copy_fn (r) : NULL;
+      struct osp_fn *f = have_room ()
+                                 && nblocks_total + r->nblocks < UINT32_MAX
+                             ? copy_fn (r)
+                             : NULL;
       if (f != NULL && mod < 0)
         mod = module_index ((uintptr_t) start, end);
       if (f == NULL || mod < 0)
@@ -377,6 +390,46 @@ osp_fn_of_record (const struct osp_fn_record *rec)
   /* A foreign id (a stale or forged record) must not count for another
      function. */
   return (f != NULL && f->rec == rec) ? f : NULL;
+}
+
+struct osp_fn *
+osp_fn_of_block (uint32_t gid, uint32_t *block)
+{
+  uint32_t lo = 1, hi = atomic_load_explicit (&nfns, memory_order_acquire);
+  if (hi == 0)
+    return NULL;
+  while (lo < hi) /* last id whose block_base <= gid */
+    {
+      uint32_t mid = lo + (hi - lo + 1) / 2;
+      if (osp_fn_by_id (mid)->block_base <= gid)
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+  struct osp_fn *f = osp_fn_by_id (lo);
+  if (gid < f->block_base || gid - f->block_base >= f->nblocks)
+    return NULL;
+  *block = gid - f->block_base;
+  return f;
+}
+
+uint32_t
+osp_fn_index_of_block (struct osp_fn *const *fns, uint32_t n, uint32_t gid,
+                       uint32_t *block)
+{
+  uint32_t lo = 0, hi = n;
+  while (lo < hi) /* first index whose block_base > gid */
+    {
+      uint32_t mid = lo + (hi - lo) / 2;
+      if (fns[mid]->block_base <= gid)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0 || gid - fns[lo - 1]->block_base >= fns[lo - 1]->nblocks)
+    return UINT32_MAX;
+  *block = gid - fns[lo - 1]->block_base;
+  return lo - 1;
 }
 
 uint32_t

@@ -17,6 +17,9 @@
  * bails out if the runtime is already active on this thread: a signal
  * handler running instrumented code in the middle of a hook or of any
  * locked runtime path must neither deadlock nor see half-done state.
+ * Then it dispatches on the mode: blocks counts the block, subpaths hands
+ * its global id to the sampler (which re-arms __osp_skip with the next
+ * skip), subpaths-exact to the exact counter, off disarms the countdown.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -72,13 +75,25 @@ init_once (void)
      path can hold the stderr lock on this thread. */
   osp_options_parse (&osp_opts, getenv ("OSP_OPTIONS"), stderr);
   int ok = osp_registry_init (osp_opts.max_functions, osp_opts.verbose) == 0
-           && osp_threads_init (osp_opts.max_functions) == 0;
+           && osp_threads_init (osp_opts.max_functions) == 0
+           && osp_sampler_init (&osp_opts) == 0
+           && osp_exact_init (&osp_opts) == 0;
   if (!ok)
     osp_warn ("osp: cannot start the runtime (out of memory); "
               "the program runs unprofiled");
   atomic_store (&phase, ok ? PHASE_RUNNING : PHASE_DISABLED);
+  if (ok && osp_opts.mode != OSP_MODE_OFF && osp_online_init (&osp_opts) != 0)
+    osp_warn ("osp: report_signal: cannot start the report thread; "
+              "reports come at exit only");
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = 0;
+}
+
+int
+osp_running (void)
+{
+  int ph = atomic_load_explicit (&phase, memory_order_acquire);
+  return ph == PHASE_RUNNING || ph == PHASE_REPORTING;
 }
 
 void
@@ -102,8 +117,16 @@ osp_destructor (void)
   unsigned char was = osp_in_runtime;
   osp_in_runtime = 1;
   atomic_signal_fence (memory_order_seq_cst);
-  if (osp_opts.mode == OSP_MODE_BLOCKS)
-    osp_report_emit (&osp_opts);
+  if (osp_opts.mode != OSP_MODE_OFF)
+    {
+      struct osp_thread *t = osp_thread_peek ();
+      if (t != NULL)
+        {
+          osp_sampler_sync (t);
+          osp_exact_sync (t);
+        }
+      osp_report_emit (&osp_opts);
+    }
   atomic_store (&phase, PHASE_DONE);
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = was;
@@ -155,6 +178,10 @@ __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
             lost (&osp_stats.unregistered_hits);
           else if (block >= fn->nblocks || (t = osp_thread_self ()) == NULL)
             lost (&osp_stats.hits_lost);
+          else if (osp_opts.mode == OSP_MODE_SUBPATHS)
+            osp_sampler_hit (t, fn->block_base + block);
+          else if (osp_opts.mode == OSP_MODE_SUBPATHS_EXACT)
+            osp_exact_hit (t, fn->block_base + block);
           else
             osp_blocks_hit (t, fn, block);
         }

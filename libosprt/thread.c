@@ -14,10 +14,16 @@
  * then marked gone and its hooks are not counted (recreating the state
  * there would leak it, as no destructor would run again).
  *
- * fork: prepare takes both runtime locks so that the child never inherits a
- * lock held by a thread that does not exist in it; the child then drops all
- * thread states (their threads are gone, its own starts afresh) and zeroes
- * the totals, so it reports its own profile at its own exit.
+ * In the subpath modes the exiting thread first accounts for its current
+ * skip and hands its queued samples (or exact batch) over, then its walk
+ * counters merge like the block counters.
+ *
+ * fork: prepare takes every runtime lock (osprt.h's order) so that the
+ * child never inherits a lock held by a thread that does not exist in it;
+ * the child then drops all thread states (their threads are gone, its own
+ * starts afresh: a new sampler, __osp_skip back to 1), zeroes the totals,
+ * empties the hot-list and the exact table, so it reports its own profile
+ * at its own exit.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -34,6 +40,7 @@ static OSP_TLS unsigned char gone; /* state released at thread exit */
 static OSP_TLS unsigned char in_runtime_before_fork;
 static pthread_key_t key;
 static size_t dir_words; /* top-level directory entries per thread */
+static uint32_t next_index; /* under osp_threads_lock */
 
 /* ---- arena ----------------------------------------------------------- */
 
@@ -125,6 +132,7 @@ osp_thread_self (void)
     }
   t->arena = a;
   pthread_mutex_lock (&osp_threads_lock);
+  t->index = next_index++;
   t->next = osp_threads;
   if (osp_threads)
     osp_threads->prev = t;
@@ -136,6 +144,12 @@ osp_thread_self (void)
   return t;
 }
 
+struct osp_thread *
+osp_thread_peek (void)
+{
+  return self;
+}
+
 static void
 thread_exit (void *arg)
 {
@@ -144,8 +158,11 @@ thread_exit (void *arg)
   atomic_signal_fence (memory_order_seq_cst);
   gone = 1;
   self = NULL;
+  osp_sampler_sync (t);
+  osp_exact_sync (t);
   pthread_mutex_lock (&osp_threads_lock);
   osp_blocks_merge (t);
+  osp_walk_merge (t);
   unlink_thread (t);
   pthread_mutex_unlock (&osp_threads_lock);
   release_thread (t);
@@ -163,11 +180,15 @@ fork_prepare (void)
   atomic_signal_fence (memory_order_seq_cst);
   pthread_mutex_lock (&osp_registry_lock);
   pthread_mutex_lock (&osp_threads_lock);
+  pthread_mutex_lock (&osp_hot_lock);
+  pthread_mutex_lock (&osp_exact_lock);
 }
 
 static void
 fork_parent (void)
 {
+  pthread_mutex_unlock (&osp_exact_lock);
+  pthread_mutex_unlock (&osp_hot_lock);
   pthread_mutex_unlock (&osp_threads_lock);
   pthread_mutex_unlock (&osp_registry_lock);
   atomic_signal_fence (memory_order_seq_cst);
@@ -188,12 +209,18 @@ fork_child (void)
       t = next;
     }
   self = NULL;
+  next_index = 0;
+  __osp_skip = 1; /* the new state's first hook comes at the next block */
   pthread_setspecific (key, NULL);
   osp_blocks_reset ();
+  osp_sampler_reset ();
+  osp_exact_reset ();
   atomic_store_explicit (&osp_stats.threads, 0, memory_order_relaxed);
   atomic_store_explicit (&osp_stats.unregistered_hits, 0,
                          memory_order_relaxed);
   atomic_store_explicit (&osp_stats.hits_lost, 0, memory_order_relaxed);
+  pthread_mutex_unlock (&osp_exact_lock);
+  pthread_mutex_unlock (&osp_hot_lock);
   pthread_mutex_unlock (&osp_threads_lock);
   pthread_mutex_unlock (&osp_registry_lock);
   atomic_signal_fence (memory_order_seq_cst);

@@ -16,7 +16,7 @@ prc=$osp_rc
 for case in 1 2; do
   b=$W/case$case
   osp_compile "$b" osp_cc -O1 -DCASE=$case "$src" -o "$b" || { osp_fail "case $case: build"; continue; }
-  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
   [ "$osp_rc" = "$prc" ] || osp_fail "case $case: exit status $osp_rc, plain $prc"
   osp_same "case $case stdout" "$W/plain.out" "$b.out"
   n=$(wc -l < "$b.err")

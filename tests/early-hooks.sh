@@ -24,9 +24,9 @@ for lvl in -O0 -O2; do
         continue
       fi
       osp_compile "$b" $CC $lvl -fplugin="$OSP_PLUGIN" -I"$OSP_INCLUDE" "$src" -o "$b" \
-        "$OSP_RTDIR/libosprt.a" -pthread || { osp_fail "$rt $lvl: build"; continue; }
+        "$OSP_RTDIR/libosprt.a" -pthread -lm || { osp_fail "$rt $lvl: build"; continue; }
     fi
-    osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+    osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
     [ "$osp_rc" = "$prc" ] || { osp_fail "$rt $lvl: exit status $osp_rc, plain $prc"; osp_show "$b.err"; }
     osp_same "$rt $lvl stdout" "$W/plain$lvl.out" "$b.out"
     osp_same "$rt $lvl stderr" "$W/plain$lvl.err" "$b.err"

@@ -18,7 +18,9 @@ OSP_E2E_TESTS = \
 	tests/registration.sh \
 	tests/abi-mismatch.sh \
 	tests/early-hooks.sh \
-	tests/runtime-options.sh
+	tests/runtime-options.sh \
+	tests/subpaths.sh \
+	tests/accuracy.sh
 
 TESTS += $(OSP_E2E_TESTS)
 
@@ -55,7 +57,12 @@ EXTRA_DIST += \
 	tests/progs/options.c \
 	tests/progs/registration-main.c \
 	tests/progs/registration-other.c \
-	tests/progs/skip.c
+	tests/progs/skip.c \
+	tests/accuracy/figure1.c \
+	tests/accuracy/fft.c \
+	tests/accuracy/heapsort.c \
+	tests/accuracy/experiments.sh \
+	tools/ospcompare
 
 ## The scripts need the plugin and the runtime; make them prerequisites of the test logs.
 $(OSP_E2E_TESTS:.sh=.log): plugin/osp.la libosprt/libosprt.la tests/env.sh

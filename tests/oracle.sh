@@ -82,7 +82,7 @@ for src in $progs; do
       osp_fail "$p $level: the instrumented build failed"
       continue
     fi
-    osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+    osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
     if [ "$osp_rc" != "$grc" ]; then
       osp_fail "$p $level: exit status $osp_rc, the gcov build's $grc"
       osp_show "$b.err" stderr

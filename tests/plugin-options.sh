@@ -66,7 +66,7 @@ run_with ()
     osp_fail "$tag: build with $* failed"
     return 1
   fi
-  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
   [ "$osp_rc" = "$prc" ] || osp_fail "$tag: exit status $osp_rc, plain $prc"
   osp_same "$tag stdout" "$W/plain.out" "$b.out"
   osp_same "$tag stderr" "$W/plain.err" "$b.err"
@@ -107,7 +107,7 @@ run_with include-lto "gamma_fn main" -flto -fplugin-arg-osp-include='gamma_fn,ma
 # instrument=none: metadata only; no block is counted.
 b=$W/none
 if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-instrument=none "$src" -o "$b"; then
-  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
   [ "$osp_rc" = "$prc" ] || osp_fail "instrument=none: exit status $osp_rc, plain $prc"
   osp_same "instrument=none stdout" "$W/plain.out" "$b.out"
   if [ -f "$b.tsv" ]; then
@@ -142,7 +142,7 @@ if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-verbose -fplugin-arg-osp-exclude
     [ "$n" -eq 1 ] || { osp_fail "verbose: $n notes for $f, expected 1"; osp_show "$b.cc.err" "compiler messages"; }
   done
   # Every counted block index is below the function's block count from the note.
-  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
   osp_same "verbose stdout" "$W/plain.out" "$b.out"
   sed -n 's/.*osp: instrumented \([A-Za-z_0-9]*\): \([0-9]*\) blocks.*/\1 \2/p' "$b.cc.err" > "$b.nblocks"
   if ! awk -F '\t' 'FNR == NR { split($0, w, " "); nb[w[1]] = w[2]; next }

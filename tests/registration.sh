@@ -26,7 +26,7 @@ for variant in "-O0" "-O2" "-O0 $GC" "-O2 $GC" "-O2 -flto" "-O2 -flto $GC" \
     osp_fail "[$variant]: build failed"
     continue
   fi
-  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
   [ "$osp_rc" = 0 ] || osp_fail "[$variant]: exit status $osp_rc"
   [ "$(cat "$b.out")" = "s 560" ] || osp_fail "[$variant]: output '$(cat "$b.out")', expected 's 560'"
   [ -f "$b.tsv" ] || { osp_fail "[$variant]: no report"; continue; }

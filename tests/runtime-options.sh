@@ -14,7 +14,7 @@ osp_exec "$W/plain" "$W/plain"
 prc=$osp_rc
 
 i=0
-# bad OPTIONS NAME...: OSP_OPTIONS="report=FILE:report_format=tsv:OPTIONS" must print one line
+# bad OPTIONS NAME...: OSP_OPTIONS="mode=blocks:report=FILE:report_format=tsv:OPTIONS" must print one line
 # per NAME, each line naming it, and nothing else on stderr; the tsv report is still written.
 bad ()
 {
@@ -22,7 +22,7 @@ bad ()
   shift
   i=$((i + 1))
   b=$W/bad$i
-  osp_exec_with "report=$b.tsv:report_format=tsv:$opts" "$b" "$W/prog"
+  osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv:$opts" "$b" "$W/prog"
   [ "$osp_rc" = "$prc" ] || osp_fail "OSP_OPTIONS='...:$opts': exit status $osp_rc, plain $prc"
   osp_same "OSP_OPTIONS='...:$opts' stdout" "$W/plain.out" "$b.out"
   n=$(wc -l < "$b.err")
@@ -61,10 +61,23 @@ bad "verbose=2" 2
 bad "MODE=blocks" MODE
 bad "report_top=5:colour=yes" colour
 bad "mod=x:verbose=yes" mod yes
+# The subpath-profiling keys (doc/CONTRACTS.md); the blocks mode ignores them but must still
+# reject bad values with one line each.
+bad "interval=0" interval
+bad "max_length=1000" max_length
+bad "min_length=1" min_length
+bad "length_bias=short" short
+bad "hotlist_bytes=1K" hotlist_bytes
+bad "hotlist_bytes=64Q" hotlist_bytes
+bad "policy=lru" lru
+bad "encoding=md5" md5
+bad "seed=x" seed
+bad "exact_max=3" exact_max
+bad "report_signal=SIGFOO" report_signal
 
 # A token without '=' anywhere in the string.
 b=$W/noeq
-osp_exec_with "report=$b.tsv:report_format=tsv:blocks" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv:blocks" "$b" "$W/prog"
 [ "$osp_rc" = "$prc" ] || osp_fail "'blocks' without '=': exit status $osp_rc"
 osp_same "'blocks' without '=' stdout" "$W/plain.out" "$b.out"
 [ "$(wc -l < "$b.err")" -eq 1 ] && grep -q "blocks" "$b.err" ||
@@ -88,7 +101,7 @@ if [ -f "$b.tsv" ]; then
 fi
 
 b=$W/pid
-osp_exec_with "report=$b.%p.%%.tsv:report_format=tsv" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=$b.%p.%%.tsv:report_format=tsv" "$b" "$W/prog"
 set -- "$b".[0-9]*.%.tsv
 if [ $# -ne 1 ] || [ ! -f "$1" ]; then
   osp_fail "report=FILE.%p.%%.tsv: expected one file $b.PID.%.tsv"
@@ -98,29 +111,29 @@ else
 fi
 
 b=$W/host
-osp_exec_with "report=$b.%h.tsv:report_format=tsv" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=$b.%h.tsv:report_format=tsv" "$b" "$W/prog"
 [ -f "$b.$(uname -n).tsv" ] || { osp_fail "report=FILE.%h.tsv: no $b.$(uname -n).tsv"; ls "$W"; }
 
 b=$W/text
-osp_exec_with "report=$b.txt:report_format=text:report_top=3" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=$b.txt:report_format=text:report_top=3" "$b" "$W/prog"
 osp_same "text report stdout" "$W/plain.out" "$b.out"
 if [ ! -s "$b.txt" ] || ! grep -q alpha_one "$b.txt"; then
   osp_fail "report_format=text: the report file is empty or does not mention alpha_one"
 fi
 
 b=$W/stdout
-osp_exec_with "report=stdout:report_format=tsv" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=stdout:report_format=tsv" "$b" "$W/prog"
 head -n 1 "$b.out" > "$b.first"
 osp_same "report=stdout: the program's output comes first" "$W/plain.out" "$b.first"
 grep -q '^# osp-report 1' "$b.out" || osp_fail "report=stdout: no report on stdout"
 
 b=$W/stderr
-osp_exec_with "report=stderr:report_format=tsv" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=stderr:report_format=tsv" "$b" "$W/prog"
 osp_same "report=stderr stdout" "$W/plain.out" "$b.out"
 grep -q '^# osp-report 1' "$b.err" || osp_fail "report=stderr: no tsv report on stderr"
 
 b=$W/max
-osp_exec_with "report=$b.tsv:report_format=tsv:max_functions=2" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv:max_functions=2" "$b" "$W/prog"
 [ "$osp_rc" = "$prc" ] || osp_fail "max_functions=2: exit status $osp_rc"
 osp_same "max_functions=2 stdout" "$W/plain.out" "$b.out"
 if [ -f "$b.tsv" ]; then
@@ -134,7 +147,7 @@ else
 fi
 
 b=$W/verbose
-osp_exec_with "report=none:verbose=1" "$b" "$W/prog"
+osp_exec_with "mode=blocks:report=none:verbose=1" "$b" "$W/prog"
 [ "$osp_rc" = "$prc" ] || osp_fail "verbose=1: exit status $osp_rc"
 osp_same "verbose=1 stdout" "$W/plain.out" "$b.out"
 

@@ -23,7 +23,7 @@ for variant in "-O0" "-O2" "-O0 -Wl,-z,now" "-O2 -Wl,-z,now" "-O2 -flto"; do
     { osp_fail "$variant: instrumented build"; continue; }
   osp_exec "$b.plain" "$b.plain"
   prc=$osp_rc
-  osp_exec_with "report=$b.tsv:report_format=tsv" "$b" "$b"
+  osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
   [ "$osp_rc" = "$prc" ] || { osp_fail "$variant: exit status $osp_rc, plain $prc"; osp_show "$b.err"; }
   osp_same "$variant stdout" "$b.plain.out" "$b.out"
   osp_same "$variant stderr" "$b.plain.err" "$b.err"

@@ -115,7 +115,7 @@ main (int argc, char **argv)
   char *dir = osp_test_tmpdir ();
   char opts[4300], out[4200], rep[4300];
   snprintf (out, sizeof out, "%s/out", dir);
-  snprintf (opts, sizeof opts, "report=%s/r.%%p:report_format=tsv", dir);
+  snprintf (opts, sizeof opts, "mode=blocks:report=%s/r.%%p:report_format=tsv", dir);
   CHECK_EQ (osp_test_run ("work", opts, out, NULL), 0);
   char *o = osp_test_slurp (out);
   int children = 0, parents = 0;

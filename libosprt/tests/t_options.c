@@ -28,12 +28,23 @@ test_defaults (void)
   char *msg = parse (&o, NULL, &n);
   CHECK_EQ (n, 0);
   CHECK_STR (msg, "");
-  CHECK (o.mode == OSP_MODE_BLOCKS);
+  CHECK (o.mode == OSP_MODE_SUBPATHS);
   CHECK (o.report == OSP_REPORT_STDERR);
   CHECK (o.report_format == OSP_FORMAT_TEXT);
   CHECK_EQ (o.report_top, 20);
   CHECK_EQ (o.max_functions, 65536);
   CHECK_EQ (o.verbose, 0);
+  CHECK_EQ (o.interval, 1000);
+  CHECK_EQ (o.min_length, 2);
+  CHECK_EQ (o.max_length, 1024);
+  CHECK (o.length_bias == OSP_BIAS_GEOMETRIC);
+  CHECK_EQ (o.hotlist_bytes, 65536);
+  CHECK (o.policy == HL_CONCISE);
+  CHECK (o.encoding == HL_ENC_SEQUENCE);
+  CHECK_EQ (o.seed_set, 0);
+  CHECK_EQ (o.exact_max, 32);
+  CHECK_EQ (o.exact_bytes, 256u << 20);
+  CHECK_EQ (o.report_signal, 0);
   free (msg);
 }
 
@@ -91,14 +102,16 @@ test_bad_input (void)
   CHECK_EQ (n, 1);
   CHECK_STR (msg, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: mode, "
                   "report, report_format, report_top, max_functions, "
-                  "verbose)\n");
+                  "verbose, interval, min_length, max_length, length_bias, "
+                  "hotlist_bytes, policy, encoding, seed, exact_max, "
+                  "exact_bytes, report_signal)\n");
   free (msg);
 
   msg = parse (&o, "mode=fast", &n);
   CHECK_EQ (n, 1);
   CHECK_STR (msg, "osp: OSP_OPTIONS: bad value 'fast' for key 'mode' "
-                  "(accepted: blocks, off)\n");
-  CHECK (o.mode == OSP_MODE_BLOCKS);
+                  "(accepted: subpaths, subpaths-exact, blocks, off)\n");
+  CHECK (o.mode == OSP_MODE_SUBPATHS);
   free (msg);
 
   msg = parse (&o, "verbose", &n);
@@ -208,7 +221,9 @@ main (int argc, char **argv)
   char *o = osp_test_slurp (out), *e = osp_test_slurp (err);
   CHECK_STR (o, "still running\n");
   CHECK_STR (e, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: mode, report, "
-                "report_format, report_top, max_functions, verbose)\n"
+                "report_format, report_top, max_functions, verbose, interval, "
+                "min_length, max_length, length_bias, hotlist_bytes, policy, "
+                "encoding, seed, exact_max, exact_bytes, report_signal)\n"
                 "osp: OSP_OPTIONS: bad value '0' for key 'report_top' "
                 "(accepted: an integer 1..100000)\n");
   free (o);

@@ -277,6 +277,7 @@ main (int argc, char **argv)
   if (argc > 1 && strcmp (argv[1], "abi_arg") == 0)
     return scenario_abi_arg ();
 
+  osp_opts.mode = OSP_MODE_BLOCKS; /* this process has no OSP_OPTIONS */
   test_check ();
   test_register ();
   test_copies ();

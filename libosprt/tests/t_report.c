@@ -216,6 +216,7 @@ main (int argc, char **argv)
   if (argc > 1 && strcmp (argv[1], "exit") == 0)
     return scenario_exit ();
 
+  osp_opts.mode = OSP_MODE_BLOCKS; /* this process has no OSP_OPTIONS */
   setup ();
   test_formats ();
   test_destinations ();
@@ -223,7 +224,7 @@ main (int argc, char **argv)
   char *dir = osp_test_tmpdir ();
   char out[4200];
   snprintf (out, sizeof out, "%s/out", dir);
-  CHECK_EQ (osp_test_run ("exit", "report=stdout:report_format=tsv", out,
+  CHECK_EQ (osp_test_run ("exit", "mode=blocks:report=stdout:report_format=tsv", out,
                           NULL),
             3);
   char *o = osp_test_slurp (out);

@@ -133,7 +133,7 @@ main (int argc, char **argv)
   char opts[4300], out[4200], rep[4200];
   snprintf (rep, sizeof rep, "%s/t.tsv", dir);
   snprintf (out, sizeof out, "%s/out", dir);
-  snprintf (opts, sizeof opts, "report=%s:report_format=tsv", rep);
+  snprintf (opts, sizeof opts, "mode=blocks:report=%s:report_format=tsv", rep);
   CHECK_EQ (osp_test_run ("work", opts, out, NULL), 0);
   char *r = osp_test_slurp (rep), *o = osp_test_slurp (out);
   CHECK (r != NULL && o != NULL);

@@ -1,0 +1,223 @@
+/* estimate.c - what a count in the sample says about the whole run.
+ *
+ * The sampler (sampler.c) walks each thread's block stream: while not
+ * sampling, every block independently starts a sample with probability
+ * p = 1/interval (geometric skips); a started sample has length L = 2^e,
+ * min_length <= L <= max_length, drawn independently with probability
+ * P(L) (the length bias below), and is the block that started it and the
+ * next L-1 blocks of the thread.  Neither choice looks at the program, so
+ *
+ *   q = starts / blocks_seen
+ *
+ * estimates the probability that a given position of the stream starts a
+ * sample (positions inside a sample cannot start one, so q is a little
+ * below p; measuring it instead of assuming p accounts for that exactly).
+ * An occurrence of subpath S of length L at some position is offered to
+ * the hot-list with probability q * P(L).  The hot-list table of S's
+ * length class (sampler.c stratifies by length) keeps count c under its
+ * threshold tau (concise samples: each offer is kept with probability
+ * 1/tau, thinning keeps that true), so c * tau estimates the offers and
+ *
+ *   N = c * tau / (q * P(L))
+ *
+ * estimates the occurrences of S.  Offers of one subpath are a thinned
+ * point process, so c is close to Poisson and the 95% interval is
+ *
+ *   N +/- 1.96 * sqrt(c) * tau / (q * P(L)).
+ *
+ * Space-saving (tau = 1) bounds the offers between c - error and c; we
+ * report the middle of that range, N = (c - error/2) / (q * P(L)), and as
+ * error half its width plus the same Poisson term:
+ *   err95 = (error/2 + 1.96 * sqrt(c)) / (q * P(L)).
+ * Exact mode: N = c, err95 = 0.
+ *
+ * share = N / blocks_seen: a thread of n blocks has n - L + 1 subpaths of
+ * length L, so for L much smaller than the run this is the fraction of
+ * all subpaths of that length that are S.
+ *
+ * Not covered by the interval: the uncertainty of q (from counts of
+ * millions, negligible), samples still queued in other threads at report
+ * time (at most 64 per thread), and samples cut by a thread's end.
+ */
+#include "osprt.h"
+
+#include <string.h>
+
+/* ---- libm-free math ---------------------------------------------------
+ * The runtime does not link libm: a static libosprt.a would otherwise need
+ * -lm on every link line of every instrumented program.  Both are exact
+ * to a few ulps, far below what a sampler or an interval needs. */
+
+/* 2^E as a double, |E| < 1000. */
+static double
+pow2 (int e)
+{
+  double r = 1;
+  double b = e < 0 ? 0.5 : 2;
+  for (int i = e < 0 ? -e : e; i > 0; i--)
+    r *= b;
+  return r;
+}
+
+double
+osp_ln (double x)
+{
+  if (!(x > 0))
+    return -1e308;
+  /* x = m * 2^e with m in [sqrt(1/2), sqrt(2)); ln m = 2 atanh s. */
+  int e = 0;
+  while (x >= 1.4142135623730951)
+    {
+      x *= 0.5;
+      e++;
+    }
+  while (x < 0.7071067811865476)
+    {
+      x *= 2;
+      e--;
+    }
+  double s = (x - 1) / (x + 1), s2 = s * s, term = s, sum = 0;
+  for (int k = 1; k < 40; k += 2)
+    {
+      sum += term / k;
+      term *= s2;
+    }
+  return 2 * sum + e * 0.6931471805599453;
+}
+
+double
+osp_ln1m (double p)
+{
+  if (p >= 0.01)
+    return osp_ln (1 - p);
+  /* -(p + p^2/2 + p^3/3 + ...): no cancellation for tiny p. */
+  double sum = 0, term = p;
+  for (int k = 1; k < 30; k++)
+    {
+      sum += term / k;
+      term *= p;
+    }
+  return -sum;
+}
+
+double
+osp_sqrt (double x)
+{
+  if (!(x > 0))
+    return 0;
+  double scale = 1;
+  while (x > 4)
+    {
+      x *= 0.25;
+      scale *= 2;
+    }
+  while (x < 0.25)
+    {
+      x *= 4;
+      scale *= 0.5;
+    }
+  double r = 2; /* Newton from above sqrt (x) <= 2: monotone */
+  for (int i = 0; i < 64; i++)
+    {
+      double n = 0.5 * (r + x / r);
+      if (n >= r)
+        break;
+      r = n;
+    }
+  return r * scale;
+}
+
+/* Weight of exponent E (length 2^E) under bias B. */
+static double
+weight (enum osp_bias b, unsigned e)
+{
+  switch (b)
+    {
+    case OSP_BIAS_UNIFORM:
+      return 1.0;
+    case OSP_BIAS_LONG:
+      return (double) e; /* proportional to n for length 2^n */
+    case OSP_BIAS_GEOMETRIC:
+    default:
+      return pow2 (-(int) e); /* 2^n with probability ~ 2^-n */
+    }
+}
+
+static unsigned
+log2u (uint32_t v)
+{
+  return 31u - (unsigned) __builtin_clz (v);
+}
+
+double
+osp_length_prob (const struct osp_options *o, uint32_t len)
+{
+  if (len == 0 || (len & (len - 1)) != 0 || len < o->min_length
+      || len > o->max_length)
+    return 0.0;
+  double sum = 0;
+  for (unsigned e = log2u (o->min_length); e <= log2u (o->max_length); e++)
+    sum += weight (o->length_bias, e);
+  return weight (o->length_bias, log2u (len)) / sum;
+}
+
+void
+osp_estimate (struct osp_subpath *s, const struct osp_options *o,
+              double threshold, uint64_t blocks_seen, uint64_t starts,
+              enum osp_est_kind kind)
+{
+  double c = (double) s->count;
+  if (kind == OSP_EST_EXACT)
+    {
+      s->estimate = c;
+      s->err95 = 0;
+    }
+  else
+    {
+      double q = blocks_seen ? (double) starts / (double) blocks_seen : 0;
+      double pl = osp_length_prob (o, s->len);
+      double scale = q > 0 && pl > 0 ? threshold / (q * pl) : 0;
+      if (kind == OSP_EST_SPACE_SAVING)
+        {
+          double half = (double) s->error / 2;
+          s->estimate = (c - half) * scale;
+          s->err95 = (half + 1.96 * osp_sqrt (c)) * scale;
+        }
+      else
+        {
+          s->estimate = c * scale;
+          s->err95 = 1.96 * osp_sqrt (c) * scale;
+        }
+    }
+  s->share = blocks_seen ? s->estimate / (double) blocks_seen : 0;
+}
+
+/* Ranking: by the low end of the 95% interval, max (0, N - err95), then
+ * by N.  Ranking by N alone puts on top the long subpaths sampled once:
+ * P(1024) is tiny under the geometric bias, so one sample of a length-1024
+ * path scales to an estimate of ~1e5 with an error just as large (on
+ * examples/demo.c the whole top 20 was such entries).  The low end ranks
+ * what is hot with confidence; in exact mode (err95 = 0) it is N itself. */
+static double
+low_end (const struct osp_subpath *s)
+{
+  double l = s->estimate - s->err95;
+  return l > 0 ? l : 0;
+}
+
+int
+osp_subpath_cmp (const void *a, const void *b)
+{
+  const struct osp_subpath *x = a, *y = b;
+  double lx = low_end (x), ly = low_end (y);
+  if (lx != ly)
+    return lx < ly ? 1 : -1;
+  if (x->estimate != y->estimate)
+    return x->estimate < y->estimate ? 1 : -1;
+  if (x->len != y->len)
+    return x->len < y->len ? -1 : 1;
+  for (uint32_t i = 0; i < x->len; i++)
+    if (x->blocks[i] != y->blocks[i])
+      return x->blocks[i] < y->blocks[i] ? -1 : 1;
+  return 0;
+}

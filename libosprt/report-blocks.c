@@ -1,0 +1,223 @@
+/* report-blocks.c - the block-count report of mode=blocks, text and tsv
+ * (doc/CONTRACTS.md): the hottest functions and blocks with file:line.
+ * A plain function of a struct osp_profile (report.c takes it and sends
+ * the result to its destination).
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Entries of all counted blocks of function I. */
+static uint64_t
+fn_entries (const struct osp_profile *p, uint32_t i)
+{
+  uint64_t s = 0;
+  for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
+    if (osp_block_counted (p->fns[i], b))
+      s += p->counts[i][b];
+  return s;
+}
+
+static uint64_t
+total_entries (const struct osp_profile *p)
+{
+  uint64_t s = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    s += fn_entries (p, i);
+  return s;
+}
+
+
+/* ---- tsv ------------------------------------------------------------- */
+
+void
+osp_format_blocks_tsv (FILE *out, const struct osp_profile *p)
+{
+  fputs ("# osp-report 1 mode=blocks\n", out);
+  for (uint32_t m = 0; m < p->nmods; m++)
+    fprintf (out, "module\t%u\t%u\n", m, p->mods[m].nfunctions);
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      fprintf (out, "function\t%u\t%s\t%s\t%u\t", f->id, f->name, f->file,
+               f->first_line);
+      if (osp_block_counted (f, 0))
+        fprintf (out, "%llu", (unsigned long long) p->counts[i][0]);
+      else
+        fputc ('-', out);
+      fprintf (out, "\t%llu\n", (unsigned long long) fn_entries (p, i));
+    }
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      for (uint32_t b = 0; b < f->nblocks; b++)
+        {
+          if (osp_block_counted (f, b) && p->counts[i][b] == 0)
+            continue;
+          fprintf (out, "block\t%u\t%u\t%s\t%s\t%u\t%u\t", f->id, b, f->name,
+                   f->file, f->blocks[b].line_first, f->blocks[b].line_last);
+          if (osp_block_counted (f, b))
+            fprintf (out, "%llu\n", (unsigned long long) p->counts[i][b]);
+          else
+            fputs ("-\n", out);
+        }
+    }
+  const struct
+  {
+    const char *name;
+    uint64_t value;
+  } stats[] = {
+    { "modules", p->modules },
+    { "functions", p->nfns },
+    { "functions_dropped", p->functions_dropped },
+    { "block_entries", total_entries (p) },
+    { "unregistered_hits", p->unregistered_hits },
+    { "threads", p->threads },
+    { "records_invalid", p->records_invalid },
+    { "abi_mismatches", p->abi_mismatches },
+    { "hits_lost", p->hits_lost },
+  };
+  for (size_t s = 0; s < sizeof stats / sizeof stats[0]; s++)
+    fprintf (out, "stat\t%s\t%llu\n", stats[s].name,
+             (unsigned long long) stats[s].value);
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+struct row
+{
+  uint32_t fn, block; /* index into the profile; block unused for functions */
+  uint64_t count;
+};
+
+static int
+by_count (const void *a, const void *b)
+{
+  const struct row *x = a, *y = b;
+  if (x->count != y->count)
+    return x->count < y->count ? 1 : -1;
+  if (x->fn != y->fn)
+    return x->fn < y->fn ? -1 : 1;
+  return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* "file:first-last", falling back to the function's first line. */
+static void
+location (char *buf, size_t size, const struct osp_fn *f, uint32_t first,
+          uint32_t last)
+{
+  if (first == 0)
+    first = last = f->first_line;
+  if (first == 0)
+    snprintf (buf, size, "%s", f->file);
+  else if (last == 0 || last == first)
+    snprintf (buf, size, "%s:%u", f->file, first);
+  else
+    snprintf (buf, size, "%s:%u-%u", f->file, first, last);
+}
+
+/* Width of the function-name column over the first N ROWS (capped: a
+   C++-length name then just pushes its own line's location right). */
+static int
+name_width (const struct osp_profile *p, const struct row *rows, size_t n)
+{
+  size_t w = 8;
+  for (size_t r = 0; r < n; r++)
+    {
+      size_t len = strlen (p->fns[rows[r].fn]->name);
+      if (len > w)
+        w = len;
+    }
+  return (int) (w > 40 ? 40 : w);
+}
+
+int
+osp_format_blocks_text (FILE *out, const struct osp_profile *p,
+             const struct osp_options *o)
+{
+  uint64_t total = total_entries (p);
+  fprintf (out,
+           "osp report: mode=blocks pid=%ld modules=%llu functions=%u "
+           "threads=%llu block_entries=%llu functions_dropped=%llu "
+           "unregistered_hits=%llu",
+           p->pid, (unsigned long long) p->modules, p->nfns,
+           (unsigned long long) p->threads, (unsigned long long) total,
+           (unsigned long long) p->functions_dropped,
+           (unsigned long long) p->unregistered_hits);
+  if (p->records_invalid)
+    fprintf (out, " records_invalid=%llu",
+             (unsigned long long) p->records_invalid);
+  if (p->abi_mismatches)
+    fprintf (out, " abi_mismatches=%llu",
+             (unsigned long long) p->abi_mismatches);
+  if (p->hits_lost)
+    fprintf (out, " hits_lost=%llu", (unsigned long long) p->hits_lost);
+  fputc ('\n', out);
+  if (p->functions_dropped)
+    fprintf (out,
+             "osp: %llu functions were not profiled: raise max_functions "
+             "(now %u)\n",
+             (unsigned long long) p->functions_dropped, o->max_functions);
+
+  size_t nblocks = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
+      nblocks += osp_block_counted (p->fns[i], b) && p->counts[i][b] != 0;
+  struct row *fr = malloc ((p->nfns ? p->nfns : 1) * sizeof *fr);
+  struct row *br = malloc ((nblocks ? nblocks : 1) * sizeof *br);
+  if (fr == NULL || br == NULL)
+    {
+      free (fr);
+      free (br);
+      return -1;
+    }
+  size_t nb = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      fr[i] = (struct row) { i, 0, fn_entries (p, i) };
+      for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
+        if (osp_block_counted (p->fns[i], b) && p->counts[i][b] != 0)
+          br[nb++] = (struct row) { i, b, p->counts[i][b] };
+    }
+  qsort (fr, p->nfns, sizeof *fr, by_count);
+  qsort (br, nb, sizeof *br, by_count);
+
+  char loc[OSP_PATH_MAX + 64];
+  size_t top = p->nfns < o->report_top ? p->nfns : o->report_top;
+  int w = name_width (p, fr, top);
+  fprintf (out, "\nhottest functions (%zu of %u):\n", top, p->nfns);
+  fprintf (out, "%14s %16s %7s  %-*s  %s\n", "calls", "block entries",
+           "share", w, "function", "location");
+  for (size_t r = 0; r < top; r++)
+    {
+      const struct osp_fn *f = p->fns[fr[r].fn];
+      char calls[32] = "-";
+      if (osp_block_counted (f, 0))
+        snprintf (calls, sizeof calls, "%llu",
+                  (unsigned long long) p->counts[fr[r].fn][0]);
+      location (loc, sizeof loc, f, f->first_line, f->first_line);
+      fprintf (out, "%14s %16llu %6.2f%%  %-*s  %s\n", calls,
+               (unsigned long long) fr[r].count, osp_share (fr[r].count, total),
+               w, f->name, loc);
+    }
+
+  top = nb < o->report_top ? nb : o->report_top;
+  w = name_width (p, br, top);
+  fprintf (out, "\nhottest blocks (%zu of %zu counted):\n", top, nb);
+  fprintf (out, "%14s %7s  %-*s  %s\n", "count", "share", w, "function",
+           "location");
+  for (size_t r = 0; r < top; r++)
+    {
+      const struct osp_fn *f = p->fns[br[r].fn];
+      const struct osp_block *bl = &f->blocks[br[r].block];
+      location (loc, sizeof loc, f, bl->line_first, bl->line_last);
+      fprintf (out, "%14llu %6.2f%%  %-*s  %s\n",
+               (unsigned long long) br[r].count, osp_share (br[r].count, total),
+               w, f->name, loc);
+    }
+  free (fr);
+  free (br);
+  return 0;
+}

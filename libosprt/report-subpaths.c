@@ -1,0 +1,375 @@
+/* report-subpaths.c - the subpath report of mode=subpaths and
+ * mode=subpaths-exact, text and tsv (doc/CONTRACTS.md).
+ *
+ * Both modes share one form, so that a sampled and an exact report of the
+ * same program compare line by line.  Subpaths are sequences of global
+ * block ids, decoded here through the registry snapshot into compact steps:
+ * consecutive blocks of one function whose lines continue each other are
+ * shown as one file:first-last, and the function name only when it changes.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+/* ---- subpaths: decoding ---------------------------------------------- */
+
+int
+osp_subpath_mode (const struct osp_profile *p)
+{
+  return p->mode == OSP_MODE_SUBPATHS || p->mode == OSP_MODE_SUBPATHS_EXACT;
+}
+
+static const char *
+mode_name (enum osp_mode m)
+{
+  return m == OSP_MODE_SUBPATHS         ? "subpaths"
+         : m == OSP_MODE_SUBPATHS_EXACT ? "subpaths-exact"
+         : m == OSP_MODE_BLOCKS         ? "blocks"
+                                        : "off";
+}
+
+static const char *const policy_names[] = { "concise", "spacesaving" };
+static const char *const encoding_names[] = { "sequence", "xor",
+                                              "rotation" };
+static const char *const bias_names[] = { "geometric", "uniform", "long" };
+
+/* A step of a decoded subpath: consecutive blocks of one function whose
+   lines continue each other, shown as one file:first-last. */
+struct step
+{
+  uint32_t fi; /* index into p->fns, UINT32_MAX if the id is unknown */
+  uint32_t first, last, gid;
+};
+
+static size_t
+steps_of (const struct osp_profile *p, const struct osp_subpath *s,
+          struct step *out)
+{
+  size_t n = 0;
+  for (uint32_t i = 0; i < s->len; i++)
+    {
+      uint32_t b = 0;
+      uint32_t fi = osp_fn_index_of_block (p->fns, p->nfns, s->blocks[i], &b);
+      uint32_t lf = 0, ll = 0;
+      if (fi != UINT32_MAX)
+        {
+          lf = p->fns[fi]->blocks[b].line_first;
+          ll = p->fns[fi]->blocks[b].line_last;
+          if (ll < lf)
+            ll = lf;
+        }
+      struct step *prev = n ? &out[n - 1] : NULL;
+      if (prev && fi != UINT32_MAX && prev->fi == fi
+          && (lf == 0
+              || (prev->first != 0 && lf >= prev->first
+                  && lf <= prev->last + 1)))
+        {
+          if (ll > prev->last)
+            prev->last = ll;
+          continue;
+        }
+      if (prev && fi != UINT32_MAX && prev->fi == fi && prev->first == 0)
+        {
+          prev->first = lf;
+          prev->last = ll;
+          continue;
+        }
+      out[n++] = (struct step) { fi, lf, ll, s->blocks[i] };
+    }
+  return n;
+}
+
+static void
+print_step (FILE *out, const struct osp_profile *p, const struct step *st,
+            uint32_t *shown_fi)
+{
+  if (st->fi == UINT32_MAX)
+    {
+      fprintf (out, "?#%u", st->gid);
+      *shown_fi = UINT32_MAX;
+      return;
+    }
+  const struct osp_fn *f = p->fns[st->fi];
+  if (st->fi != *shown_fi)
+    fprintf (out, "%s() ", f->name);
+  *shown_fi = st->fi;
+  if (st->first == 0)
+    fprintf (out, "%s", f->file);
+  else if (st->last == st->first)
+    fprintf (out, "%s:%u", f->file, st->first);
+  else
+    fprintf (out, "%s:%u-%u", f->file, st->first, st->last);
+}
+
+/* Steps shown in text before and after the "..." of a long path. */
+#define HEAD_STEPS 8
+#define TAIL_STEPS 5
+
+static void
+print_path (FILE *out, const struct osp_profile *p,
+            const struct osp_subpath *s, struct step *buf)
+{
+  size_t n = steps_of (p, s, buf);
+  uint32_t shown = UINT32_MAX - 1;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (n > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
+        {
+          size_t skip = n - HEAD_STEPS - TAIL_STEPS;
+          fprintf (out, " -> ... (%zu steps omitted) ...", skip);
+          i += skip - 1;
+          shown = UINT32_MAX - 1; /* name the function again after it */
+          continue;
+        }
+      if (i)
+        fputs (" -> ", out);
+      print_step (out, p, &buf[i], &shown);
+    }
+}
+
+/* ---- subpaths: tsv --------------------------------------------------- */
+
+static void
+stat_u (FILE *out, const char *name, uint64_t v)
+{
+  fprintf (out, "stat\t%s\t%llu\n", name, (unsigned long long) v);
+}
+
+static void
+stat_s (FILE *out, const char *name, const char *v)
+{
+  fprintf (out, "stat\t%s\t%s\n", name, v);
+}
+
+static void
+stat_f (FILE *out, const char *name, double v)
+{
+  fprintf (out, "stat\t%s\t%.6g\n", name, v);
+}
+
+static double
+gain (const struct osp_profile *p)
+{
+  return p->hl.entries ? (double) p->hl.sample_size / (double) p->hl.entries
+                       : 0.0;
+}
+
+int
+osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
+                     const struct osp_options *o)
+{
+  fprintf (out, "# osp-report 1 mode=%s\n", mode_name (p->mode));
+  for (uint32_t m = 0; m < p->nmods; m++)
+    fprintf (out, "module\t%u\t%u\n", m, p->mods[m].nfunctions);
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      fprintf (out, "function\t%u\t%s\t%s\t%u\t-\t-\n", f->id, f->name,
+               f->file, f->first_line);
+    }
+  /* A block row for every block on a reported subpath, so that the
+     fid:block lists decode to lines without the binary. */
+  size_t nblocks = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    nblocks += p->fns[i]->nblocks;
+  unsigned char *used = calloc (nblocks ? nblocks : 1, 1);
+  if (used == NULL)
+    return -1;
+  for (uint32_t r = 0; r < p->nsubs; r++)
+    for (uint32_t k = 0; k < p->subs[r].len; k++)
+      if (p->subs[r].blocks[k] < nblocks)
+        used[p->subs[r].blocks[k]] = 1;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      for (uint32_t b = 0; b < f->nblocks; b++)
+        if (used[f->block_base + b])
+          fprintf (out, "block\t%u\t%u\t%s\t%s\t%u\t%u\t-\n", f->id, b,
+                   f->name, f->file, f->blocks[b].line_first,
+                   f->blocks[b].line_last);
+    }
+  free (used);
+
+  for (uint32_t r = 0; r < p->nsubs; r++)
+    {
+      const struct osp_subpath *s = &p->subs[r];
+      fprintf (out, "subpath\t%u\t%u\t%.3f\t%.3f\t%llu\t%.9g\t", r + 1, s->len,
+               s->estimate, s->err95, (unsigned long long) s->count,
+               s->share);
+      for (uint32_t k = 0; k < s->len; k++)
+        {
+          uint32_t b = 0;
+          uint32_t fi
+              = osp_fn_index_of_block (p->fns, p->nfns, s->blocks[k], &b);
+          if (fi == UINT32_MAX)
+            fprintf (out, "%s?:%u", k ? "," : "", s->blocks[k]);
+          else
+            fprintf (out, "%s%u:%u", k ? "," : "", p->fns[fi]->id, b);
+        }
+      fputc ('\n', out);
+    }
+
+  stat_u (out, "modules", p->modules);
+  stat_u (out, "functions", p->nfns);
+  stat_u (out, "functions_dropped", p->functions_dropped);
+  stat_u (out, "unregistered_hits", p->unregistered_hits);
+  stat_u (out, "threads", p->threads);
+  stat_u (out, "records_invalid", p->records_invalid);
+  stat_u (out, "abi_mismatches", p->abi_mismatches);
+  stat_u (out, "hits_lost", p->hits_lost);
+  stat_u (out, "blocks_seen", p->walk[OSP_W_BLOCKS_SEEN]);
+  stat_u (out, "blocks_sampled", p->walk[OSP_W_BLOCKS_SAMPLED]);
+  stat_u (out, "samples", p->walk[OSP_W_SAMPLES]);
+  stat_u (out, "starts", p->walk[OSP_W_STARTS]);
+  stat_u (out, "subpaths", p->nsubs);
+  stat_u (out, "min_length", o->min_length);
+  if (p->mode == OSP_MODE_SUBPATHS)
+    {
+      stat_u (out, "max_length", o->max_length);
+      stat_s (out, "length_bias", bias_names[o->length_bias]);
+      stat_u (out, "interval", o->interval);
+      stat_f (out, "threshold", p->hl.threshold);
+      stat_u (out, "resamples", p->hl.resamples);
+      stat_f (out, "gain", gain (p));
+      stat_u (out, "hotlist_entries", p->hl.entries);
+      stat_u (out, "hotlist_sample_size", p->hl.sample_size);
+      stat_u (out, "hotlist_offered", p->hl.offered);
+      stat_u (out, "hotlist_admitted", p->hl.admitted);
+      stat_u (out, "hotlist_evictions", p->hl.evictions);
+      stat_u (out, "hotlist_too_long", p->hl.too_long);
+      stat_u (out, "hotlist_bytes_used", p->hl.mem_used);
+      stat_u (out, "hotlist_bytes_peak", p->hl.mem_peak);
+      stat_u (out, "hotlist_bytes", p->hl.mem_bytes);
+      stat_s (out, "policy", policy_names[o->policy]);
+      stat_s (out, "encoding", encoding_names[o->encoding]);
+      stat_u (out, "seed", p->seed);
+      stat_u (out, "strata", p->nstrata);
+      for (uint32_t i = 0; i < p->nstrata; i++)
+        fprintf (out, "stat\tthreshold_%u-%u\t%.6g\n", p->strata[i].min_len,
+                 p->strata[i].max_len, p->strata[i].threshold);
+    }
+  else
+    {
+      stat_u (out, "max_length", o->exact_max);
+      stat_u (out, "exact_entries", p->exact_entries);
+      stat_u (out, "exact_dropped", p->exact_dropped);
+      stat_u (out, "exact_bytes_used", p->exact_bytes_used);
+      stat_u (out, "exact_bytes", o->exact_bytes);
+    }
+  return 0;
+}
+
+/* ---- subpaths: text -------------------------------------------------- */
+
+int
+osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
+                      const struct osp_options *o)
+{
+  const uint64_t *w = p->walk;
+  int exact = p->mode == OSP_MODE_SUBPATHS_EXACT;
+  fprintf (out,
+           "osp report: mode=%s pid=%ld modules=%llu functions=%u "
+           "threads=%llu functions_dropped=%llu unregistered_hits=%llu",
+           mode_name (p->mode), p->pid, (unsigned long long) p->modules,
+           p->nfns, (unsigned long long) p->threads,
+           (unsigned long long) p->functions_dropped,
+           (unsigned long long) p->unregistered_hits);
+  if (p->records_invalid)
+    fprintf (out, " records_invalid=%llu",
+             (unsigned long long) p->records_invalid);
+  if (p->abi_mismatches)
+    fprintf (out, " abi_mismatches=%llu",
+             (unsigned long long) p->abi_mismatches);
+  if (p->hits_lost)
+    fprintf (out, " hits_lost=%llu", (unsigned long long) p->hits_lost);
+  fputc ('\n', out);
+  if (p->functions_dropped)
+    fprintf (out,
+             "osp: %llu functions were not profiled: raise max_functions "
+             "(now %u)\n",
+             (unsigned long long) p->functions_dropped, o->max_functions);
+
+  if (exact)
+    {
+      fprintf (out, "subpaths: exact\n");
+      fprintf (out,
+               "  blocks seen %llu, subpaths counted %llu, distinct %llu, "
+               "not osp_block_counted (table full) %llu\n",
+               (unsigned long long) w[OSP_W_BLOCKS_SEEN],
+               (unsigned long long) w[OSP_W_SAMPLES],
+               (unsigned long long) p->exact_entries,
+               (unsigned long long) p->exact_dropped);
+      fprintf (out, "  table memory %llu used of %llu bytes; lengths %u..%u\n",
+               (unsigned long long) p->exact_bytes_used,
+               (unsigned long long) o->exact_bytes, o->min_length,
+               o->exact_max);
+      if (p->exact_dropped)
+        fprintf (out, "osp: the exact table was full: raise exact_bytes\n");
+    }
+  else
+    {
+      fprintf (out, "subpaths: sampled (estimates with 95%% intervals)\n");
+      fprintf (out,
+               "  blocks seen %llu, blocks sampled %llu, samples %llu "
+               "(started %llu)\n",
+               (unsigned long long) w[OSP_W_BLOCKS_SEEN],
+               (unsigned long long) w[OSP_W_BLOCKS_SAMPLED],
+               (unsigned long long) w[OSP_W_SAMPLES],
+               (unsigned long long) w[OSP_W_STARTS]);
+      fprintf (out,
+               "  hot-list: %llu entries, sample size %llu, gain %.2f, "
+               "largest threshold %.6g, resamples %llu\n",
+               (unsigned long long) p->hl.entries,
+               (unsigned long long) p->hl.sample_size, gain (p),
+               p->hl.threshold, (unsigned long long) p->hl.resamples);
+      fprintf (out, "  thresholds by length (%u tables):", p->nstrata);
+      for (uint32_t i = 0; i < p->nstrata; i++)
+        {
+          const struct osp_stratum *st = &p->strata[i];
+          if (st->min_len == st->max_len)
+            fprintf (out, " %u:%.3g", st->min_len, st->threshold);
+          else
+            fprintf (out, " %u-%u:%.3g", st->min_len, st->max_len,
+                     st->threshold);
+        }
+      fputc ('\n', out);
+      fprintf (out,
+               "  hot-list memory %zu used, %zu peak, %zu bound; "
+               "policy %s, encoding %s\n",
+               p->hl.mem_used, p->hl.mem_peak, p->hl.mem_bytes,
+               policy_names[o->policy], encoding_names[o->encoding]);
+      fprintf (out,
+               "  interval %u, lengths %u..%u, bias %s, seed %llu\n",
+               o->interval, o->min_length, o->max_length,
+               bias_names[o->length_bias], (unsigned long long) p->seed);
+    }
+
+  size_t top = p->nsubs < o->report_top ? p->nsubs : o->report_top;
+  uint32_t longest = 1;
+  for (size_t r = 0; r < top; r++)
+    if (p->subs[r].len > longest)
+      longest = p->subs[r].len;
+  struct step *buf = malloc (longest * sizeof *buf);
+  if (buf == NULL)
+    return -1;
+  fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, p->nsubs);
+  fprintf (out, "%5s %14s %12s %7s %5s  %s\n", "rank", "estimate",
+           exact ? "" : "+/- 95%", "share", "len", "path");
+  for (size_t r = 0; r < top; r++)
+    {
+      const struct osp_subpath *s = &p->subs[r];
+      char err[32] = "";
+      if (!exact)
+        snprintf (err, sizeof err, "+/- %.0f", s->err95);
+      fprintf (out, "%5zu %14.0f %12s %6.2f%% %5u  ", r + 1, s->estimate,
+               err, 100.0 * s->share, s->len);
+      print_path (out, p, s, buf);
+      fputc ('\n', out);
+    }
+  free (buf);
+  return 0;
+}
+

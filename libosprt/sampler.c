@@ -1,0 +1,491 @@
+/* sampler.c - mode=subpaths: the OSP sampling walk (paper, Figure 3).
+ *
+ * Every thread walks its own stream of executed blocks (calls, returns and
+ * loop iterations included: a subpath is simply consecutive blocks of one
+ * thread).  The generated code's countdown __osp_skip is the paper's
+ * `skip': the hook fires when it reaches 0, and
+ *   - while skipping, that block starts a sample: choosePathLength draws
+ *     L = 2^e, the block is the sample's first, and __osp_skip is set to 1
+ *     so the next L-1 blocks call the hook too (sampleBlock);
+ *   - when the L-th block is appended the sample is finished, queued, and
+ *     __osp_skip gets the next skip (chooseSkipValue).
+ * Skips are geometric with mean f = interval: every block that is not in
+ * a sample starts one independently with probability 1/f.  So the start
+ * positions know nothing of the program and cannot alias with a loop's
+ * period the way a fixed stride would (a stride of 1000 over a loop of 4
+ * blocks would sample the same iteration point forever).  Estimation from
+ * the counters below is explained in estimate.c.
+ *
+ * Random numbers: xoshiro256** per thread, seeded by splitmix64 from the
+ * process seed and the thread's creation index, so a single-threaded
+ * program run twice with the same seed=N samples the same positions (the
+ * hot-list's coins are seeded from the same seed).
+ *
+ * Counters (exact, per thread, owner-written): blocks_seen grows by the
+ * skip consumed at every hook (each hook consumes the value the runtime
+ * last armed: the skip, or 1 while collecting), so it counts every block
+ * that passed on the thread; a thread's report adds the part of the
+ * current skip already consumed (osp_sampler_sync).
+ *
+ * Finished samples wait in a per-thread queue (arena memory, no malloc):
+ * at most QMAX samples and qcap = max_length + QWORDS ids.  Once a quarter
+ * full the owner tries osp_hot_lock and hands the whole batch to the
+ * hot-list if it is free; when there is no room left for a longest
+ * sample it waits for the lock.  Program threads therefore meet on the
+ * hot-list once per batch, not once per sample.
+ *
+ * The hot-list is stratified by length: one concise-sample table per
+ * length class (2, 4, ..., max_length, grouped when the bound is too small
+ * for a table per length), each with an equal share of hotlist_bytes and
+ * its own threshold.  A single table is a uniform sample of all offers, so
+ * its memory goes mostly to long subpaths, which are nearly all distinct:
+ * on the test programs the threshold climbed to ~45 and the top-5 estimates
+ * were off by up to 12%.  Per class, each table is still a uniform sample
+ * of the offers of its lengths, so an entry's estimate uses its own table's
+ * threshold (estimate.c) and stays unbiased, while the short, hot subpaths
+ * keep thresholds near 1.  (Gibbons and Matias's analysis holds per table;
+ * the sum of the tables' bounds is the bound.)
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+pthread_mutex_t osp_hot_lock = PTHREAD_MUTEX_INITIALIZER;
+uint64_t osp_seed;
+
+#define QMAX 64
+#define QWORDS 4096
+
+struct osp_sampler
+{
+  uint64_t rng[4];
+  uint32_t armed;      /* what the runtime last wrote into __osp_skip */
+  uint32_t want, have; /* the sample being collected; want = 0: skipping */
+  int fresh;           /* no hook handled yet on this state */
+  uint32_t qused, nq;  /* words and samples finished in the queue */
+  uint32_t qlen[QMAX];
+  uint32_t q[];        /* qcap words; the open sample follows qused */
+};
+
+/* Immutable after osp_sampler_init. */
+static double log_keep;     /* log (1 - 1/interval); 0 when interval = 1 */
+static uint64_t cdf[OSP_NEXP_MAX];
+static unsigned e_min, nexp;
+
+/* The strata: table s holds the lengths 2^(e_min+e) with
+   e * nstrata / nexp == s.  Calls under osp_hot_lock. */
+static struct hotlist *strata[OSP_NEXP_MAX];
+static unsigned nstrata;
+
+static unsigned
+stratum_of (uint32_t len)
+{
+  unsigned e = 31u - (unsigned) __builtin_clz (len) - e_min;
+  return e * nstrata / nexp;
+}
+static uint32_t max_len, qcap;
+
+/* Merged counters of exited threads, under osp_threads_lock. */
+static uint64_t totals[OSP_W_N];
+
+/* ---- random numbers -------------------------------------------------- */
+
+static uint64_t
+splitmix64 (uint64_t *x)
+{
+  uint64_t z = (*x += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+static inline uint64_t
+rotl (uint64_t x, int k)
+{
+  return (x << k) | (x >> (64 - k));
+}
+
+static uint64_t
+next64 (uint64_t s[4])
+{
+  uint64_t r = rotl (s[1] * 5, 7) * 9, t = s[1] << 17;
+  s[2] ^= s[0];
+  s[3] ^= s[1];
+  s[1] ^= s[2];
+  s[0] ^= s[3];
+  s[2] ^= t;
+  s[3] = rotl (s[3], 45);
+  return r;
+}
+
+void
+osp_rng_seed (uint64_t rng[4], uint64_t seed, uint64_t stream)
+{
+  uint64_t x = seed;
+  x = splitmix64 (&x) ^ (stream * 0xd1b54a32d192ed03u);
+  for (int i = 0; i < 4; i++)
+    rng[i] = splitmix64 (&x);
+}
+
+uint32_t
+osp_draw_skip (uint64_t rng[4])
+{
+  if (log_keep == 0)
+    return 1;
+  /* Inversion: u uniform in (0, 1], K = 1 + floor (log u / log (1-p)). */
+  double u = (double) ((next64 (rng) >> 11) + 1) * 0x1p-53;
+  double k = osp_ln (u) / log_keep; /* >= 0; truncation is floor */
+  return k >= (double) (UINT32_MAX - 1) ? UINT32_MAX : (uint32_t) k + 1;
+}
+
+uint32_t
+osp_draw_length (uint64_t rng[4])
+{
+  uint64_t r = next64 (rng);
+  unsigned i = 0;
+  while (i + 1 < nexp && r >= cdf[i])
+    i++;
+  return (uint32_t) 1 << (e_min + i);
+}
+
+static uint64_t
+random_seed (void)
+{
+  uint64_t s;
+  if (getrandom (&s, sizeof s, GRND_NONBLOCK) == (ssize_t) sizeof s)
+    return s;
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  uint64_t x = (uint64_t) ts.tv_nsec ^ ((uint64_t) ts.tv_sec << 30)
+               ^ ((uint64_t) getpid () << 48);
+  return splitmix64 (&x);
+}
+
+/* ---- set-up ---------------------------------------------------------- */
+
+static int
+make_hotlist (const struct osp_options *o)
+{
+  nstrata = nexp;
+  if (o->hotlist_bytes / HL_MIN_BYTES < nstrata)
+    nstrata = (unsigned) (o->hotlist_bytes / HL_MIN_BYTES);
+  for (unsigned i = 0; i < nstrata; i++)
+    {
+      /* The longest length of the stratum: e * nstrata / nexp == i. */
+      unsigned e_last = ((i + 1) * nexp - 1) / nstrata;
+      struct hl_config c = { .mem_bytes = (size_t) o->hotlist_bytes / nstrata,
+                             .max_len = (uint32_t) 1 << (e_min + e_last),
+                             .policy = o->policy,
+                             .encoding = o->encoding,
+                             .seed = osp_seed ^ 0x686f746c69737421u ^ i };
+      strata[i] = hl_create (&c);
+      if (strata[i] == NULL)
+        return -1;
+    }
+  return 0;
+}
+
+int
+osp_sampler_init (const struct osp_options *o)
+{
+  osp_seed = o->seed_set ? o->seed : random_seed ();
+  log_keep = o->interval > 1 ? osp_ln1m (1.0 / o->interval) : 0;
+  e_min = 31u - (unsigned) __builtin_clz (o->min_length);
+  nexp = 31u - (unsigned) __builtin_clz (o->max_length) - e_min + 1;
+  double cum = 0;
+  for (unsigned i = 0; i < nexp; i++)
+    {
+      cum += osp_length_prob (o, (uint32_t) 1 << (e_min + i));
+      cdf[i] = cum >= 1.0 ? UINT64_MAX : (uint64_t) (cum * 0x1p64);
+    }
+  cdf[nexp - 1] = UINT64_MAX;
+  max_len = o->max_length;
+  qcap = max_len + QWORDS;
+  if (o->mode != OSP_MODE_SUBPATHS)
+    return 0;
+  return make_hotlist (o);
+}
+
+/* ---- the walk -------------------------------------------------------- */
+
+static inline void
+bump (struct osp_thread *t, enum osp_walk_counter c, uint64_t by)
+{
+  uint64_t v = atomic_load_explicit (&t->walk[c], memory_order_relaxed);
+  atomic_store_explicit (&t->walk[c], v + by, memory_order_relaxed);
+}
+
+static struct osp_sampler *
+make_sampler (struct osp_thread *t)
+{
+  struct osp_sampler *s
+      = osp_arena_alloc (&t->arena, sizeof *s + qcap * sizeof (uint32_t));
+  if (s == NULL)
+    return NULL;
+  osp_rng_seed (s->rng, osp_seed, t->index);
+  s->armed = 1; /* __osp_skip starts at 1 in every thread (and child) */
+  s->fresh = 1;
+  t->sampler = s;
+  return s;
+}
+
+/* Hand the finished samples to the hot-list (caller holds osp_hot_lock),
+   keeping an open sample's blocks at the front of the queue. */
+static void
+flush_locked (struct osp_sampler *s)
+{
+  uint32_t off = 0;
+  for (uint32_t i = 0; i < s->nq; i++)
+    {
+      hl_offer (strata[stratum_of (s->qlen[i])], s->q + off, s->qlen[i]);
+      off += s->qlen[i];
+    }
+  if (s->want && s->have)
+    memmove (s->q, s->q + s->qused, s->have * sizeof *s->q);
+  s->qused = 0;
+  s->nq = 0;
+}
+
+static void
+flush (struct osp_sampler *s, int wait)
+{
+  if (s->nq == 0)
+    return;
+  if (wait)
+    pthread_mutex_lock (&osp_hot_lock);
+  else if (pthread_mutex_trylock (&osp_hot_lock) != 0)
+    return;
+  flush_locked (s);
+  pthread_mutex_unlock (&osp_hot_lock);
+}
+
+static inline void
+arm (struct osp_sampler *s, uint32_t skip)
+{
+  s->armed = skip;
+  __osp_skip = skip;
+}
+
+void
+osp_sampler_hit (struct osp_thread *t, uint32_t gid)
+{
+  struct osp_sampler *s = t->sampler ? t->sampler : make_sampler (t);
+  if (s == NULL)
+    {
+      atomic_fetch_add_explicit (&osp_stats.hits_lost, 1,
+                                 memory_order_relaxed);
+      return;
+    }
+  bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+  if (s->fresh)
+    {
+      /* The thread's first block: it starts a sample with probability
+         1/f like any other; if not, the skip's remaining blocks follow. */
+      s->fresh = 0;
+      uint32_t k = osp_draw_skip (s->rng);
+      if (k > 1)
+        {
+          arm (s, k - 1);
+          return;
+        }
+    }
+  if (s->want == 0)
+    {
+      s->want = osp_draw_length (s->rng);
+      s->have = 0;
+      bump (t, OSP_W_STARTS, 1);
+    }
+  s->q[s->qused + s->have++] = gid;
+  bump (t, OSP_W_BLOCKS_SAMPLED, 1);
+  if (s->have < s->want)
+    {
+      arm (s, 1);
+      return;
+    }
+  s->qlen[s->nq++] = s->want;
+  s->qused += s->want;
+  s->want = 0;
+  bump (t, OSP_W_SAMPLES, 1);
+  if (s->nq == QMAX || qcap - s->qused < max_len)
+    flush (s, 1);
+  else if (s->nq >= QMAX / 4)
+    flush (s, 0);
+  arm (s, osp_draw_skip (s->rng));
+}
+
+void
+osp_sampler_sync (struct osp_thread *t)
+{
+  struct osp_sampler *s = t->sampler;
+  if (s == NULL)
+    return;
+  uint32_t left = __osp_skip;
+  if (!s->fresh && s->want == 0 && left <= s->armed)
+    {
+      bump (t, OSP_W_BLOCKS_SEEN, s->armed - left);
+      s->armed = left;
+    }
+  flush (s, 1);
+}
+
+void
+osp_sampler_state (uint32_t *want, uint32_t *have)
+{
+  struct osp_thread *t = osp_thread_peek ();
+  struct osp_sampler *s = t ? t->sampler : NULL;
+  *want = s ? s->want : 0;
+  *have = s ? s->have : 0;
+}
+
+/* ---- totals ---------------------------------------------------------- */
+
+void
+osp_walk_merge (struct osp_thread *t)
+{
+  for (int c = 0; c < OSP_W_N; c++)
+    totals[c] += atomic_load_explicit (&t->walk[c], memory_order_relaxed);
+}
+
+void
+osp_walk_totals (uint64_t out[OSP_W_N])
+{
+  pthread_mutex_lock (&osp_threads_lock);
+  for (int c = 0; c < OSP_W_N; c++)
+    out[c] = totals[c];
+  for (struct osp_thread *t = osp_threads; t; t = t->next)
+    for (int c = 0; c < OSP_W_N; c++)
+      out[c] += atomic_load_explicit (&t->walk[c], memory_order_relaxed);
+  pthread_mutex_unlock (&osp_threads_lock);
+}
+
+void
+osp_sampler_reset (void)
+{
+  memset (totals, 0, sizeof totals);
+  /* The child samples other positions than its parent and siblings. */
+  uint64_t x = osp_seed ^ ((uint64_t) getpid () << 32);
+  osp_seed = splitmix64 (&x);
+  for (unsigned i = 0; i < nstrata; i++)
+    hl_reset (strata[i]);
+}
+
+/* ---- the report's view ----------------------------------------------- */
+
+struct collect
+{
+  double threshold; /* of the table being copied */
+  struct osp_subpath *subs;
+  uint32_t *words;
+  size_t n, cap, nwords, wcap;
+  int failed;
+};
+
+/* The report's hot-list figures: sums over the tables, the largest
+   threshold. */
+static void
+add_stats (struct hl_stats *sum, const struct hl_stats *t)
+{
+  sum->offered += t->offered;
+  sum->admitted += t->admitted;
+  sum->entries += t->entries;
+  sum->sample_size += t->sample_size;
+  if (t->threshold > sum->threshold)
+    sum->threshold = t->threshold;
+  sum->resamples += t->resamples;
+  sum->evictions += t->evictions;
+  sum->too_long += t->too_long;
+  sum->mem_used += t->mem_used;
+  sum->mem_peak += t->mem_peak;
+  sum->mem_bytes += t->mem_bytes;
+}
+
+static void
+copy_item (const struct hl_item *it, void *arg)
+{
+  struct collect *c = arg;
+  if (c->failed)
+    return;
+  if (c->n == c->cap)
+    {
+      size_t cap = c->cap ? 2 * c->cap : 256;
+      struct osp_subpath *s = realloc (c->subs, cap * sizeof *s);
+      if (s == NULL)
+        {
+          c->failed = 1;
+          return;
+        }
+      c->subs = s;
+      c->cap = cap;
+    }
+  if (c->nwords + it->len > c->wcap)
+    {
+      size_t cap = 2 * c->wcap + it->len + 1024;
+      uint32_t *w = realloc (c->words, cap * sizeof *w);
+      if (w == NULL)
+        {
+          c->failed = 1;
+          return;
+        }
+      c->words = w;
+      c->wcap = cap;
+    }
+  memcpy (c->words + c->nwords, it->blocks, it->len * sizeof *c->words);
+  /* blocks holds the offset until the copying is over (realloc moves). */
+  c->subs[c->n++] = (struct osp_subpath) {
+    .len = it->len, .blocks = (const uint32_t *) (uintptr_t) c->nwords,
+    .count = it->count, .error = it->error, .threshold = c->threshold
+  };
+  c->nwords += it->len;
+}
+
+int
+osp_sampler_collect (struct osp_profile *p, const struct osp_options *o)
+{
+  struct collect c = { 0 };
+  osp_walk_totals (p->walk);
+  if (nstrata == 0)
+    return -1;
+  memset (&p->hl, 0, sizeof p->hl);
+  pthread_mutex_lock (&osp_hot_lock);
+  for (unsigned i = 0; i < nstrata; i++)
+    {
+      struct hl_stats st;
+      hl_get_stats (strata[i], &st);
+      add_stats (&p->hl, &st);
+      p->strata[i] = (struct osp_stratum) {
+        .min_len = (uint32_t) 1 << (e_min + (i * nexp + nstrata - 1) / nstrata),
+        .max_len = (uint32_t) 1 << (e_min + ((i + 1) * nexp - 1) / nstrata),
+        .threshold = st.threshold, .entries = st.entries
+      };
+      c.threshold = st.threshold;
+      hl_foreach (strata[i], copy_item, &c);
+    }
+  p->nstrata = nstrata;
+  pthread_mutex_unlock (&osp_hot_lock);
+  if (c.failed)
+    {
+      free (c.subs);
+      free (c.words);
+      return -1;
+    }
+  enum osp_est_kind kind = o->policy == HL_SPACE_SAVING
+                               ? OSP_EST_SPACE_SAVING
+                               : OSP_EST_CONCISE;
+  for (size_t i = 0; i < c.n; i++)
+    {
+      c.subs[i].blocks = c.words + (uintptr_t) c.subs[i].blocks;
+      osp_estimate (&c.subs[i], o, c.subs[i].threshold,
+                    p->walk[OSP_W_BLOCKS_SEEN], p->walk[OSP_W_STARTS], kind);
+    }
+  if (c.n > 1)
+    qsort (c.subs, c.n, sizeof *c.subs, osp_subpath_cmp);
+  p->subs = c.subs;
+  p->nsubs = (uint32_t) c.n;
+  p->sub_words = c.words;
+  return 0;
+}
