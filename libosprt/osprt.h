@@ -376,6 +376,10 @@ int osp_exact_collect (struct osp_profile *p, const struct osp_options *o);
    100 * X / TOTAL (0 when TOTAL is 0). */
 int osp_block_counted (const struct osp_fn *f, uint32_t b);
 double osp_share (uint64_t x, uint64_t total);
+/* The first line of a text report; BLOCK_ENTRIES < 0 leaves it out. */
+void osp_report_header (FILE *out, const struct osp_profile *p,
+                        const struct osp_options *o, const char *mode,
+                        long long block_entries);
 
 /* ---- report-blocks.c, report-subpaths.c ------------------------------ */
 

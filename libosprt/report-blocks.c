@@ -138,28 +138,7 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
              const struct osp_options *o)
 {
   uint64_t total = total_entries (p);
-  fprintf (out,
-           "osp report: mode=blocks pid=%ld modules=%llu functions=%u "
-           "threads=%llu block_entries=%llu functions_dropped=%llu "
-           "unregistered_hits=%llu",
-           p->pid, (unsigned long long) p->modules, p->nfns,
-           (unsigned long long) p->threads, (unsigned long long) total,
-           (unsigned long long) p->functions_dropped,
-           (unsigned long long) p->unregistered_hits);
-  if (p->records_invalid)
-    fprintf (out, " records_invalid=%llu",
-             (unsigned long long) p->records_invalid);
-  if (p->abi_mismatches)
-    fprintf (out, " abi_mismatches=%llu",
-             (unsigned long long) p->abi_mismatches);
-  if (p->hits_lost)
-    fprintf (out, " hits_lost=%llu", (unsigned long long) p->hits_lost);
-  fputc ('\n', out);
-  if (p->functions_dropped)
-    fprintf (out,
-             "osp: %llu functions were not profiled: raise max_functions "
-             "(now %u)\n",
-             (unsigned long long) p->functions_dropped, o->max_functions);
+  osp_report_header (out, p, o, "blocks", (long long) total);
 
   size_t nblocks = 0;
   for (uint32_t i = 0; i < p->nfns; i++)

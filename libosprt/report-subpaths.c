@@ -270,27 +270,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
 {
   const uint64_t *w = p->walk;
   int exact = p->mode == OSP_MODE_SUBPATHS_EXACT;
-  fprintf (out,
-           "osp report: mode=%s pid=%ld modules=%llu functions=%u "
-           "threads=%llu functions_dropped=%llu unregistered_hits=%llu",
-           mode_name (p->mode), p->pid, (unsigned long long) p->modules,
-           p->nfns, (unsigned long long) p->threads,
-           (unsigned long long) p->functions_dropped,
-           (unsigned long long) p->unregistered_hits);
-  if (p->records_invalid)
-    fprintf (out, " records_invalid=%llu",
-             (unsigned long long) p->records_invalid);
-  if (p->abi_mismatches)
-    fprintf (out, " abi_mismatches=%llu",
-             (unsigned long long) p->abi_mismatches);
-  if (p->hits_lost)
-    fprintf (out, " hits_lost=%llu", (unsigned long long) p->hits_lost);
-  fputc ('\n', out);
-  if (p->functions_dropped)
-    fprintf (out,
-             "osp: %llu functions were not profiled: raise max_functions "
-             "(now %u)\n",
-             (unsigned long long) p->functions_dropped, o->max_functions);
+  osp_report_header (out, p, o, mode_name (p->mode), -1);
 
   if (exact)
     {

@@ -105,6 +105,37 @@ osp_share (uint64_t x, uint64_t total)
   return total ? 100.0 * (double) x / (double) total : 0.0;
 }
 
+/* The first line of a text report (and the max_functions warning), shared
+   by both formats; BLOCK_ENTRIES < 0 leaves that field out. */
+void
+osp_report_header (FILE *out, const struct osp_profile *p,
+                   const struct osp_options *o, const char *mode,
+                   long long block_entries)
+{
+  fprintf (out, "osp report: mode=%s pid=%ld modules=%llu functions=%u "
+           "threads=%llu", mode, p->pid, (unsigned long long) p->modules,
+           p->nfns, (unsigned long long) p->threads);
+  if (block_entries >= 0)
+    fprintf (out, " block_entries=%lld", block_entries);
+  fprintf (out, " functions_dropped=%llu unregistered_hits=%llu",
+           (unsigned long long) p->functions_dropped,
+           (unsigned long long) p->unregistered_hits);
+  if (p->records_invalid)
+    fprintf (out, " records_invalid=%llu",
+             (unsigned long long) p->records_invalid);
+  if (p->abi_mismatches)
+    fprintf (out, " abi_mismatches=%llu",
+             (unsigned long long) p->abi_mismatches);
+  if (p->hits_lost)
+    fprintf (out, " hits_lost=%llu", (unsigned long long) p->hits_lost);
+  fputc ('\n', out);
+  if (p->functions_dropped)
+    fprintf (out,
+             "osp: %llu functions were not profiled: raise max_functions "
+             "(now %u)\n",
+             (unsigned long long) p->functions_dropped, o->max_functions);
+}
+
 /* ---- choosing the format --------------------------------------------- */
 
 int

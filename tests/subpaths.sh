@@ -92,6 +92,7 @@ osp_exec_with "mode=subpaths-exact:report=$W/exact.tsv:report_format=tsv" "$W/ex
 [ "$osp_rc" -eq 0 ] || osp_fail "exact run exited with $osp_rc"
 osp_same "exact run stdout" "$W/plain-small.out" "$W/exact.out"
 check_subpath_report "$W/exact.tsv" || osp_fail "exact report malformed"
+# shellcheck disable=SC2046
 set -- $(hot_first4 "$W/exact.tsv")
 echo "exact: hottest of length 4: rank $1 count $4 blocks $5 ($6)"
 [ "${6:-}" = hot ] || osp_fail "exact: the hottest subpath of length 4 is '$5', not the hot section (lines $hot_lo-$hot_hi)"
@@ -105,6 +106,7 @@ osp_exec_with "seed=1:report=$W/sampled.tsv:report_format=tsv" "$W/sampled" "$p"
 osp_same "sampled run stdout" "$W/plain.out" "$W/sampled.out"
 check_subpath_report "$W/sampled.tsv" || osp_fail "sampled report malformed"
 head -n 1 "$W/sampled.tsv" | grep -q 'mode=subpaths$' || osp_fail "the default mode is not subpaths"
+# shellcheck disable=SC2046
 set -- $(hot_first4 "$W/sampled.tsv")
 echo "sampled: hottest of length 4: rank $1 estimate $2 +/- $3 (count $4) blocks $5 ($6)"
 [ "${6:-}" = hot ] || osp_fail "sampled: the hottest subpath of length 4 (by rank) is '$5', not the hot section"

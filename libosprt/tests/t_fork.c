@@ -83,29 +83,6 @@ scenario_work (void)
   return 0;
 }
 
-static long long
-block_count (const char *report, int fid, int b)
-{
-  char key[64];
-  snprintf (key, sizeof key, "\nblock\t%d\t%d\t", fid, b);
-  const char *l = strstr (report, key);
-  if (l == NULL)
-    return -1;
-  const char *tab = strchr (l + 1, '\n');
-  while (tab > l && tab[-1] != '\t')
-    tab--;
-  return atoll (tab);
-}
-
-static long long
-stat_value (const char *report, const char *name)
-{
-  char key[64];
-  snprintf (key, sizeof key, "\nstat\t%s\t", name);
-  const char *l = strstr (report, key);
-  return l ? atoll (l + strlen (key)) : -1;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -132,20 +109,20 @@ main (int argc, char **argv)
           if (r && is_child)
             {
               children++;
-              CHECK_EQ (block_count (r, 1, 2), 3);
-              CHECK_EQ (block_count (r, 1, 0), -1); /* parent's counts */
-              CHECK_EQ (block_count (r, 1, 3), -1); /* hammer's */
-              CHECK_EQ (stat_value (r, "threads"), 1);
+              CHECK_EQ (osp_test_block_count (r, 1, 2), 3);
+              CHECK_EQ (osp_test_block_count (r, 1, 0), -1); /* parent's counts */
+              CHECK_EQ (osp_test_block_count (r, 1, 3), -1); /* hammer's */
+              CHECK_EQ (osp_test_stat (r, "threads"), 1);
             }
           else if (r)
             {
               parents++;
-              CHECK_EQ (block_count (r, 1, 0), 105);
-              CHECK_EQ (block_count (r, 1, 2), -1); /* children's */
-              CHECK (block_count (r, 1, 3) > 0);
-              CHECK (block_count (r, 2, 0) > 0);
-              CHECK_EQ (stat_value (r, "threads"),
-                        2 + block_count (r, 2, 0));
+              CHECK_EQ (osp_test_block_count (r, 1, 0), 105);
+              CHECK_EQ (osp_test_block_count (r, 1, 2), -1); /* children's */
+              CHECK (osp_test_block_count (r, 1, 3) > 0);
+              CHECK (osp_test_block_count (r, 2, 0) > 0);
+              CHECK_EQ (osp_test_stat (r, "threads"),
+                        2 + osp_test_block_count (r, 2, 0));
             }
           free (r);
           unlink (rep);

@@ -30,15 +30,6 @@ work (long n)
     osp_test_block (&recs[i % 7 == 3], (uint32_t) (i % 2));
 }
 
-static long long
-stat_value (const char *report, const char *name)
-{
-  char key[64];
-  snprintf (key, sizeof key, "\nstat\t%s\t", name);
-  const char *l = report ? strstr (report, key) : NULL;
-  return l ? atoll (l + strlen (key)) : -1;
-}
-
 static int
 scenario_api (const char *dir)
 {
@@ -50,12 +41,12 @@ scenario_api (const char *dir)
   char *r = osp_test_slurp (path);
   CHECK_CONTAINS (r, "# osp-report 1 mode=subpaths\n");
   CHECK_CONTAINS (r, "\nsubpath\t1\t");
-  CHECK_EQ (stat_value (r, "blocks_seen"), 100000);
+  CHECK_EQ (osp_test_stat (r, "blocks_seen"), 100000);
   free (r);
   work (1000);
   CHECK_EQ (osp_report (path), 0); /* again: replaced atomically */
   r = osp_test_slurp (path);
-  CHECK_EQ (stat_value (r, "blocks_seen"), 101000);
+  CHECK_EQ (osp_test_stat (r, "blocks_seen"), 101000);
   free (r);
   CHECK_EQ (osp_report (NULL), 0); /* the configured report=... */
   CHECK_EQ (osp_report ("/nonexistent-dir/x.tsv"), -1);
@@ -86,7 +77,7 @@ scenario_signal (const char *path)
     }
   char *r = osp_test_slurp (path);
   CHECK_CONTAINS (r, "# osp-report 1 mode=subpaths\n");
-  CHECK (stat_value (r, "blocks_seen") > 0);
+  CHECK (osp_test_stat (r, "blocks_seen") > 0);
   free (r);
   unlink (path);
   /* The handler left the program's errno and signal mask alone. */
@@ -157,7 +148,7 @@ main (int argc, char **argv)
   snprintf (opts, sizeof opts, "report=%s:report_format=tsv", path);
   CHECK_EQ (osp_test_run ("api", opts, NULL, err), 0);
   char *r = osp_test_slurp (path); /* the exit report */
-  CHECK_EQ (stat_value (r, "blocks_seen"), 102000);
+  CHECK_EQ (osp_test_stat (r, "blocks_seen"), 102000);
   free (r);
   r = osp_test_slurp (err);
   CHECK_CONTAINS (r, "osp: cannot write the report to /nonexistent-dir/x.tsv");
@@ -175,10 +166,10 @@ main (int argc, char **argv)
             path);
   CHECK_EQ (osp_test_run ("threads", opts, NULL, NULL), 0);
   r = osp_test_slurp (path);
-  CHECK_EQ (stat_value (r, "blocks_seen"), 210000);
-  CHECK_EQ (stat_value (r, "threads"), 5);
-  CHECK (stat_value (r, "samples") > 1000);
-  CHECK_EQ (stat_value (r, "hotlist_offered"), stat_value (r, "samples"));
+  CHECK_EQ (osp_test_stat (r, "blocks_seen"), 210000);
+  CHECK_EQ (osp_test_stat (r, "threads"), 5);
+  CHECK (osp_test_stat (r, "samples") > 1000);
+  CHECK_EQ (osp_test_stat (r, "hotlist_offered"), osp_test_stat (r, "samples"));
   free (r);
   unlink (path);
 

@@ -95,31 +95,6 @@ scenario_work (void)
   return 0; /* exit with the spinner still counting */
 }
 
-/* Field 8 of "block\tFID\tB\t..." in REPORT, or -1. */
-static long long
-block_count (const char *report, int fid, int b)
-{
-  char key[64];
-  snprintf (key, sizeof key, "\nblock\t%d\t%d\t", fid, b);
-  const char *l = strstr (report, key);
-  if (l == NULL)
-    return -1;
-  const char *end = strchr (l + 1, '\n');
-  const char *tab = end;
-  while (tab > l && tab[-1] != '\t')
-    tab--;
-  return atoll (tab);
-}
-
-static long long
-stat_value (const char *report, const char *name)
-{
-  char key[64];
-  snprintf (key, sizeof key, "\nstat\t%s\t", name);
-  const char *l = strstr (report, key);
-  return l ? atoll (l + strlen (key)) : -1;
-}
-
 int
 main (int argc, char **argv)
 {
@@ -144,27 +119,27 @@ main (int argc, char **argv)
       for (int k = 0; k < NTHREADS; k++)
         for (long i = 0; i < iters; i++)
           b1 += i % 7 == k % 7;
-      CHECK_EQ (block_count (r, 1, 0), n + 1); /* + main's */
-      CHECK_EQ (block_count (r, 1, 1), n);
-      CHECK_EQ (block_count (r, 1, 2), NTHREADS * ((iters + 2) / 3));
-      CHECK_EQ (block_count (r, 1, 3), n);
-      CHECK_EQ (block_count (r, 2, 0), n);
-      CHECK_EQ (block_count (r, 2, 1), b1);
-      CHECK_EQ (block_count (r, 2, 2), -1); /* never entered: no row */
-      CHECK (block_count (r, 3, 0) >= 1);
+      CHECK_EQ (osp_test_block_count (r, 1, 0), n + 1); /* + main's */
+      CHECK_EQ (osp_test_block_count (r, 1, 1), n);
+      CHECK_EQ (osp_test_block_count (r, 1, 2), NTHREADS * ((iters + 2) / 3));
+      CHECK_EQ (osp_test_block_count (r, 1, 3), n);
+      CHECK_EQ (osp_test_block_count (r, 2, 0), n);
+      CHECK_EQ (osp_test_block_count (r, 2, 1), b1);
+      CHECK_EQ (osp_test_block_count (r, 2, 2), -1); /* never entered: no row */
+      CHECK (osp_test_block_count (r, 3, 0) >= 1);
       long long handled_n = atoll (o + strlen ("handled "));
-      long long d = block_count (r, 4, 0);
+      long long d = osp_test_block_count (r, 4, 0);
       /* In mode=blocks a worker spends much of its time inside the hook,
          so most handler hooks are nested and only counted as lost.  A
          handler's block is missed, not miscounted, when the signal lands
          between generated code's store of 0 into __osp_skip and its hook
          call (the handler then decrements past 0). */
       CHECK (handled_n > 0);
-      CHECK ((d < 0 ? 0 : d) + stat_value (r, "hits_lost") <= handled_n);
-      CHECK_EQ (stat_value (r, "threads"), NTHREADS + 2);
-      CHECK_EQ (stat_value (r, "functions"), 4);
-      CHECK_EQ (stat_value (r, "modules"), 1);
-      CHECK_EQ (stat_value (r, "unregistered_hits"), 0);
+      CHECK ((d < 0 ? 0 : d) + osp_test_stat (r, "hits_lost") <= handled_n);
+      CHECK_EQ (osp_test_stat (r, "threads"), NTHREADS + 2);
+      CHECK_EQ (osp_test_stat (r, "functions"), 4);
+      CHECK_EQ (osp_test_stat (r, "modules"), 1);
+      CHECK_EQ (osp_test_stat (r, "unregistered_hits"), 0);
       const char *last = strrchr (r, '#');
       CHECK (last == r); /* one report */
     }

@@ -205,4 +205,29 @@ osp_test_tmpdir (void)
   return t;
 }
 
+/* The count of "block\tFID\tB\t..." (its last field) in a tsv REPORT, or -1. */
+static inline long long
+osp_test_block_count (const char *report, int fid, int b)
+{
+  char key[64];
+  snprintf (key, sizeof key, "\nblock\t%d\t%d\t", fid, b);
+  const char *l = strstr (report, key);
+  if (l == NULL)
+    return -1;
+  const char *tab = strchr (l + 1, '\n');
+  while (tab > l && tab[-1] != '\t')
+    tab--;
+  return atoll (tab);
+}
+
+/* The value of "stat\tNAME\t..." in a tsv REPORT, or -1. */
+static inline long long
+osp_test_stat (const char *report, const char *name)
+{
+  char key[64];
+  snprintf (key, sizeof key, "\nstat\t%s\t", name);
+  const char *l = strstr (report, key);
+  return l ? atoll (l + strlen (key)) : -1;
+}
+
 #endif /* OSP_TESTUTIL_H */

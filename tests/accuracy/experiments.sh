@@ -16,7 +16,7 @@ SEEDS=${1:-10}
 W=$abs_top_builddir/tests/work/experiments
 CMP="sh $abs_top_srcdir/tools/ospcompare"
 rm -rf "$W" && mkdir -p "$W" || exit 99
-args_figure1=150000 args_fft= args_heapsort=
+args_figure1=150000 args_fft='' args_heapsort=''
 PROGS="figure1 fft heapsort"
 
 stat () { awk -F '\t' -v n="$2" '$1 == "stat" && $2 == n { print $3 }' "$1"; }
@@ -50,6 +50,7 @@ echo "|---|---|---:|---:|---:|---:|---:|"
 for p in $PROGS; do
   eval "a=\$args_$p"
   x=$W/$p.exact.tsv
+  # shellcheck disable=SC2046
   set -- $(grep "^$p " "$W/times")
   echo "| $p | ${a:-default} | $(stat "$x" blocks_seen) | $(stat "$x" samples) | $(stat "$x" exact_entries) | $(printf %.1f "$2") | $(printf %.2f "$3") |"
 done
