@@ -18,6 +18,7 @@ OSP_E2E_TESTS = \
 	tests/registration.sh \
 	tests/abi-mismatch.sh \
 	tests/early-hooks.sh \
+	tests/sanitizers.sh \
 	tests/runtime-options.sh \
 	tests/subpaths.sh \
 	tests/accuracy.sh

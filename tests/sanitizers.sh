@@ -1,0 +1,54 @@
+#!/bin/sh
+# tests/sanitizers.sh - the runtime's unit tests (libosprt/tests) again, built with
+# AddressSanitizer + UndefinedBehaviorSanitizer, then with ThreadSanitizer.
+#
+# The runtime sources are the OSPRT_SOURCES list of libosprt/local.mk, so a new runtime file is
+# covered without editing this script.  White-box tests link the sanitized objects directly (as
+# the check-only convenience library does); t_threads, t_fork and t_online link a sanitized
+# libosprt.so, as they link the real one in make check.  Any sanitizer report fails the test
+# (-fno-sanitize-recover, halt_on_error).  LeakSanitizer is off for t_fork only: it hangs in the
+# forked children of a threaded process (google/sanitizers #836, #1479).
+. "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
+osp_setup sanitizers
+
+src=$abs_top_srcdir/libosprt
+rt=$(sed -n '/^OSPRT_SOURCES = /,/[^\\]$/p' "$src/local.mk" | tr -d '\\' | tr ' \t' '\n\n' |
+     grep '\.c$' | sed "s|^libosprt/|$src/|")
+[ -n "$rt" ] || { osp_fail "no OSPRT_SOURCES in $src/local.mk"; osp_done; }
+whitebox="t_options t_registry t_report t_sampler t_subexact t_hotlist"
+blackbox="t_threads t_fork t_online"
+cflags="-std=c11 -g -O1 -Wall -Wextra -pthread -I$abs_top_srcdir/include -I$src"
+
+run_suite ()   # NAME SANITIZER-FLAGS
+{
+  name=$1 san=$2 d=$W/$1
+  mkdir -p "$d"
+  # shellcheck disable=SC2086
+  if ! $CC $cflags $san -fPIC -fvisibility=hidden -shared $rt -o "$d/libosprt.so" -lm \
+       > "$d/build.log" 2>&1; then
+    osp_fail "$name: building the runtime"; osp_show "$d/build.log"; return
+  fi
+  for t in $whitebox $blackbox; do
+    case " $whitebox " in
+      *" $t "*) objs="$rt" link="-lm" ;;
+      *) objs= link="-L$d -Wl,-rpath,$d -losprt" ;;
+    esac
+    # shellcheck disable=SC2086
+    if ! $CC $cflags $san -fvisibility=hidden "$src/tests/$t.c" $objs -o "$d/$t" $link \
+         > "$d/$t.build.log" 2>&1; then
+      osp_fail "$name $t: build"; osp_show "$d/$t.build.log"; continue
+    fi
+    leaks=1
+    [ "$t" = t_fork ] && leaks=0
+    if ASAN_OPTIONS=halt_on_error=1:detect_leaks=$leaks UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+       TSAN_OPTIONS=halt_on_error=1 timeout 300 "$d/$t" > "$d/$t.log" 2>&1 < /dev/null; then
+      echo "ok: $name $t"
+    else
+      osp_fail "$name $t: exit status $? (see below)"; osp_show "$d/$t.log"
+    fi
+  done
+}
+
+run_suite asan-ubsan "-fsanitize=address,undefined -fno-sanitize-recover=all"
+run_suite tsan "-fsanitize=thread"
+osp_done
