@@ -50,49 +50,31 @@ check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 TESTS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 EXTRA_DIST += libosprt/tests/bench_counters.c
 
+## The unit tests share the runtime's flags (no other C program in this tree is built by
+## Automake); white-box tests link the check library, black-box ones the real shared library.
+AM_CPPFLAGS = $(OSPRT_CPPFLAGS)
+AM_CFLAGS = $(OSPRT_CFLAGS)
+OSPRT_WHITEBOX_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS) -lm
+OSPRT_BLACKBOX_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)
+
 libosprt_tests_t_options_SOURCES = libosprt/tests/t_options.c libosprt/tests/testutil.h
-libosprt_tests_t_options_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_options_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_options_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
-
+libosprt_tests_t_options_LDADD = $(OSPRT_WHITEBOX_LDADD)
 libosprt_tests_t_registry_SOURCES = libosprt/tests/t_registry.c libosprt/tests/testutil.h
-libosprt_tests_t_registry_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_registry_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_registry_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
-
+libosprt_tests_t_registry_LDADD = $(OSPRT_WHITEBOX_LDADD)
 libosprt_tests_t_report_SOURCES = libosprt/tests/t_report.c libosprt/tests/testutil.h
-libosprt_tests_t_report_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_report_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_report_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
-
-libosprt_tests_t_threads_SOURCES = libosprt/tests/t_threads.c libosprt/tests/testutil.h
-libosprt_tests_t_threads_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_threads_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_threads_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)
-
-libosprt_tests_t_fork_SOURCES = libosprt/tests/t_fork.c libosprt/tests/testutil.h
-libosprt_tests_t_fork_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_fork_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_fork_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)
-
+libosprt_tests_t_report_LDADD = $(OSPRT_WHITEBOX_LDADD)
 libosprt_tests_t_sampler_SOURCES = libosprt/tests/t_sampler.c libosprt/tests/testutil.h
-libosprt_tests_t_sampler_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_sampler_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_sampler_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS) -lm
-
+libosprt_tests_t_sampler_LDADD = $(OSPRT_WHITEBOX_LDADD)
 libosprt_tests_t_subexact_SOURCES = libosprt/tests/t_subexact.c libosprt/tests/testutil.h
-libosprt_tests_t_subexact_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_subexact_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_subexact_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS)
-
-libosprt_tests_t_online_SOURCES = libosprt/tests/t_online.c libosprt/tests/testutil.h
-libosprt_tests_t_online_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_online_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_online_LDADD = libosprt/libosprt.la $(PTHREAD_LIBS)
-
+libosprt_tests_t_subexact_LDADD = $(OSPRT_WHITEBOX_LDADD)
 ## t_hotlist also compiles a second copy of hotlist.c (#include, HL_TEST_WEAK_HASH, renamed
 ## entry points); `t_hotlist bench' is the hot-list micro-benchmark (not run by make check).
 libosprt_tests_t_hotlist_SOURCES = libosprt/tests/t_hotlist.c libosprt/tests/testutil.h
-libosprt_tests_t_hotlist_CPPFLAGS = $(OSPRT_CPPFLAGS)
-libosprt_tests_t_hotlist_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_t_hotlist_LDADD = libosprt/tests/libosprt-check.la $(PTHREAD_LIBS) -lm
+libosprt_tests_t_hotlist_LDADD = $(OSPRT_WHITEBOX_LDADD)
+
+libosprt_tests_t_threads_SOURCES = libosprt/tests/t_threads.c libosprt/tests/testutil.h
+libosprt_tests_t_threads_LDADD = $(OSPRT_BLACKBOX_LDADD)
+libosprt_tests_t_fork_SOURCES = libosprt/tests/t_fork.c libosprt/tests/testutil.h
+libosprt_tests_t_fork_LDADD = $(OSPRT_BLACKBOX_LDADD)
+libosprt_tests_t_online_SOURCES = libosprt/tests/t_online.c libosprt/tests/testutil.h
+libosprt_tests_t_online_LDADD = $(OSPRT_BLACKBOX_LDADD)
