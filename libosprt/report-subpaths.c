@@ -277,7 +277,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
       fprintf (out, "subpaths: exact\n");
       fprintf (out,
                "  blocks seen %llu, subpaths counted %llu, distinct %llu, "
-               "not osp_block_counted (table full) %llu\n",
+               "not counted (table full) %llu\n",
                (unsigned long long) w[OSP_W_BLOCKS_SEEN],
                (unsigned long long) w[OSP_W_SAMPLES],
                (unsigned long long) p->exact_entries,

@@ -184,8 +184,10 @@ fork_prepare (void)
   pthread_mutex_lock (&osp_exact_lock);
 }
 
+/* Undo fork_prepare, in the reverse lock order: the parent's handler, and
+   the end of the child's. */
 static void
-fork_parent (void)
+fork_release (void)
 {
   pthread_mutex_unlock (&osp_exact_lock);
   pthread_mutex_unlock (&osp_hot_lock);
@@ -219,12 +221,7 @@ fork_child (void)
   atomic_store_explicit (&osp_stats.unregistered_hits, 0,
                          memory_order_relaxed);
   atomic_store_explicit (&osp_stats.hits_lost, 0, memory_order_relaxed);
-  pthread_mutex_unlock (&osp_exact_lock);
-  pthread_mutex_unlock (&osp_hot_lock);
-  pthread_mutex_unlock (&osp_threads_lock);
-  pthread_mutex_unlock (&osp_registry_lock);
-  atomic_signal_fence (memory_order_seq_cst);
-  osp_in_runtime = in_runtime_before_fork;
+  fork_release ();
 }
 
 int
@@ -233,7 +230,7 @@ osp_threads_init (uint32_t max_functions)
   dir_words = (max_functions + OSP_DIR_CHUNK - 1) / OSP_DIR_CHUNK;
   if (pthread_key_create (&key, thread_exit) != 0)
     return -1;
-  if (pthread_atfork (fork_prepare, fork_parent, fork_child) != 0)
+  if (pthread_atfork (fork_prepare, fork_release, fork_child) != 0)
     return -1;
   return 0;
 }
