@@ -1,4 +1,5 @@
-/* hooks.cc - block-entry hooks (OSP paper, section 3: enterBlock).
+/* hooks.cc - block-entry hooks (OSP paper, section 3: enterBlock), and the
+ * countdown-and-call sequence that the path checks of probes.cc share.
  *
  * At the start of each original block:
  *
@@ -60,29 +61,39 @@ declare_runtime_function (const char *name, tree type, bool cold)
   return decl;
 }
 
+/* extern __thread uint32_t NAME, owned by the runtime.  */
+static tree
+declare_runtime_countdown (const char *name)
+{
+  /* DECL_THREAD_LOCAL_P is derived from the varpool node's TLS model.
+     initial-exec also works in -fPIC objects, dlopen'ed ones included
+     (they get DF_STATIC_TLS), and avoids a __tls_get_addr call per block. */
+  tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
+                         uint32_type_node);
+  TREE_PUBLIC (var) = 1;
+  DECL_EXTERNAL (var) = 1;
+  TREE_STATIC (var) = 1;
+  DECL_ARTIFICIAL (var) = 1;
+  DECL_IGNORED_P (var) = 1;
+  set_decl_tls_model (var, TLS_MODEL_INITIAL_EXEC);
+  DECL_ASSEMBLER_NAME (var);
+  return var;
+}
+
 void
 init_hook_decls ()
 {
   if (skip_decl)
     return;
-  /* DECL_THREAD_LOCAL_P is derived from the varpool node's TLS model.
-     initial-exec also works in -fPIC objects, dlopen'ed ones included
-     (they get DF_STATIC_TLS), and avoids a __tls_get_addr call per block. */
-  tree skip = build_decl (BUILTINS_LOCATION, VAR_DECL,
-                          get_identifier (OSP_SYM_SKIP), uint32_type_node);
-  TREE_PUBLIC (skip) = 1;
-  DECL_EXTERNAL (skip) = 1;
-  TREE_STATIC (skip) = 1;
-  DECL_ARTIFICIAL (skip) = 1;
-  DECL_IGNORED_P (skip) = 1;
-  set_decl_tls_model (skip, TLS_MODEL_INITIAL_EXEC);
-  DECL_ASSEMBLER_NAME (skip);
-  skip_decl = skip;
-
+  skip_decl = declare_runtime_countdown (OSP_SYM_SKIP);
   tree type = build_function_type_list (void_type_node, ptr_type_node,
                                         uint32_type_node, NULL_TREE);
   block_hook_decl = declare_runtime_function (OSP_SYM_BLOCK_HOOK, type,
                                               true);
+  countdown_decl = declare_runtime_countdown (OSP_SYM_PATH_COUNTDOWN);
+  type = build_function_type_list (void_type_node, ptr_type_node,
+                                   uint64_type_node, NULL_TREE);
+  path_end_decl = declare_runtime_function (OSP_SYM_PATH_END, type, true);
 }
 
 /* The first real statement of BB, or NULL.  */
@@ -105,17 +116,21 @@ hook_fits_at_start (basic_block bb)
            || gimple_call_builtin_p (stmt, BUILT_IN_SETJMP_RECEIVER));
 }
 
-/* Emit the countdown and the cold call before GSI, with location LOC.  */
-static void
-emit_hook (gimple_stmt_iterator *gsi, tree record_addr, unsigned id,
-           location_t loc)
+/* Emit before GSI, with location LOC:
+       t = COUNTER - 1;  COUNTER = t;
+       if (t == 0) FN (RECORD_ADDR, ARG [+ ADDEND]);
+   The addition, when ADDEND is given, is done in the cold call block, so
+   the common path does not pay for it.  */
+void
+emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
+                     tree record_addr, tree arg, tree addend, location_t loc)
 {
   tree t1 = make_ssa_name (uint32_type_node);
   tree t2 = make_ssa_name (uint32_type_node);
-  gassign *load = gimple_build_assign (t1, unshare_expr (skip_decl));
+  gassign *load = gimple_build_assign (t1, unshare_expr (counter));
   gassign *dec = gimple_build_assign (t2, MINUS_EXPR, t1,
                                       build_int_cst (uint32_type_node, 1));
-  gassign *store = gimple_build_assign (unshare_expr (skip_decl), t2);
+  gassign *store = gimple_build_assign (unshare_expr (counter), t2);
   gimple_set_location (load, loc);
   gimple_set_location (dec, loc);
   gimple_set_location (store, loc);
@@ -136,11 +151,31 @@ emit_hook (gimple_stmt_iterator *gsi, tree record_addr, unsigned id,
   gimple_set_location (cond, loc);
   gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
 
-  gcall *call = gimple_build_call (block_hook_decl, 2, record_addr,
-                                   build_int_cst (uint32_type_node, id));
-  gimple_set_location (call, loc);
   gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
+  if (addend && !integer_zerop (addend))
+    {
+      if (TREE_CODE (arg) == INTEGER_CST)
+        arg = fold_build2 (PLUS_EXPR, TREE_TYPE (arg), arg, addend);
+      else
+        {
+          tree sum = make_ssa_name (TREE_TYPE (arg));
+          gassign *add = gimple_build_assign (sum, PLUS_EXPR, arg, addend);
+          gimple_set_location (add, loc);
+          gsi_insert_after (&then_gsi, add, GSI_NEW_STMT);
+          arg = sum;
+        }
+    }
+  gcall *call = gimple_build_call (fn, 2, unshare_expr (record_addr), arg);
+  gimple_set_location (call, loc);
   gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
+}
+
+static void
+emit_hook (gimple_stmt_iterator *gsi, tree record_addr, unsigned id,
+           location_t loc)
+{
+  emit_countdown_call (gsi, skip_decl, block_hook_decl, record_addr,
+                       build_int_cst (uint32_type_node, id), NULL_TREE, loc);
 }
 
 /* The only normal (not abnormal, not EH) successor edge of BB, or NULL.  */

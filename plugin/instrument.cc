@@ -5,12 +5,15 @@
  *   1. give it an entry block reached only from the function entry
  *      (numbering.cc), so block 0 counts calls;
  *   2. number the original blocks, mark DFS back edges, encode the cfg;
- *   3. declare the function's record, insert the block-entry hooks
- *      (hooks.cc) - they refer to the record by address - and flag the
- *      blocks that could not take one;
- *   4. fill in and emit the record (metadata.cc).
- * The cfg is encoded before any hook splits a block, so the record
- * describes the program's own control flow, not osp's.
+ *   3. number the Ball-Larus paths of its P-DAG (pathnum.cc);
+ *   4. declare the function's record; insert the path register and the
+ *      sample checks (probes.cc), then the block-entry hooks (hooks.cc) -
+ *      both refer to the record by address - and flag the blocks that
+ *      could not take one;
+ *   5. fill in and emit the record (metadata.cc).
+ * The cfg is encoded and the paths numbered before anything splits a
+ * block, so the record describes the program's own control flow, not
+ * osp's.
  *
  * Functions left alone: osp's (and GCC's) generated static constructors,
  * inline-only definitions (C99 `inline' without `extern', gnu_inline
@@ -43,7 +46,6 @@
 
 namespace osp {
 
-bool hook_fits_at_start (basic_block bb);
 
 /* The name shown to users and matched by include=/exclude=.  DECL_NAME,
    not function_name (): with -flto, free_lang_data swaps the printable-name
@@ -131,31 +133,70 @@ instrument_function (function *fun)
   number_blocks (fun, &blocks, &id_of_bb_index);
   encode_cfg (&blocks, id_of_bb_index, &cfg_words);
 
+  path_numbering pn;
+  auto_vec<uint64_t> path_words;
+  bool paths = false;
+  const char *why = NULL;
+  if (opts.instrument & INSTRUMENT_PATHS)
+    {
+      const char *name = display_name (fun);
+      const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
+      auto_vec<double> weights;
+      bool guided = opts.profile
+                    && profile_weights (name, file ? file : "", blocks,
+                                        &weights);
+      paths = number_paths (fun, blocks, id_of_bb_index,
+                            guided ? &weights : NULL, &pn, &why);
+      if (paths)
+        encode_paths (pn, blocks, &cfg_words, &path_words);
+      else
+        warning (0, "osp: no path probes in %qs: %s", name, why);
+    }
+
   tree record = declare_function_record (fun);
-  unsigned fn_flags = 0, hooked = 0;
+  tree addr = build_fold_addr_expr (record);
+  unsigned fn_flags = 0, hooked = 0, checks = 0;
+  if (opts.instrument)
+    init_hook_decls ();
+  if (paths)
+    {
+      fn_flags |= OSP_FN_PATH_PROBES;
+      checks = insert_path_probes (blocks, id_of_bb_index, pn, addr,
+                                   &cfg_words);
+    }
   if (opts.instrument & INSTRUMENT_BLOCKS)
     {
-      init_hook_decls ();
       fn_flags |= OSP_FN_BLOCK_HOOKS;
-      tree addr = build_fold_addr_expr (record);
       for (unsigned id = 0; id < blocks.length (); id++)
         if (insert_block_hook (blocks[id].bb, addr, id))
           hooked++;
         else
           cfg_words[blocks[id].cfg_offset + 2] |= OSP_BB_NO_HOOK;
+    }
+  if (fn_flags)
+    {
       /* Dominators are recomputed on demand; loops are fixed up.  */
       free_dominance_info (CDI_DOMINATORS);
       free_dominance_info (CDI_POST_DOMINATORS);
       mark_virtual_operands_for_renaming (fun);
     }
   finish_function_record (record, fun, fn_flags, blocks.length (),
-                          cfg_words);
+                          cfg_words, paths ? pn.npaths : 0, path_words);
 
   if (opts.verbose)
-    inform (DECL_SOURCE_LOCATION (fun->decl),
-            "osp: instrumented %s: %u blocks, %u hooks", display_name (fun),
-            blocks.length (), hooked);
-  return (opts.instrument & INSTRUMENT_BLOCKS) ? TODO_update_ssa : 0;
+    {
+      if (paths)
+        inform (DECL_SOURCE_LOCATION (fun->decl),
+                "osp: instrumented %s: %u blocks, %u hooks, %llu paths, "
+                "%u sample checks, %u cuts", display_name (fun),
+                blocks.length (), hooked, (unsigned long long) pn.npaths,
+                checks, pn.cuts);
+      else
+        inform (DECL_SOURCE_LOCATION (fun->decl),
+                "osp: instrumented %s: %u blocks, %u hooks",
+                display_name (fun), blocks.length (), hooked);
+    }
+  return fn_flags ? TODO_update_ssa : 0;
 }
 
 const pass_data instrument_pass_data = {

@@ -7,6 +7,9 @@ plugin_osp_la_SOURCES = \
 	plugin/plugin.cc \
 	plugin/instrument.cc \
 	plugin/numbering.cc \
+	plugin/pathnum.cc \
+	plugin/profile.cc \
+	plugin/probes.cc \
 	plugin/hooks.cc \
 	plugin/metadata.cc
 plugin_osp_la_CPPFLAGS = -I$(GCC_PLUGIN_INCLUDE) -I$(top_srcdir)/include \

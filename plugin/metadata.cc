@@ -70,6 +70,10 @@ build_record_type ()
   add ("name", const_pointer_to (char_type_node));
   add ("file", const_pointer_to (char_type_node));
   add ("cfg", const_pointer_to (uint32_type_node));
+  add ("npaths", uint64_type_node);
+  add ("paths", const_pointer_to (uint64_type_node));
+  add ("paths_len", uint32_type_node);
+  add ("reserved", uint32_type_node);
 
   tree type = make_node (RECORD_TYPE);
   /* finish_builtin_struct reverses the chain back into declaration order. */
@@ -114,18 +118,21 @@ declare_function_record (function *)
   return var;
 }
 
+static unsigned const_arrays;
+
+/* A read-only static array of WORDS of type ELT_TYPE.  */
+template <typename T>
 static tree
-build_cfg_array (const vec<uint32_t> &words)
+build_const_array (const char *prefix, tree elt_type, const vec<T> &words)
 {
-  tree elt = build_qualified_type (uint32_type_node, TYPE_QUAL_CONST);
+  tree elt = build_qualified_type (elt_type, TYPE_QUAL_CONST);
   tree type = build_array_type_nelts (elt, words.length ());
   vec<constructor_elt, va_gc> *v = NULL;
   vec_alloc (v, words.length ());
   for (unsigned i = 0; i < words.length (); i++)
     CONSTRUCTOR_APPEND_ELT (v, build_int_cst (size_type_node, i),
-                            build_int_cst (uint32_type_node, words[i]));
-  static unsigned arrays;
-  tree var = build_static_var ("__osp_cfg", arrays++, type);
+                            build_int_cstu (elt_type, words[i]));
+  tree var = build_static_var (prefix, const_arrays++, type);
   TREE_READONLY (var) = 1;
   TREE_CONSTANT (var) = 1;
   DECL_INITIAL (var) = build_constructor (type, v);
@@ -142,7 +149,8 @@ string_constant (const char *s, tree field_type)
 /* Give RECORD its contents and hand it to the varpool.  */
 void
 finish_function_record (tree record, function *fun, unsigned flags,
-                        unsigned nblocks, const vec<uint32_t> &cfg_words)
+                        unsigned nblocks, const vec<uint32_t> &cfg_words,
+                        uint64_t npaths, const vec<uint64_t> &path_words)
 {
   const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
   const uint32_t head[] = { OSP_FN_MAGIC, OSP_ABI_VERSION, 0, flags, nblocks,
@@ -162,10 +170,24 @@ finish_function_record (tree record, function *fun, unsigned flags,
   CONSTRUCTOR_APPEND_ELT (v, field, string_constant (file ? file : "",
                                                      TREE_TYPE (field)));
   field = DECL_CHAIN (field);
-  tree cfg = build_cfg_array (cfg_words);
+  tree cfg = build_const_array ("__osp_cfg", uint32_type_node, cfg_words);
   CONSTRUCTOR_APPEND_ELT (v, field,
                           fold_convert (TREE_TYPE (field),
                                         build_fold_addr_expr (cfg)));
+  field = DECL_CHAIN (field);
+  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cstu (uint64_type_node, npaths));
+  field = DECL_CHAIN (field);
+  tree paths = path_words.is_empty ()
+                 ? null_pointer_node
+                 : build_fold_addr_expr (build_const_array ("__osp_paths",
+                                                            uint64_type_node,
+                                                            path_words));
+  CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), paths));
+  field = DECL_CHAIN (field);
+  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node,
+                                                   path_words.length ()));
+  field = DECL_CHAIN (field);
+  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node, 0));
 
   DECL_INITIAL (record) = build_constructor (record_type, v);
   varpool_node::finalize_decl (record);

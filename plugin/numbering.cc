@@ -36,7 +36,6 @@
 
 namespace osp {
 
-bool hook_fits_at_start (basic_block bb);
 
 /* Give the function an entry block that only the entry edge reaches and
    whose start can take a hook.  */

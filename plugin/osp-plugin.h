@@ -5,7 +5,11 @@
  *   instrument.cc  the per-function GIMPLE pass "osp": which functions are
  *                  skipped and the order of the steps below
  *   numbering.cc   block ids, DFS back edges, the cfg words of the record
- *   hooks.cc       block-entry hooks (skip countdown + cold runtime call)
+ *   pathnum.cc     the P-DAG and its smart Ball-Larus numbering, cuts
+ *   profile.cc     profile=FILE: edge counts of a previous osp run
+ *   probes.cc      the path register, its edge probes, the sample checks
+ *   hooks.cc       block-entry hooks (skip countdown + cold runtime call),
+ *                  and the countdown-and-call sequence the checks share
  *   metadata.cc    per-function records in section "osp_fns" and the
  *                  per-translation-unit registration constructor
  *
@@ -27,7 +31,8 @@ namespace osp {
 /* What -fplugin-arg-osp-instrument= asked for (a comma-separated list). */
 enum instrument_kind
 {
-  INSTRUMENT_BLOCKS = 1u << 0 /* block-entry hooks */
+  INSTRUMENT_BLOCKS = 1u << 0, /* block-entry hooks */
+  INSTRUMENT_PATHS = 1u << 1   /* Ball-Larus path register + sample checks */
 };
 
 struct options
@@ -36,6 +41,8 @@ struct options
   vec<const char *> include;  /* fnmatch patterns; empty = every function */
   vec<const char *> exclude;  /* fnmatch patterns; exclude wins */
   bool verbose;
+  uint64_t max_paths;         /* cap on a function's P-DAG paths */
+  const char *profile;        /* profile=FILE, or NULL */
 };
 extern options opts;
 
@@ -55,15 +62,51 @@ void number_blocks (function *fun, vec<block_info> *blocks,
 void encode_cfg (vec<block_info> *blocks, const vec<int> &id_of_bb_index,
                  vec<uint32_t> *words);
 
+/* pathnum.cc: the P-DAG of one function, indexed by block id; successor
+   slots in cfg order (succ_base[b] .. succ_base[b+1]-1).  */
+enum succ_kind { SUCC_NONE, SUCC_DAG, SUCC_END };
+struct path_numbering
+{
+  uint64_t npaths;
+  unsigned cuts;
+  auto_vec<bool> start, cut, has_end_slot;
+  auto_vec<uint64_t> num_paths, start_val, end_val;
+  auto_vec<unsigned> succ_base;
+  auto_vec<unsigned char> succ_kind;
+  auto_vec<uint64_t> succ_val;
+  auto_vec<unsigned> topo;      /* block ids, DAG predecessors first */
+};
+bool number_paths (function *fun, const vec<block_info> &blocks,
+                   const vec<int> &id_of_bb_index, const vec<double> *weights,
+                   path_numbering *pn, const char **why);
+void encode_paths (const path_numbering &pn, const vec<block_info> &blocks,
+                   vec<uint32_t> *cfg_words, vec<uint64_t> *words);
+
+/* profile.cc */
+bool load_profile (const char *file);
+bool profile_weights (const char *name, const char *file,
+                      const vec<block_info> &blocks, vec<double> *weights);
+
+/* probes.cc */
+unsigned insert_path_probes (const vec<block_info> &blocks,
+                             const vec<int> &id_of_bb_index,
+                             const path_numbering &pn, tree record_addr,
+                             vec<uint32_t> *cfg_words);
+
 /* hooks.cc */
 void init_hook_decls ();
+bool hook_fits_at_start (basic_block bb);
 bool insert_block_hook (basic_block bb, tree record_addr, unsigned id);
+void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
+                          tree record_addr, tree arg, tree addend,
+                          location_t loc);
 
 /* metadata.cc */
 void init_metadata_decls ();
 tree declare_function_record (function *fun);
 void finish_function_record (tree record, function *fun, unsigned flags,
-                             unsigned nblocks, const vec<uint32_t> &cfg_words);
+                             unsigned nblocks, const vec<uint32_t> &cfg_words,
+                             uint64_t npaths, const vec<uint64_t> &path_words);
 extern unsigned records_emitted;
 
 /* instrument.cc */
@@ -76,6 +119,8 @@ simple_ipa_opt_pass *make_register_pass (gcc::context *ctxt);
 /* plugin.cc: the GC roots of the other files are registered there. */
 extern tree skip_decl;          /* __thread uint32_t __osp_skip */
 extern tree block_hook_decl;    /* __osp_block_hook */
+extern tree countdown_decl;     /* __thread uint32_t __osp_path_countdown */
+extern tree path_end_decl;      /* __osp_path_end */
 extern tree register_decl;      /* __osp_register_module */
 extern tree record_type;        /* struct osp_fn_record */
 

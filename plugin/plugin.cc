@@ -3,8 +3,14 @@
  *
  * Usage:  gcc -fplugin=osp [-fplugin-arg-osp-KEY[=VALUE] ...] prog.c -losprt
  *
- *   instrument=KINDS  comma-separated: "blocks" (block-entry hooks, the
- *                     default) or "none" (metadata records only)
+ *   instrument=KINDS  comma-separated: "blocks" (block-entry hooks),
+ *                     "paths" (Ball-Larus path register and PEP sample
+ *                     checks); default "blocks,paths"; or "none" (metadata
+ *                     records only)
+ *   max-paths=N       cap on the Ball-Larus paths of one function, 2..2^62
+ *                     (default 2^40); more are cut at extra path starts
+ *   profile=FILE      number paths smartly from the edge counts of a
+ *                     previous run (an osp tsv report), not GCC's guesses
  *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
  *                     functions are instrumented (default: all)
  *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
@@ -49,13 +55,16 @@ namespace osp {
 options opts;
 tree skip_decl;
 tree block_hook_decl;
+tree countdown_decl;
+tree path_end_decl;
 tree register_decl;
 tree record_type;
 
 static struct plugin_info osp_plugin_info = {
   OSP_VERSION,
-  "osp: online hot-subpath profiler.  Keys: instrument=blocks|none, "
-  "include=PATTERNS, exclude=PATTERNS, verbose[=0|1]"
+  "osp: online hot-subpath profiler.  Keys: instrument=blocks,paths|none, "
+  "include=PATTERNS, exclude=PATTERNS, max-paths=N, profile=FILE, "
+  "verbose[=0|1]"
 };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
@@ -65,6 +74,10 @@ static const struct ggc_root_tab gc_roots[] = {
     &gt_pch_nx_tree_node },
   { &block_hook_decl, 1, sizeof (block_hook_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
+  { &countdown_decl, 1, sizeof (countdown_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &path_end_decl, 1, sizeof (path_end_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
   { &register_decl, 1, sizeof (register_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &record_type, 1, sizeof (record_type), &gt_ggc_mx_tree_node,
@@ -72,7 +85,8 @@ static const struct ggc_root_tab gc_roots[] = {
   LAST_GGC_ROOT_TAB
 };
 
-static const char accepted_keys[] = "instrument, include, exclude, verbose";
+static const char accepted_keys[] =
+  "instrument, include, exclude, max-paths, profile, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -110,7 +124,7 @@ parse_instrument (const char *value)
   if (!value || !*value)
     {
       error ("osp: plugin argument %<instrument%> needs a value "
-             "(accepted: blocks, none)");
+             "(accepted: blocks, paths, none)");
       return false;
     }
   bool none = false;
@@ -121,13 +135,15 @@ parse_instrument (const char *value)
       size_t len = comma ? (size_t) (comma - p) : strlen (p);
       if (len == 6 && !strncmp (p, "blocks", len))
         opts.instrument |= INSTRUMENT_BLOCKS;
+      else if (len == 5 && !strncmp (p, "paths", len))
+        opts.instrument |= INSTRUMENT_PATHS;
       else if (len == 4 && !strncmp (p, "none", len))
         none = true;
       else
         {
           error ("osp: unknown instrumentation kind %qs in "
                  "%<-fplugin-arg-osp-instrument=%s%> (accepted: blocks, "
-                 "none)", xstrndup (p, len), value);
+                 "paths, none)", xstrndup (p, len), value);
           return false;
         }
       if (!comma)
@@ -143,10 +159,29 @@ parse_instrument (const char *value)
 }
 
 static bool
+parse_max_paths (const char *value)
+{
+  char *end;
+  errno = 0;
+  unsigned long long n = value && *value && ISDIGIT (*value)
+                           ? strtoull (value, &end, 10) : 0;
+  if (!n || errno || *end || n < 2 || n > (1ull << 62))
+    {
+      error ("osp: bad value %qs for plugin argument %<max-paths%> "
+             "(accepted: an integer from 2 to 2^62)", value ? value : "");
+      return false;
+    }
+  opts.max_paths = n;
+  return true;
+}
+
+static bool
 parse_arguments (const struct plugin_name_args *info)
 {
-  opts.instrument = INSTRUMENT_BLOCKS;
+  opts.instrument = INSTRUMENT_BLOCKS | INSTRUMENT_PATHS;
   opts.verbose = false;
+  opts.max_paths = 1ull << 40;
+  opts.profile = NULL;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
     {
@@ -158,6 +193,21 @@ parse_arguments (const struct plugin_name_args *info)
         ok &= parse_pattern_list (key, value, &opts.include);
       else if (!strcmp (key, "exclude"))
         ok &= parse_pattern_list (key, value, &opts.exclude);
+      else if (!strcmp (key, "max-paths"))
+        ok &= parse_max_paths (value);
+      else if (!strcmp (key, "profile"))
+        {
+          if (!value || !*value)
+            {
+              error ("osp: plugin argument %<profile%> needs a value: an osp "
+                     "tsv report of a previous run");
+              ok = false;
+            }
+          else if (!load_profile (value))
+            ok = false;
+          else
+            opts.profile = value;
+        }
       else if (!strcmp (key, "verbose"))
         {
           if (!value || !strcmp (value, "1"))

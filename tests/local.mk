@@ -21,7 +21,8 @@ OSP_E2E_TESTS = \
 	tests/sanitizers.sh \
 	tests/runtime-options.sh \
 	tests/subpaths.sh \
-	tests/accuracy.sh
+	tests/accuracy.sh \
+	tests/paths.sh
 
 TESTS += $(OSP_E2E_TESTS)
 
@@ -34,6 +35,7 @@ EXTRA_DIST += \
 	tests/corpus.sh \
 	tests/oracle-compare.awk \
 	tests/torture.sh \
+	tests/progs/paths-tricky.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \
@@ -67,6 +69,13 @@ EXTRA_DIST += \
 
 ## The scripts need the plugin and the runtime; make them prerequisites of the test logs.
 $(OSP_E2E_TESTS:.sh=.log): plugin/osp.la libosprt/libosprt.la tests/env.sh
+
+## tools/ospaccuracy (path and edge profile accuracy) on hand-written reports: needs neither the
+## plugin nor the runtime, only tests/env.sh.  Like tools/ospcompare, the tool is distributed,
+## not installed.
+TESTS += tests/ospaccuracy.sh
+EXTRA_DIST += tests/ospaccuracy.sh tools/ospaccuracy
+tests/ospaccuracy.log: tests/env.sh
 
 ## `make check-torture': GCC's C torture tests (gcc.c-torture/execute) plain vs instrumented at
 ## -O0 and -O2.  It prints an Automake-style "Testsuite summary" block and writes tests/torture.log

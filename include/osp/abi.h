@@ -4,10 +4,20 @@
  *   - one `struct osp_fn_record` in the writable section OSP_SECTION
  *     ("osp_fns"), marked "preserve" so that it survives -flto and
  *     -Wl,--gc-sections, with a read-only control-flow description `cfg`;
- *   - at the start of each basic block a block-entry hook:
+ *   - with instrument=blocks, at the start of each basic block a block-entry
+ *     hook:
  *         t = __osp_skip; t = t - 1; __osp_skip = t;
  *         if (t == 0) __osp_block_hook (&record, block_id);
- *     so that the common path is a TLS decrement and a not-taken branch.
+ *     so that the common path is a TLS decrement and a not-taken branch;
+ *   - with instrument=paths, a Ball-Larus path register r (a local that
+ *     GCC keeps in a register) updated by `r += value` on the edges that
+ *     need it, and at every path end (the start of a path-start block that
+ *     is entered normally, a return, the last call of a block that does not
+ *     return) a sample check:
+ *         t = __osp_path_countdown; t = t - 1; __osp_path_countdown = t;
+ *         if (t == 0) __osp_path_end (&record, r + value_of_the_last_edge);
+ *     (PEP sections 3.2-3.3).  The P-DAG and its edge values are in the
+ *     record (`paths`, below), so the runtime decodes an id into blocks.
  * and, once per translation unit that emitted at least one record, a static
  * constructor
  *         __osp_register_module (OSP_ABI_VERSION,
@@ -28,19 +38,25 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 1u
+#define OSP_ABI_VERSION 2u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
 #define OSP_SECTION "osp_fns"
 #define OSP_SYM_SKIP "__osp_skip"           /* __thread uint32_t */
 #define OSP_SYM_BLOCK_HOOK "__osp_block_hook"
+#define OSP_SYM_PATH_COUNTDOWN "__osp_path_countdown" /* __thread uint32_t */
+#define OSP_SYM_PATH_END "__osp_path_end"
 #define OSP_SYM_REGISTER "__osp_register_module"
 #define OSP_SYM_SECTION_START "__start_osp_fns"
 #define OSP_SYM_SECTION_STOP "__stop_osp_fns"
 
 /* Block id meaning "the function's exit" in successor lists. */
 #define OSP_BLOCK_EXIT 0xffffffffu
+
+/* "Not in the P-DAG" in the path words (abnormal and EH edges, blocks that
+ * start no path, blocks whose path does not end inside them). */
+#define OSP_PATH_NONE UINT64_MAX
 
 /* Per-block flags (cfg word 2). */
 enum osp_block_flags
@@ -49,7 +65,13 @@ enum osp_block_flags
   OSP_BB_LOOP_HEADER = 1u << 1, /* target of a DFS back edge (cuts every cycle) */
   OSP_BB_NO_HOOK = 1u << 2,     /* no block-entry hook could be placed (counts unknown) */
   OSP_BB_ABNORMAL_TARGET = 1u << 3, /* entered by an abnormal edge (setjmp, computed goto, EH) */
-  OSP_BB_RETURNS = 1u << 4      /* has an edge to the function exit */
+  OSP_BB_RETURNS = 1u << 4,     /* has an edge to the function exit */
+  OSP_BB_PATH_START = 1u << 5,  /* a Ball-Larus path starts here: block 0, loop
+                                   headers, abnormal/EH targets, cuts */
+  OSP_BB_PATH_CUT = 1u << 6,    /* a path start added to keep npaths under the
+                                   plugin's max-paths cap */
+  OSP_BB_NO_CHECK = 1u << 7     /* a path ends here but no sample check could be
+                                   placed: those paths are never sampled */
 };
 
 /* Per-edge flags (second word of each successor pair). */
@@ -66,10 +88,11 @@ enum osp_edge_flags
 /* Record flags. */
 enum osp_fn_flags
 {
-  OSP_FN_BLOCK_HOOKS = 1u << 0  /* block-entry hooks were inserted */
+  OSP_FN_BLOCK_HOOKS = 1u << 0, /* block-entry hooks were inserted */
+  OSP_FN_PATH_PROBES = 1u << 1  /* path register, probes and sample checks */
 };
 
-/* One instrumented function.  Size 48 bytes, alignment 8 on LP64; the plugin
+/* One instrumented function.  Size 72 bytes, alignment 8 on LP64; the plugin
  * pins the alignment (DECL_USER_ALIGN) but readers still scan the section in
  * 8-byte steps for OSP_FN_MAGIC so that padding can never derail them.
  *
@@ -78,7 +101,25 @@ enum osp_fn_flags
  *     then nsucc pairs (dst block id or OSP_BLOCK_EXIT, osp_edge_flags).
  * Lines are in `file`; 0 means "no statement with a location".  Block 0 is
  * the entry block and has no predecessor but the function entry, so its
- * count is the function's call count. */
+ * count is the function's call count.
+ *
+ * The P-DAG (PEP section 3.2): the CFG's normal edges, minus every edge into
+ * an OSP_BB_PATH_START block, which is replaced by a dummy edge to EXIT (the
+ * path ends *before* that block), plus a dummy edge ROOT -> s for each start
+ * block s, plus a dummy edge b -> EXIT for each block that has no normal
+ * successor (a noreturn call ends the path).  Abnormal and EH edges are not
+ * in it: a path that leaves by one is never recorded, and the block it
+ * reaches starts a new path.  When paths is not NULL, it holds paths_len
+ * 64-bit words; for block b = 0 .. nblocks-1:
+ *     start  value of ROOT -> b, or OSP_PATH_NONE if b starts no path
+ *     end    value of the dummy b -> EXIT of a block without normal
+ *            successors, or OSP_PATH_NONE
+ *     then one value per successor, in the order of the cfg words: the
+ *            value of that edge (a dummy edge to EXIT when its dst is EXIT or
+ *            a path start), or OSP_PATH_NONE for abnormal and EH edges.
+ * The sum of the values along a P-DAG path ROOT -> ... -> EXIT is its id,
+ * unique in 0 .. npaths-1 (Ball-Larus, PEP Figure 4).  Decoding is greedy:
+ * at each node take the out-edge with the largest value <= the remaining id. */
 struct osp_fn_record
 {
   uint32_t magic;       /* OSP_FN_MAGIC */
@@ -90,6 +131,10 @@ struct osp_fn_record
   const char *name;     /* printable function name */
   const char *file;     /* source file of the function */
   const uint32_t *cfg;
+  uint64_t npaths;        /* P-DAG paths; 0 without OSP_FN_PATH_PROBES */
+  const uint64_t *paths;  /* paths_len words, or NULL */
+  uint32_t paths_len;
+  uint32_t reserved;      /* 0 */
 };
 
 #ifdef __cplusplus
@@ -100,7 +145,9 @@ extern "C" {
  * instrumented code, never unwind and never longjmp (the plugin declares them
  * nothrow and leaf). */
 extern __thread uint32_t __osp_skip;
+extern __thread uint32_t __osp_path_countdown;
 void __osp_block_hook (struct osp_fn_record *fn, uint32_t block);
+void __osp_path_end (struct osp_fn_record *fn, uint64_t path);
 void __osp_register_module (uint32_t abi_version, struct osp_fn_record *start,
                             struct osp_fn_record *stop);
 

@@ -1,0 +1,263 @@
+/* probes.cc - the Ball-Larus path register, its edge probes and the PEP
+ * sample checks (PEP sections 3.1-3.2; Arnold-Ryder section 2.2).
+ *
+ * The path register r is not a variable but SSA values that we build
+ * directly (the function is already in SSA form):
+ *   - at a path start, r is the constant Val(ROOT -> start);
+ *   - along a P-DAG edge u -> v, r(v) gets r(u) + Val(u -> v): nothing at all
+ *     when Val is 0 (the likeliest edge, thanks to smart numbering) or when
+ *     r(u) is a constant (the sum folds; GCC then propagates it), else one
+ *     addition placed on the edge (gsi_insert_on_edge: at the end of u if u
+ *     has one successor, at the start of v if v has one predecessor, in a
+ *     new block otherwise);
+ *   - where edges meet, a PHI.
+ * So the register lives in a machine register, and the common path never
+ * touches memory for it (PEP: "step (1) is a sequence of register
+ * additions").
+ *
+ * Sample checks, at every place a path ends:
+ *       t = __osp_path_countdown - 1;  __osp_path_countdown = t;
+ *       if (t == 0) __osp_path_end (&record, r + Val(last edge));
+ * the addition being done in the cold call block.  Places:
+ *   - the start of a path-start block entered by normal edges (a loop
+ *     header, a cut), reading the PHI of the values that arrive on its
+ *     in-edges: one check for all of them, as PEP's yieldpoint on a loop
+ *     header;
+ *   - for a start that is also entered by abnormal or EH edges, or whose
+ *     first statement must stay first (a setjmp receiver), one check on
+ *     each normal in-edge (split), since no PHI of ours may merge an
+ *     abnormal edge;
+ *   - before a return, with Val of the edge to EXIT;
+ *   - before the last statement (a noreturn call, __builtin_unreachable) of
+ *     a block without normal successors, with the block's end value.
+ * The abnormal dispatcher block cannot take one; it is flagged
+ * OSP_BB_NO_CHECK (its paths are never sampled).
+ *
+ * Order matters: all register values and PHIs are created first, on the
+ * unchanged CFG; the edge insertions are committed; then the checks, each of
+ * which splits a block.  A block's original basic_block keeps the block's
+ * first statements, so checks at block ends go in before checks at block
+ * starts, and hooks.cc's block hooks (inserted afterwards) still go first
+ * in their blocks.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "gimple.h"
+#include "basic-block.h"
+#include "cfghooks.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "ssa.h"
+#include "tree-phinodes.h"
+#include "fold-const.h"
+#include "internal-fn.h"
+
+#include "osp-plugin.h"
+
+namespace osp {
+
+static tree
+path_cst (uint64_t v)
+{
+  return build_int_cstu (uint64_type_node, v);
+}
+
+/* r(U) + VAL flowing along E; queues an addition on E when needed.  */
+static tree
+edge_value (tree r, edge e, uint64_t val)
+{
+  if (val == 0)
+    return r;
+  if (TREE_CODE (r) == INTEGER_CST)
+    return fold_build2 (PLUS_EXPR, uint64_type_node, r, path_cst (val));
+  tree t = make_ssa_name (uint64_type_node);
+  gsi_insert_on_edge (e, gimple_build_assign (t, PLUS_EXPR, r, path_cst (val)));
+  return t;
+}
+
+/* The value of the register on entry to BB, merging VALUES (one per
+   predecessor edge, in preds order) with a PHI unless they are all the
+   same.  */
+static tree
+merge_values (basic_block bb, const vec<tree> &values)
+{
+  bool same = true;
+  for (tree v : values)
+    if (!operand_equal_p (v, values[0], 0))
+      same = false;
+  if (same)
+    return values[0];
+  gphi *phi = create_phi_node (make_ssa_name (uint64_type_node), bb);
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    add_phi_arg (phi, values[ei.index], e, UNKNOWN_LOCATION);
+  return gimple_phi_result (phi);
+}
+
+static bool
+has_complex_pred (basic_block bb)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    if (e->flags & EDGE_COMPLEX)
+      return true;
+  return false;
+}
+
+static location_t
+block_location (basic_block bb, bool last)
+{
+  gimple_stmt_iterator gsi = last ? gsi_last_nondebug_bb (bb)
+                                  : gsi_start_nondebug_after_labels_bb (bb);
+  return gsi_end_p (gsi) ? UNKNOWN_LOCATION : gimple_location (gsi_stmt (gsi));
+}
+
+/* A check to place once the CFG may change.  */
+struct pending_check
+{
+  basic_block bb;   /* at_end: before its last statement; else at its start */
+  edge e;           /* or on this edge (split), when not NULL */
+  bool at_end;
+  tree value, addend;
+};
+
+/* Insert the path register updates and sample checks of the function whose
+   original blocks are BLOCKS, numbered by PN.  Returns the number of
+   checks; flags OSP_BB_NO_CHECK in CFG_WORDS where one was impossible.  */
+unsigned
+insert_path_probes (const vec<block_info> &blocks,
+                    const vec<int> &id_of_bb_index, const path_numbering &pn,
+                    tree record_addr, vec<uint32_t> *cfg_words)
+{
+  unsigned n = blocks.length ();
+  auto_vec<tree> rin;
+  rin.safe_grow_cleared (n);
+  auto_vec<pending_check> checks;
+  auto_vec<tree, 16> values;
+  auto succ_index = [] (edge e) {
+    edge s;
+    edge_iterator ei;
+    FOR_EACH_EDGE (s, ei, e->src->succs)
+      if (s == e)
+        return ei.index;
+    gcc_unreachable ();
+  };
+  auto val_of = [&] (edge e) {
+    unsigned u = id_of_bb_index[e->src->index];
+    return pn.succ_val[pn.succ_base[u] + succ_index (e)];
+  };
+
+  /* 1. r on entry to every block, predecessors first.  */
+  for (unsigned v : pn.topo)
+    {
+      basic_block bb = blocks[v].bb;
+      if (pn.start[v])
+        {
+          rin[v] = path_cst (pn.start_val[v]);
+          continue;
+        }
+      values.truncate (0);
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->preds)
+        {
+          unsigned u = id_of_bb_index[e->src->index];
+          gcc_checking_assert (rin[u]);
+          values.safe_push (edge_value (rin[u], e, val_of (e)));
+        }
+      rin[v] = merge_values (bb, values);
+    }
+
+  /* 2. Where paths end.  Block ends first (see the header comment).  */
+  for (unsigned u = 0; u < n; u++)
+    {
+      basic_block bb = blocks[u].bb;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->dest->index == EXIT_BLOCK && !(e->flags & EDGE_COMPLEX))
+          checks.safe_push ({ bb, NULL, true, rin[u],
+                              path_cst (pn.succ_val[pn.succ_base[u]
+                                                    + ei.index]) });
+      if (pn.has_end_slot[u])
+        {
+          gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
+          if (!gsi_end_p (gsi)
+              && gimple_call_internal_p (gsi_stmt (gsi),
+                                         IFN_ABNORMAL_DISPATCHER))
+            (*cfg_words)[blocks[u].cfg_offset + 2] |= OSP_BB_NO_CHECK;
+          else
+            checks.safe_push ({ bb, NULL, true, rin[u],
+                                path_cst (pn.end_val[u]) });
+        }
+    }
+  for (unsigned v = 0; v < n; v++)
+    {
+      basic_block bb = blocks[v].bb;
+      if (!pn.start[v])
+        continue;
+      unsigned normal = 0;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->preds)
+        if (e->src->index != ENTRY_BLOCK && !(e->flags & EDGE_COMPLEX))
+          normal++;
+      if (!normal)
+        continue;
+      if (!has_complex_pred (bb) && hook_fits_at_start (bb)
+          && EDGE_COUNT (bb->preds) == normal)
+        {
+          /* One check for every in-edge, reading a PHI of their values.  */
+          values.truncate (0);
+          FOR_EACH_EDGE (e, ei, bb->preds)
+            {
+              unsigned u = id_of_bb_index[e->src->index];
+              values.safe_push (edge_value (rin[u], e, val_of (e)));
+            }
+          checks.safe_push ({ bb, NULL, false, merge_values (bb, values),
+                              NULL_TREE });
+        }
+      else
+        FOR_EACH_EDGE (e, ei, bb->preds)
+          if (e->src->index != ENTRY_BLOCK && !(e->flags & EDGE_COMPLEX))
+            checks.safe_push ({ bb, e, false,
+                                rin[id_of_bb_index[e->src->index]],
+                                path_cst (val_of (e)) });
+    }
+
+  /* 3. The CFG changes from here on.  */
+  gsi_commit_edge_inserts ();
+  tree record = record_addr;
+  for (const pending_check &c : checks)
+    {
+      gimple_stmt_iterator gsi;
+      location_t loc;
+      if (c.e)
+        {
+          loc = block_location (c.e->src, true);
+          basic_block landing = split_edge (c.e);
+          gsi = gsi_start_bb (landing);
+        }
+      else if (c.at_end)
+        {
+          loc = block_location (c.bb, true);
+          gsi = gsi_last_nondebug_bb (c.bb);
+          if (!gsi_end_p (gsi) && !stmt_ends_bb_p (gsi_stmt (gsi))
+              && !(is_gimple_call (gsi_stmt (gsi))
+                   && (gimple_call_flags (gsi_stmt (gsi)) & ECF_NORETURN)))
+            gsi = gsi_last_bb (c.bb), gsi_next (&gsi); /* append */
+        }
+      else
+        {
+          loc = block_location (c.bb, false);
+          gsi = gsi_after_labels (c.bb);
+        }
+      emit_countdown_call (&gsi, countdown_decl, path_end_decl, record,
+                           c.value, c.addend, loc);
+    }
+  return checks.length ();
+}
+
+} // namespace osp

@@ -1,0 +1,131 @@
+#!/bin/sh
+# tests/paths.sh - Ball-Larus numbering, probes and checks, end to end.
+#
+# For every program of the corpus (tests/corpus/*.c) and tests/progs/paths-tricky.c (80 ifs in
+# a row, a 300-case switch, an irreducible loop, a loop nest, a noreturn end), at -O0 and -O2
+# with $CHECKFLAGS, built with instrument=blocks,paths:
+#   - the program prints and exits exactly as the plain build;
+#   - OSP_OPTIONS verify_paths=1: the runtime enumerates every function's P-DAG (or round-trips
+#     random ids when it has more than 100000 paths): ids are exactly 0..N-1 and decoding
+#     inverts numbering; it must report 0 errors;
+#   - mode=blocks with paths=exhaustive, in the same run: the block counts derived from the
+#     exact path counts (each path's count times its blocks) equal the block hooks' own counts,
+#     block for block.  Programs where a path can leave by an abnormal or EH edge, or be cut
+#     short by a signal, may lose paths; they are listed in $lossy and only checked for
+#     "derived <= counted".
+# paths-tricky.c is also built with max-paths=1000 (many cuts) and must still verify and match.
+
+. "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
+osp_setup paths
+osp_need_build
+
+# Programs whose paths can end without a check: longjmp targets are reached by abnormal edges
+# (the longjmp call itself does end its path), computed gotos leave by abnormal edges, cleanup
+# handlers by EH edges, and signal handlers interrupt paths.
+lossy=" setjmp cgoto cleanup signals "
+
+# compare_counts TSV EXACT(yes|no): derived block counts vs block hook counts.
+compare_counts ()
+{
+  awk -F '\t' -v exact="$2" '
+    $1 == "block" && $8 != "-" { counted[$2 ":" $3] = $8 }
+    $1 == "path" {
+      n = split($10, b, ",")
+      for (i = 1; i <= n; i++) derived[b[i]] += $5
+    }
+    END {
+      for (k in derived) {
+        c = (k in counted) ? counted[k] : 0
+        if (derived[k] > c || (exact == "yes" && derived[k] != c)) {
+          if (errs++ < 10) printf "block %s: %d from paths, %d counted by hooks\n", k, derived[k], c
+        }
+      }
+      if (exact == "yes") for (k in counted) if (!(k in derived)) {
+        if (errs++ < 10) printf "block %s: counted %d by hooks but on no recorded path\n", k, counted[k]
+      }
+      exit errs ? 1 : 0
+    }' "$1"
+}
+
+# check_one NAME SRC LEVEL [EXTRA CFLAGS...]
+check_one ()
+{
+  name=$1 src=$2 level=$3
+  shift 3
+  b=$W/$name$level$(echo "$*" | tr -dc 'a-z0-9')
+  header=$(sed -n '1,3p' "$src" | sed -n 's/.*osp-test: *//p')
+  cflags= ldflags= lib=
+  for kv in $header; do
+    case $kv in
+      cflags=*) cflags="$cflags ${kv#cflags=}" ;;
+      ldflags=*) ldflags="$ldflags ${kv#ldflags=}" ;;
+      lib=*) lib=${kv#lib=} ;;
+    esac
+  done
+  # shellcheck disable=SC2086
+  osp_compile "$b.plain" plain_cc $level $cflags -w "$src" -o "$b.plain" $ldflags || {
+    osp_fail "$name $level: plain build"; return; }
+  # shellcheck disable=SC2086
+  osp_compile "$b.osp" osp_cc $level $CHECKFLAGS $cflags -w \
+      -fplugin-arg-osp-instrument=blocks,paths "$@" "$src" -o "$b.osp" $ldflags || {
+    osp_fail "$name $level: instrumented build"; return; }
+  pargs= iargs=
+  if [ -n "$lib" ]; then
+    # shellcheck disable=SC2086
+    osp_compile "$b.libp" plain_cc $level $cflags -w -fPIC -shared "$OSP_TESTSRC/corpus/$lib" \
+        -o "$b.libp.so" || { osp_fail "$name: plain $lib"; return; }
+    # shellcheck disable=SC2086
+    osp_compile "$b.libi" osp_cc $level $CHECKFLAGS $cflags -w -fPIC -shared "$@" \
+        "$OSP_TESTSRC/corpus/$lib" -o "$b.libi.so" || { osp_fail "$name: instrumented $lib"; return; }
+    pargs=$b.libp.so iargs=$b.libi.so
+  fi
+  # shellcheck disable=SC2086
+  osp_exec "$b.p" "$b.plain" $pargs
+  prc=$osp_rc
+  mkdir -p "$b.r"
+  # shellcheck disable=SC2086
+  osp_exec_with "mode=blocks:paths=exhaustive:verify_paths=1:report=$b.r/r.%p:report_format=tsv" \
+      "$b.i" "$b.osp" $iargs
+  ok=yes
+  [ "$osp_rc" = "$prc" ] || { osp_fail "$name $level: exit status $osp_rc, plain $prc"; ok=no; }
+  osp_same "$name $level stdout" "$b.p.out" "$b.i.out" || ok=no
+  if grep -q 'path numbering error' "$b.i.err" ||
+     ! grep -q 'verified path numbering: .* 0 errors' "$b.i.err"; then
+    osp_fail "$name $level: path numbering not verified"
+    osp_show "$b.i.err" stderr
+    ok=no
+  fi
+  exact=yes
+  case $lossy in *" $name "*) exact=no ;; esac
+  nrep=0
+  for r in "$b.r"/r.*; do
+    [ -f "$r" ] || continue
+    nrep=$((nrep + 1))
+    osp_check_report "$r" || { osp_fail "$name $level: malformed report $r"; ok=no; }
+    grep -q '^path	' "$r" || { osp_fail "$name $level: no path rows in $r"; ok=no; }
+    compare_counts "$r" $exact || {
+      osp_fail "$name $level: block counts from paths differ from the hooks' ($r)"; ok=no; }
+  done
+  [ $nrep -gt 0 ] || { osp_fail "$name $level: no report"; ok=no; }
+  [ $ok = yes ] && echo "ok: $name $level $* ($(sed -n 's/^osp: verified path numbering: //p' "$b.i.err" | head -n 1))"
+}
+
+for level in -O0 -O2; do
+  for src in "$OSP_TESTSRC"/corpus/*.c; do
+    prog=$(basename "$src" .c)
+    case $prog in *-lib) continue ;; esac
+    check_one "$prog" "$src" $level
+  done
+  check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" $level
+done
+check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" -O2 -fplugin-arg-osp-max-paths=1000
+
+# The cuts are visible with verbose, and 80 ifs in a row need some even at the default cap.
+osp_compile "$W/v" osp_cc -O2 -fplugin-arg-osp-verbose -c "$OSP_TESTSRC/progs/paths-tricky.c" \
+    -o "$W/v.o" || osp_fail "verbose build"
+cuts=$(sed -n 's/.*instrumented eighty_ifs: .* \([0-9][0-9]*\) cuts.*/\1/p' "$W/v.cc.err")
+if [ -z "$cuts" ] || [ "$cuts" -eq 0 ]; then
+  osp_fail "eighty_ifs: verbose should report cuts (2^80 paths > max-paths), got '$cuts'"
+  osp_show "$W/v.cc.err" "compiler notes"
+fi
+osp_done
