@@ -199,25 +199,70 @@ osp_estimate (struct osp_subpath *s, const struct osp_options *o,
  * examples/demo.c the whole top 20 was such entries).  The low end ranks
  * what is hot with confidence; in exact mode (err95 = 0) it is N itself. */
 static double
-low_end (const struct osp_subpath *s)
+low_end (double estimate, double err95)
 {
-  double l = s->estimate - s->err95;
+  double l = estimate - err95;
   return l > 0 ? l : 0;
+}
+
+/* The ranking's first two keys, descending: -1, 0 or 1 as for qsort. */
+static int
+by_interval (double est_x, double err_x, double est_y, double err_y)
+{
+  double lx = low_end (est_x, err_x), ly = low_end (est_y, err_y);
+  if (lx != ly)
+    return lx < ly ? 1 : -1;
+  if (est_x != est_y)
+    return est_x < est_y ? 1 : -1;
+  return 0;
 }
 
 int
 osp_subpath_cmp (const void *a, const void *b)
 {
   const struct osp_subpath *x = a, *y = b;
-  double lx = low_end (x), ly = low_end (y);
-  if (lx != ly)
-    return lx < ly ? 1 : -1;
-  if (x->estimate != y->estimate)
-    return x->estimate < y->estimate ? 1 : -1;
+  int c = by_interval (x->estimate, x->err95, y->estimate, y->err95);
+  if (c != 0)
+    return c;
   if (x->len != y->len)
     return x->len < y->len ? -1 : 1;
   for (uint32_t i = 0; i < x->len; i++)
     if (x->blocks[i] != y->blocks[i])
       return x->blocks[i] < y->blocks[i] ? -1 : 1;
   return 0;
+}
+
+/* ---- Ball-Larus path samples -------------------------------------------
+ * paths=counter samples every path end independently with probability
+ * p = 1/path_interval (pathsample.c: geometric countdowns), so the samples
+ * s of a path that ran N times are binomial(N, p), close to Poisson: the
+ * estimate is N = s / p = s x path_interval, with the 95% interval
+ * N +/- 1.96 sqrt (s) / p.  (Samples still in other threads' batches at
+ * report time, at most 64 per thread, are not in s.)  exhaustive records
+ * every path end: N = s exactly.  timer samples bursts after timer ticks:
+ * how many path ends a sample stands for is not known, so N = s with the
+ * same Poisson spread, in samples, not in counts.  share = N / the sum of
+ * all estimates: the fraction of all recorded path ends.  Ranking is the
+ * subpaths' rule (the low end of the interval, then the estimate), then
+ * function id and path id, so equal runs give identical reports. */
+void
+osp_path_estimate (struct osp_path_row *r, enum osp_path_policy policy,
+                   double scale, uint64_t total)
+{
+  double s = (double) r->samples;
+  r->estimate = s * scale;
+  r->err95 = policy == OSP_PATHS_EXHAUSTIVE ? 0 : 1.96 * osp_sqrt (s) * scale;
+  r->share = total ? s / (double) total : 0;
+}
+
+int
+osp_path_row_cmp (const void *a, const void *b)
+{
+  const struct osp_path_row *x = a, *y = b;
+  int c = by_interval (x->estimate, x->err95, y->estimate, y->err95);
+  if (c != 0)
+    return c;
+  if (x->fi != y->fi) /* fns are in id order */
+    return x->fi < y->fi ? -1 : 1;
+  return x->id < y->id ? -1 : x->id > y->id;
 }

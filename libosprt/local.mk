@@ -17,9 +17,13 @@ OSPRT_SOURCES = \
 	libosprt/sampler.c \
 	libosprt/subexact.c \
 	libosprt/estimate.c \
+	libosprt/paths.c \
+	libosprt/pathsample.c \
+	libosprt/pathprof.c \
 	libosprt/report.c \
 	libosprt/report-blocks.c \
 	libosprt/report-subpaths.c \
+	libosprt/report-paths.c \
 	libosprt/online.c \
 	libosprt/runtime.c
 OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
@@ -44,8 +48,10 @@ libosprt_tests_libosprt_check_la_CFLAGS = $(OSPRT_CFLAGS)
 libosprt_tests_libosprt_check_la_LIBADD = -lm
 
 OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
-	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist
-OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online
+	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist \
+	libosprt/tests/t_paths
+OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online \
+	libosprt/tests/t_pathrun
 check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 TESTS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 EXTRA_DIST += libosprt/tests/bench_counters.c
@@ -71,6 +77,11 @@ libosprt_tests_t_subexact_LDADD = $(OSPRT_WHITEBOX_LDADD)
 ## entry points); `t_hotlist bench' is the hot-list micro-benchmark (not run by make check).
 libosprt_tests_t_hotlist_SOURCES = libosprt/tests/t_hotlist.c libosprt/tests/testutil.h
 libosprt_tests_t_hotlist_LDADD = $(OSPRT_WHITEBOX_LDADD)
+## t_paths: Ball-Larus decoding, verify_paths, record checks, the path table; pathgraphs.h
+## builds the test records with a reference numbering of its own (shared with t_pathrun).
+libosprt_tests_t_paths_SOURCES = libosprt/tests/t_paths.c libosprt/tests/pathgraphs.h \
+	libosprt/tests/testutil.h
+libosprt_tests_t_paths_LDADD = $(OSPRT_WHITEBOX_LDADD)
 
 libosprt_tests_t_threads_SOURCES = libosprt/tests/t_threads.c libosprt/tests/testutil.h
 libosprt_tests_t_threads_LDADD = $(OSPRT_BLACKBOX_LDADD)
@@ -78,3 +89,7 @@ libosprt_tests_t_fork_SOURCES = libosprt/tests/t_fork.c libosprt/tests/testutil.
 libosprt_tests_t_fork_LDADD = $(OSPRT_BLACKBOX_LDADD)
 libosprt_tests_t_online_SOURCES = libosprt/tests/t_online.c libosprt/tests/testutil.h
 libosprt_tests_t_online_LDADD = $(OSPRT_BLACKBOX_LDADD)
+## t_pathrun: __osp_path_end through the shared library: threads, policies, the tsv report.
+libosprt_tests_t_pathrun_SOURCES = libosprt/tests/t_pathrun.c libosprt/tests/pathgraphs.h \
+	libosprt/tests/testutil.h
+libosprt_tests_t_pathrun_LDADD = $(OSPRT_BLACKBOX_LDADD)

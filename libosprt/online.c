@@ -2,10 +2,11 @@
  * and OSP_OPTIONS=report_signal=SIG.
  *
  * osp_report() runs on the calling program thread: it first settles that
- * thread's own sampler (the part of the current skip already consumed,
- * the queued samples), then takes and writes a report exactly as at exit.
- * Other threads keep running; their counters are read as of their last
- * hook and their few queued samples wait for their next flush.
+ * thread's own samplers (the part of the current skip or path countdown
+ * already consumed, the queued samples and path batch), then takes and
+ * writes a report exactly as at exit.  Other threads keep running; their
+ * counters are read as of their last hook and their few queued samples
+ * wait for their next flush.
  *
  * report_signal: a signal handler may not take locks or allocate, so it
  * only write()s one byte to a pipe (non-blocking: a burst of signals that
@@ -68,17 +69,7 @@ osp_online_init (const struct osp_options *o)
     return -1;
   fcntl (pipe_fd[1], F_SETFL, O_NONBLOCK);
 
-  sigset_t all, old;
-  sigfillset (&all);
-  pthread_sigmask (SIG_SETMASK, &all, &old);
-  pthread_attr_t attr;
-  pthread_attr_init (&attr);
-  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
-  pthread_t th;
-  int rc = pthread_create (&th, &attr, report_thread, NULL);
-  pthread_attr_destroy (&attr);
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
-  if (rc != 0)
+  if (osp_start_thread (report_thread, NULL) != 0)
     {
       close (pipe_fd[0]);
       close (pipe_fd[1]);
@@ -103,10 +94,7 @@ osp_report_now (const char *path)
   atomic_signal_fence (memory_order_seq_cst);
   struct osp_thread *t = osp_thread_peek ();
   if (t != NULL)
-    {
-      osp_sampler_sync (t);
-      osp_exact_sync (t);
-    }
+    osp_thread_settle (t);
   struct osp_options o = osp_opts;
   int rc = 0;
   if (path != NULL)

@@ -329,6 +329,71 @@ parse_report_signal (struct osp_options *o, const char *value)
   return -1;
 }
 
+static const char *const path_policy_names[] = { "counter", "timer",
+                                                 "exhaustive", "off" };
+
+const char *
+osp_path_policy_name (enum osp_path_policy p)
+{
+  return (unsigned) p < sizeof path_policy_names / sizeof *path_policy_names
+             ? path_policy_names[p]
+             : "?";
+}
+
+static int
+parse_paths (struct osp_options *o, const char *value)
+{
+  for (size_t i = 0; i < sizeof path_policy_names / sizeof *path_policy_names;
+       i++)
+    if (strcmp (value, path_policy_names[i]) == 0)
+      {
+        o->paths = (enum osp_path_policy) i;
+        return 0;
+      }
+  return -1;
+}
+
+static int
+parse_path_interval (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 1000000000, &o->path_interval);
+}
+
+static int
+parse_path_samples (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 1000000, &o->path_samples);
+}
+
+static int
+parse_path_stride (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 1000000, &o->path_stride);
+}
+
+static int
+parse_path_period (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 60000, &o->path_period);
+}
+
+static int
+parse_path_bytes (struct osp_options *o, const char *value)
+{
+  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 32,
+                      &o->path_bytes);
+}
+
+static int
+parse_verify_paths (struct osp_options *o, const char *value)
+{
+  uint32_t v;
+  if (parse_u32 (value, 0, 1, &v) != 0)
+    return -1;
+  o->verify_paths = (int) v;
+  return 0;
+}
+
 static const struct osp_key keys[] = {
   { "mode", "subpaths, subpaths-exact, blocks, off", parse_mode },
   { "report", "stderr, stdout, none, or a file path with %p %h %%",
@@ -354,6 +419,14 @@ static const struct osp_key keys[] = {
     parse_exact_bytes },
   { "report_signal", "none, USR1, USR2, HUP, WINCH, URG, PWR (SIG prefix "
                      "optional)", parse_report_signal },
+  { "paths", "counter, timer, exhaustive, off", parse_paths },
+  { "path_interval", "an integer 1..1000000000", parse_path_interval },
+  { "path_samples", "an integer 1..1000000", parse_path_samples },
+  { "path_stride", "an integer 1..1000000", parse_path_stride },
+  { "path_period", "milliseconds, an integer 1..60000", parse_path_period },
+  { "path_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
+    parse_path_bytes },
+  { "verify_paths", "0, 1", parse_verify_paths },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -379,6 +452,13 @@ osp_options_defaults (struct osp_options *o)
   o->exact_max = 32;
   o->exact_bytes = (uint64_t) 256 << 20;
   o->report_signal = 0;
+  o->paths = OSP_PATHS_COUNTER;
+  o->path_interval = 1000;
+  o->path_samples = 64;
+  o->path_stride = 17;
+  o->path_period = 10;
+  o->path_bytes = (uint64_t) 4 << 20;
+  o->verify_paths = 0;
 }
 
 static void

@@ -1,7 +1,7 @@
 /* osprt.h - internal contracts between the files of libosprt.
  *
  * libosprt is linked into every program built with osp.so.  Generated code
- * calls three symbols (include/osp/abi.h); everything else is hidden (the
+ * uses five symbols (include/osp/abi.h); everything else is hidden (the
  * library is compiled with -fvisibility=hidden) and described here, one
  * section per file:
  *
@@ -15,28 +15,43 @@
  *   hotlist.c     the hot-list itself (hotlist.h)
  *   subexact.c    mode=subpaths-exact: every subpath  -> the exact table
  *   estimate.c    length distribution, estimates and intervals (pure math)
+ *   paths.c       Ball-Larus paths of a function: P-DAG, decode, encode,
+ *                 branches, the verify_paths check (pure, no locks)
+ *   pathsample.c  when a path end is sampled: paths=counter|timer|
+ *                 exhaustive|off, the countdown, the timer thread
+ *   pathprof.c    the bounded path table with decoded steps, the edge
+ *                 profile derived from sampled paths, per-thread batches
  *   report.c      reports: taking a profile, choosing the format, destinations
  *   report-blocks.c   the block-count report (mode=blocks), text and tsv
- *   report-subpaths.c the subpath report (subpath modes), text and tsv
+ *   report-subpaths.c the subpath report (subpath modes), text and tsv, and
+ *                 the block-sequence printing the path report shares
+ *   report-paths.c    the path and edge sections appended to either report
  *   online.c      osp_report() (include/osp/osp.h) and report_signal
  *   runtime.c     init, shutdown, the ABI entry points
  *
  * Locks, always taken in this order (fork's prepare handler takes all):
  *   osp_registry_lock  registration; the module table; the function list.
- *   osp_threads_lock   the list of live thread states; the merged totals.
+ *   osp_threads_lock   the list of live thread states; the merged totals;
+ *                      the path timer thread's tick (pathsample.c).
  *   osp_hot_lock       every call into the hot-list (sampler flushes, the
  *                      reporter), so a fork never inherits its mutex held.
  *   osp_exact_lock     the exact subpath table (subexact.c).
+ *   osp_path_lock      the path table, the path edge counters and their
+ *                      statistics (pathprof.c).
+ * Only fork's prepare handler (all) and the path report (osp_threads_lock,
+ * then osp_path_lock, to count live threads' pending path samples) hold
+ * more than one.
  * Hooks take no lock except on a thread's first hook (to link its state)
- * and when a thread's queue of finished samples (or exact batch) is
- * flushed: osp_hot_lock with trylock while the queue has room, blocking
- * only when it is full (bounded).
+ * and when a thread's queue of finished samples (or exact batch, or path
+ * batch) is flushed: osp_hot_lock or osp_path_lock with trylock while the
+ * queue has room, blocking only when it is full (bounded).
  *
  * Reentrancy: every runtime path that can run on a program thread sets the
- * per-thread flag osp_in_runtime first; a hook that finds it set (a signal
- * handler running instrumented code while the runtime is busy on the same
- * thread) only re-arms __osp_skip and returns, so it can never deadlock on a
- * lock its own thread holds nor see a half-updated table.
+ * per-thread flag osp_in_runtime first; a hook or path end that finds it
+ * set (a signal handler running instrumented code while the runtime is
+ * busy on the same thread) only re-arms __osp_skip (__osp_path_countdown)
+ * and returns, so it can never deadlock on a lock its own thread holds nor
+ * see a half-updated table.
  */
 #ifndef OSPRT_H
 #define OSPRT_H
@@ -61,6 +76,9 @@ enum osp_bias { OSP_BIAS_GEOMETRIC, OSP_BIAS_UNIFORM, OSP_BIAS_LONG };
 enum osp_report_kind { OSP_REPORT_NONE, OSP_REPORT_STDERR, OSP_REPORT_STDOUT,
                        OSP_REPORT_FILE };
 enum osp_report_format { OSP_FORMAT_TEXT, OSP_FORMAT_TSV };
+/* paths=: when a Ball-Larus path end is sampled (pathsample.c). */
+enum osp_path_policy { OSP_PATHS_COUNTER, OSP_PATHS_TIMER,
+                       OSP_PATHS_EXHAUSTIVE, OSP_PATHS_OFF };
 
 #define OSP_PATH_MAX 4096
 
@@ -88,7 +106,18 @@ struct osp_options
   uint32_t exact_max;             /* power of two, min_length..65536 */
   uint64_t exact_bytes;
   int report_signal;              /* 0 = none, else a signal number */
+  /* Ball-Larus path samples (doc/CONTRACTS.md), every mode but off. */
+  enum osp_path_policy paths;
+  uint32_t path_interval;         /* counter: mean path ends per sample */
+  uint32_t path_samples;          /* timer: SAMPLES, samples per tick */
+  uint32_t path_stride;           /* timer: STRIDE */
+  uint32_t path_period;           /* timer: milliseconds between ticks */
+  uint64_t path_bytes;            /* path table bound, everything included */
+  int verify_paths;               /* check every numbering at registration */
 };
+
+/* The name of policy P as written in OSP_OPTIONS and reports. */
+const char *osp_path_policy_name (enum osp_path_policy p);
 
 void osp_options_defaults (struct osp_options *o);
 /* Parse SPEC ("key=value:key=value", may be NULL) into O, writing one line
@@ -113,7 +142,8 @@ struct osp_edge
 };
 
 /* A registered function: a copy owned by the runtime (the record's module
-   may be dlclose'd).  Immutable after registration except `totals'. */
+   may be dlclose'd).  Immutable after registration except `totals' and
+   `path_edges'. */
 struct osp_fn
 {
   uint32_t id;     /* index + 1, as written into the record */
@@ -128,7 +158,26 @@ struct osp_fn
   /* Global id of block 0: the sum of nblocks of functions 1..id-1, so
      that block b of this function is block_base + b in subpaths. */
   uint32_t block_base;
+  /* paths.c: the P-DAG of a function with OSP_FN_PATH_PROBES, made by
+     osp_paths_prepare; without probes npaths = 0 and the pointers NULL. */
+  uint64_t npaths;
+  uint64_t *pathw;    /* the record's paths words (osp_path_words) */
+  uint64_t *numpaths; /* NumPaths (b): P-DAG paths from b to EXIT, saturated */
+  uint32_t *starts;   /* the start blocks by increasing start value */
+  uint32_t nstarts;
+  /* pathprof.c: one counter per successor slot (nedges words), the edge
+     profile derived from sampled paths; made on the function's first
+     sample.  Read and written under osp_path_lock only. */
+  uint64_t *path_edges;
 };
+
+/* The paths words of block B of F (F has probes): [0] the start value,
+   [1] the end value, [2 + s] the value of successor s (abi.h). */
+static inline const uint64_t *
+osp_path_words (const struct osp_fn *f, uint32_t b)
+{
+  return f->pathw + 2 * (size_t) b + f->blocks[b].succ;
+}
 
 struct osp_module
 {
@@ -147,6 +196,7 @@ struct osp_stats
   atomic_uint_fast64_t records_invalid;
   atomic_uint_fast64_t abi_mismatches; /* records of another ABI */
   atomic_uint_fast64_t unregistered_hits, hits_lost, threads;
+  atomic_uint_fast64_t path_ticks; /* paths=timer: ticks delivered */
 };
 extern struct osp_stats osp_stats;
 
@@ -157,7 +207,8 @@ int osp_registry_init (uint32_t max_functions, int verbose);
 /* __osp_register_module after init. */
 void osp_registry_add (uint32_t abi, struct osp_fn_record *start,
                        struct osp_fn_record *stop);
-/* NULL if R is a well-formed record of this ABI, else why not. */
+/* NULL if R is a well-formed record of this ABI, else why not (the cfg,
+   and the paths words when R has OSP_FN_PATH_PROBES). */
 const char *osp_record_check (const struct osp_fn_record *r);
 /* The function registered for REC, or NULL.  Lock-free (hook path). */
 struct osp_fn *osp_fn_of_record (const struct osp_fn_record *rec);
@@ -191,14 +242,16 @@ struct osp_arena
 
 typedef _Atomic uint64_t osp_counter;
 
-/* The walk counters of the subpath modes (sampler.c), per thread and
-   merged.  Owner writes with relaxed load+store, readers load. */
+/* The walk counters of the subpath modes (sampler.c) and the path ends
+   seen (pathsample.c), per thread and merged.  Owner writes with relaxed
+   load+store, readers load. */
 enum osp_walk_counter
 {
   OSP_W_BLOCKS_SEEN,     /* every block that passed on the thread */
   OSP_W_BLOCKS_SAMPLED,  /* blocks appended to a sample (exact: all) */
   OSP_W_STARTS,          /* samples begun */
   OSP_W_SAMPLES,         /* samples finished (exact: subpaths counted) */
+  OSP_W_PATH_ENDS,       /* path ends passed (paths=counter, exhaustive) */
   OSP_W_N
 };
 
@@ -213,12 +266,31 @@ struct osp_thread
   uint32_t index;                  /* creation order (per-thread seeds) */
   struct osp_sampler *sampler;     /* sampler.c, made on first use */
   struct osp_exact_thread *exact;  /* subexact.c, made on first use */
-  osp_counter walk[OSP_W_N];       /* sampler.c / subexact.c */
+  osp_counter walk[OSP_W_N];       /* sampler.c / subexact.c / pathsample.c */
+  struct osp_path_thread *pathsample; /* pathsample.c, made on first use */
+  /* pathprof.c, made on first use (release store: the reporter reads
+     other threads' batches). */
+  struct osp_path_batch *_Atomic pathbatch;
+  /* paths=timer: this thread's __osp_path_countdown (its TLS, recorded
+     when the state is made), the pending-tick flag, and the next stride
+     (the timer thread's, under osp_threads_lock). */
+  uint32_t *path_countdown;
+  atomic_uint path_tick;
+  uint32_t path_stride_next;
 };
 
 #define OSP_DIR_SHIFT 10
 #define OSP_DIR_CHUNK (1u << OSP_DIR_SHIFT)
 #define OSP_DIR_MASK (OSP_DIR_CHUNK - 1)
+
+/* Add BY to T's walk counter C (T's own thread only): a relaxed load and
+   store, not a read-modify-write, since only the owner writes it. */
+static inline void
+osp_walk_bump (struct osp_thread *t, enum osp_walk_counter c, uint64_t by)
+{
+  uint64_t v = atomic_load_explicit (&t->walk[c], memory_order_relaxed);
+  atomic_store_explicit (&t->walk[c], v + by, memory_order_relaxed);
+}
 
 extern pthread_mutex_t osp_threads_lock;
 extern struct osp_thread *osp_threads; /* list head, under osp_threads_lock */
@@ -234,6 +306,14 @@ struct osp_thread *osp_thread_self (void);
 struct osp_thread *osp_thread_peek (void);
 /* Zeroed memory from T's arena (NULL if out of memory). */
 void *osp_arena_alloc (struct osp_arena *a, size_t size);
+/* Start a detached runtime thread running FN (ARG) with every signal
+   blocked, so it never runs the program's handlers nor takes a signal
+   meant for the program.  Returns 0 or -1. */
+int osp_start_thread (void *(*fn) (void *), void *arg);
+/* On T's own thread, with osp_in_runtime set: account for what T's
+   samplers consumed so far and hand its queued samples and batches over
+   (the reporter's own thread before a report, and thread exit). */
+void osp_thread_settle (struct osp_thread *t);
 
 /* ---- blockcount.c ---------------------------------------------------- */
 
@@ -273,6 +353,10 @@ void osp_sampler_reset (void);
 uint32_t osp_draw_skip (uint64_t rng[4]);
 uint32_t osp_draw_length (uint64_t rng[4]);
 void osp_rng_seed (uint64_t rng[4], uint64_t seed, uint64_t stream);
+uint64_t osp_rng_next (uint64_t rng[4]);
+/* K >= 1 with P(K = k) = p (1-p)^(k-1), LOG_KEEP = ln (1 - p) (0: K = 1),
+   saturated at UINT32_MAX.  osp_draw_skip is this with p = 1/interval. */
+uint32_t osp_draw_geometric (uint64_t rng[4], double log_keep);
 /* Calling thread's sample in progress: want = 0 when skipping.  Tests. */
 void osp_sampler_state (uint32_t *want, uint32_t *have);
 
@@ -332,7 +416,127 @@ void osp_estimate (struct osp_subpath *s, const struct osp_options *o,
    descending, then estimate descending, then length, then block ids. */
 int osp_subpath_cmp (const void *a, const void *b);
 
+/* Ball-Larus path estimates (paths=counter: N = samples x path_interval,
+   err95 = 1.96 sqrt (samples) x path_interval; exhaustive: N = count,
+   err95 = 0; timer: N = samples, err95 = 1.96 sqrt (samples), not a
+   count): SCALE is path_interval, or 1.  share = N / (TOTAL x SCALE). */
+struct osp_path_row;
+void osp_path_estimate (struct osp_path_row *r, enum osp_path_policy policy,
+                        double scale, uint64_t total);
+/* qsort order of path rows: low end of the 95% interval descending, then
+   estimate descending, then function id, then path id. */
+int osp_path_row_cmp (const void *a, const void *b);
+
+/* ---- paths.c --------------------------------------------------------- */
+
+/* One step of a Ball-Larus path: its block and the out-edge it leaves by,
+   a successor index of the block, or OSP_STEP_END for the block's end
+   slot (a block without normal successors: the path ends in it). */
+#define OSP_STEP_END UINT32_MAX
+struct osp_path_step
+{
+  uint32_t block, succ;
+};
+
+/* Build F's P-DAG from record R (registration, R already passed
+   osp_record_check): copy the values, compute NumPaths in reverse
+   topological order, sort the starts.  NULL, or why the record cannot be
+   used (the P-DAG has a cycle; out of memory).  No-op without probes. */
+const char *osp_paths_prepare (struct osp_fn *f,
+                               const struct osp_fn_record *r);
+void osp_paths_free (struct osp_fn *f);
+/* Greedy reconstruction (PEP 3.3, BL96) of path ID of F into OUT (room for
+   F->nblocks steps).  Returns the number of steps, 0 if ID is no path. */
+uint32_t osp_path_decode (const struct osp_fn *f, uint64_t id,
+                          struct osp_path_step *out);
+/* The id of the path STEPS[0..N) (the sum of its values), or
+   OSP_PATH_NONE if the steps are not a ROOT -> EXIT path of F's P-DAG. */
+uint64_t osp_path_encode (const struct osp_fn *f,
+                          const struct osp_path_step *steps, uint32_t n);
+/* CFG edges of the path that leave a block with two or more normal
+   successors: the branch decisions of PEP 6.3's branch flow. */
+uint32_t osp_path_branches (const struct osp_fn *f,
+                            const struct osp_path_step *steps, uint32_t n);
+/* Normal (not abnormal, not EH) successors of block B. */
+uint32_t osp_block_normal_succs (const struct osp_fn *f, uint32_t b);
+/* verify_paths=1: check F's numbering (enumerate every path when npaths
+   <= OSP_VERIFY_ENUM_MAX, else round-trip OSP_VERIFY_SAMPLES ids), one
+   stderr line if it is broken.  Returns 0, or -1 if broken.  Under
+   osp_registry_lock (the totals are the registry's). */
+#define OSP_VERIFY_ENUM_MAX 100000u
+#define OSP_VERIFY_SAMPLES 10000u
+int osp_paths_verify (const struct osp_fn *f);
+/* The totals so far; and their one summary line on stderr. */
+struct osp_verify_totals
+{
+  uint64_t functions, enumerated, round_trips, errors;
+};
+void osp_paths_verify_totals (struct osp_verify_totals *out);
+void osp_paths_verify_summary (void);
+
+/* ---- pathsample.c ---------------------------------------------------- */
+
+/* Draw parameters; paths=timer starts the timer thread (mode != off).
+   Returns 0 or -1 (a timer thread that cannot start is one stderr line,
+   not a failure). */
+int osp_pathsample_init (const struct osp_options *o);
+/* __osp_path_end on T's thread, path ID of record REC: count the path
+   ends consumed, take the sample if the policy says so, re-arm. */
+void osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
+                         uint64_t id);
+/* On T's own thread: count the path ends of the current countdown consumed
+   so far; hand T's batch to the table. */
+void osp_pathsample_sync (struct osp_thread *t);
+/* Fork child, after every lock is released: restart the timer thread. */
+void osp_pathsample_fork_child (void);
+/* The countdown of a thread that samples no path ends (paths=off, the
+   runtime off, disabled or done, no thread state). */
+#define OSP_PATH_HUGE UINT32_MAX
+
+/* ---- pathprof.c ------------------------------------------------------ */
+
+extern pthread_mutex_t osp_path_lock;
+
+/* Reserve the table (path_bytes) unless paths=off or mode=off.  0 or -1. */
+int osp_pathprof_init (const struct osp_options *o);
+/* A sample of path ID of FN on T's thread: into T's batch, flushed to the
+   table when full (a trylock once a quarter full). */
+void osp_pathprof_record (struct osp_thread *t, struct osp_fn *fn,
+                          uint64_t id);
+/* On T's own thread: hand T's batch to the table now.  (A report also
+   takes every other live thread's pending samples, pathprof.c.) */
+void osp_pathprof_sync (struct osp_thread *t);
+/* Fork child, under every lock: forget every sample. */
+void osp_pathprof_reset (void);
+
 /* ---- report.c -------------------------------------------------------- */
+
+/* One reported Ball-Larus path. */
+struct osp_path_row
+{
+  uint32_t fi;       /* index into osp_profile.fns */
+  uint32_t nsteps;
+  uint64_t id, samples;
+  const struct osp_path_step *steps;
+  uint32_t branches;
+  double estimate, err95, share;
+};
+
+/* The path part of a profile (pathprof.c collects it). */
+struct osp_path_profile
+{
+  int shown;               /* paths != off and some function has probes */
+  uint32_t functions;      /* registered functions with path probes */
+  struct osp_path_row *rows; /* sorted by osp_path_row_cmp */
+  uint32_t nrows;
+  struct osp_path_step *step_words; /* the memory of all rows' steps */
+  uint64_t **edges;        /* edges[i]: fns[i]'s nedges counts, or NULL */
+  uint64_t *edge_words;
+  double scale;            /* estimate of one sample (path_interval or 1) */
+  uint64_t ends_seen, samples, distinct, dropped, invalid;
+  uint64_t bytes_used, bytes_peak, bytes_bound, cache_hits, cache_misses;
+  uint64_t ticks;
+};
 
 /* Everything a report shows, taken at one moment. */
 struct osp_profile
@@ -357,6 +561,7 @@ struct osp_profile
   uint32_t nstrata;
   uint64_t exact_entries, exact_dropped, exact_bytes_used;
   uint64_t seed;
+  struct osp_path_profile paths; /* every mode */
 };
 
 /* Take a profile of the running process.  Returns 0 or -1. */
@@ -372,20 +577,40 @@ int osp_report_emit (const struct osp_options *o);
    subexact.c: the table), with estimates, sorted.  Returns 0 or -1. */
 int osp_sampler_collect (struct osp_profile *p, const struct osp_options *o);
 int osp_exact_collect (struct osp_profile *p, const struct osp_options *o);
-/* Shared by the formats: whether block B of F has a hook (a count), and
-   100 * X / TOTAL (0 when TOTAL is 0). */
+/* Fill P->paths from the path table (any mode).  Returns 0 or -1. */
+int osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o);
+/* Shared by the formats: whether block B of F has a count (F has block
+   hooks and B is not OSP_BB_NO_HOOK), and 100 * X / TOTAL (0 when TOTAL
+   is 0). */
 int osp_block_counted (const struct osp_fn *f, uint32_t b);
 double osp_share (uint64_t x, uint64_t total);
+/* One tsv `stat' row: an integer, a string, a %.6g number. */
+void osp_stat_u (FILE *out, const char *name, uint64_t v);
+void osp_stat_s (FILE *out, const char *name, const char *v);
+void osp_stat_f (FILE *out, const char *name, double v);
+/* "file:first-last" of lines FIRST..LAST of F into BUF (F's first line
+   when FIRST is 0; just the file when that is 0 too). */
+void osp_location (char *buf, size_t size, const struct osp_fn *f,
+                   uint32_t first, uint32_t last);
 /* The first line of a text report; BLOCK_ENTRIES < 0 leaves it out. */
 void osp_report_header (FILE *out, const struct osp_profile *p,
                         const struct osp_options *o, const char *mode,
                         long long block_entries);
+/* The first line of a tsv report ("# osp-report 1 mode=M[ paths=P]"). */
+void osp_report_tsv_header (FILE *out, const struct osp_profile *p,
+                            const struct osp_options *o, const char *mode);
+/* A calloc'ed flag per global block id: the blocks on a reported subpath
+   or path, which get a `block' row so that the tsv decodes without the
+   binary.  *NBLOCKS gets the number of ids.  NULL if out of memory. */
+unsigned char *osp_report_used_blocks (const struct osp_profile *p,
+                                       size_t *nblocks);
 
 /* ---- report-blocks.c, report-subpaths.c ------------------------------ */
 
 /* The formats of osp_report_format, plain functions of a profile.
    Return 0 or -1 (out of memory). */
-void osp_format_blocks_tsv (FILE *out, const struct osp_profile *p);
+int osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
+                           const struct osp_options *o);
 int osp_format_blocks_text (FILE *out, const struct osp_profile *p,
                             const struct osp_options *o);
 int osp_subpath_mode (const struct osp_profile *p);
@@ -393,6 +618,23 @@ int osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                              const struct osp_options *o);
 int osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                               const struct osp_options *o);
+/* Shared with report-paths.c: the blocks GIDS[0..LEN) (global ids) as
+   "fid:block,fid:block,..." (tsv), and decoded to "name() file:first-last
+   -> ..." (text).  The latter returns 0 or -1 (out of memory). */
+void osp_print_block_ids (FILE *out, const struct osp_profile *p,
+                          const uint32_t *gids, uint32_t len);
+int osp_print_blocks (FILE *out, const struct osp_profile *p,
+                      const uint32_t *gids, uint32_t len);
+
+/* ---- report-paths.c -------------------------------------------------- */
+
+/* The path sections, appended to every report when P->paths.shown: the
+   `path' and `edge' rows, the path `stat' rows (tsv), the text section. */
+int osp_format_paths_tsv (FILE *out, const struct osp_profile *p);
+void osp_format_paths_stats (FILE *out, const struct osp_profile *p,
+                             const struct osp_options *o);
+int osp_format_paths_text (FILE *out, const struct osp_profile *p,
+                           const struct osp_options *o);
 
 /* ---- online.c -------------------------------------------------------- */
 

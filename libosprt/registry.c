@@ -13,11 +13,27 @@
  *
  * Records are not trusted: a record is used only if its cfg decodes
  * exactly (every count and successor bounds-checked) under this runtime's
- * ABI.  What passes is copied (name, file, decoded cfg) because the module
- * may be dlclose'd while the report still needs them; afterwards the
- * record's address is only compared, never read again, except its id.
- * (Pointers themselves cannot be checked: a record whose name or cfg
- * pointer is wild would fault here, as it would in any reader.)
+ * ABI, and, with path probes, its P-DAG words fit the cfg (one start and
+ * one end word per block, one word per successor, every value below
+ * npaths, start values exactly on the OSP_BB_PATH_START blocks) and form
+ * an acyclic P-DAG (paths.c).  A record whose cfg is wrong may be junk in
+ * padding and is reported only with verbose=1; one whose cfg is right but
+ * whose path words are wrong is a real function from a mismatched plugin,
+ * so it always gets one stderr line naming it.  Either way the function is
+ * ignored and counted in records_invalid.  What passes is copied (name,
+ * file, decoded cfg, path words) because the module may be dlclose'd while
+ * the report still needs them; afterwards the record's address is only
+ * compared, never read again, except its id.  (Pointers themselves cannot
+ * be checked: a record whose name or cfg pointer is wild would fault here,
+ * as it would in any reader.)
+ *
+ * Records of another ABI version are recognised by their first two words
+ * alone (abi.h keeps magic and abi_version at the same offsets in every
+ * version), so a shorter record of an older ABI is still refused, with
+ * one line per process, never misread.
+ *
+ * verify_paths=1 checks each new function's numbering here (paths.c),
+ * under the registry lock, once per function.
  *
  * Hooks find a function without a lock: ids index a two-level directory
  * whose top level is sized once for max_functions and whose chunks and
@@ -34,6 +50,7 @@
 #include "osprt.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,8 +81,9 @@ osp_registry_init (uint32_t max_functions, int verbose_flag)
   return fn_dir ? 0 : -1;
 }
 
-const char *
-osp_record_check (const struct osp_fn_record *r)
+/* The cfg words of R (the header too).  NULL or why not. */
+static const char *
+check_cfg (const struct osp_fn_record *r)
 {
   if (r->magic != OSP_FN_MAGIC)
     return "bad magic";
@@ -100,6 +118,46 @@ osp_record_check (const struct osp_fn_record *r)
   return NULL;
 }
 
+/* The paths words of R, whose cfg is known good.  NULL or why not. */
+static const char *
+check_paths (const struct osp_fn_record *r)
+{
+  if (!(r->flags & OSP_FN_PATH_PROBES))
+    return r->paths != NULL || r->npaths != 0
+               ? "paths words without OSP_FN_PATH_PROBES"
+               : NULL;
+  if (r->paths == NULL)
+    return "path probes without paths words";
+  if (r->npaths == 0)
+    return "path probes with npaths 0";
+  uint64_t nsucc_total = (r->cfg_len - 4 * (uint64_t) r->nblocks) / 2;
+  if (r->paths_len != 2 * (uint64_t) r->nblocks + nsucc_total)
+    return "paths_len is not 2 * nblocks + successors";
+  const uint32_t *w = r->cfg;
+  const uint64_t *v = r->paths;
+  for (uint32_t b = 0; b < r->nblocks; b++)
+    {
+      uint32_t flags = w[2], nsucc = w[3];
+      int start = (flags & OSP_BB_PATH_START) != 0;
+      if (start != (v[0] != OSP_PATH_NONE))
+        return start ? "a path start without a start value"
+                     : "a start value on a block that starts no path";
+      for (uint32_t k = 0; k < 2 + nsucc; k++)
+        if (v[k] != OSP_PATH_NONE && v[k] >= r->npaths)
+          return "a path value not below npaths";
+      w += 4 + 2 * (size_t) nsucc;
+      v += 2 + (size_t) nsucc;
+    }
+  return NULL;
+}
+
+const char *
+osp_record_check (const struct osp_fn_record *r)
+{
+  const char *why = check_cfg (r);
+  return why ? why : check_paths (r);
+}
+
 /* A private copy of S, cut at OSP_STR_MAX, control characters replaced so
    a name can never break a report line or a tsv field. */
 static char *
@@ -127,14 +185,17 @@ free_fn (struct osp_fn *f)
   free (f->blocks);
   free (f->edges);
   free (f->totals);
+  osp_paths_free (f);
   free (f);
 }
 
-/* Decode the (already checked) record R into a new osp_fn, or NULL. */
+/* Decode the (already checked) record R into a new osp_fn, or NULL.  A
+   P-DAG that cannot be used sets *WHY (and returns NULL). */
 static struct osp_fn *
-copy_fn (const struct osp_fn_record *r)
+copy_fn (const struct osp_fn_record *r, const char **why)
 {
   struct osp_fn *f = calloc (1, sizeof *f);
+  *why = NULL;
   if (f == NULL)
     return NULL;
   f->rec = r;
@@ -175,6 +236,14 @@ copy_fn (const struct osp_fn_record *r)
      blocks before it in the file, so the smallest line is only a fallback. */
   if (f->blocks[0].line_first != 0)
     f->first_line = f->blocks[0].line_first;
+  const char *pwhy = osp_paths_prepare (f, r);
+  if (pwhy != NULL)
+    {
+      free_fn (f);
+      if (strcmp (pwhy, "out of memory") != 0)
+        *why = pwhy;
+      return NULL;
+    }
   return f;
 }
 
@@ -278,11 +347,26 @@ warn_abi (uint32_t abi, const void *where)
             module_name (where), abi, OSP_ABI_VERSION);
 }
 
+/* One line for a real record (its cfg is good) that cannot be used. */
+static void
+warn_unusable (const struct osp_fn_record *r, const char *why)
+{
+  char name[128];
+  snprintf (name, sizeof name, "%s", r->name ? r->name : "?");
+  for (char *c = name; *c; c++)
+    if ((unsigned char) *c < 0x20 || *c == 0x7f)
+      *c = '?';
+  osp_warn ("osp: ignoring the record of %s in %s: %s; that function runs "
+            "unprofiled", name, module_name (r), why);
+}
+
 void
 osp_registry_add (uint32_t abi, struct osp_fn_record *start,
                   struct osp_fn_record *stop)
 {
   const size_t align = _Alignof (struct osp_fn_record);
+  /* Enough of a record to recognise one of another ABI version. */
+  const size_t head = offsetof (struct osp_fn_record, id);
   uintptr_t p = ((uintptr_t) start + align - 1) & ~(uintptr_t) (align - 1);
   uintptr_t end = (uintptr_t) stop;
 
@@ -297,7 +381,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
   int first_scan = first_scan_of ((uintptr_t) start, end);
   int mod = -1;
   uint32_t added = 0, invalid = 0, dropped = 0, mismatched = 0;
-  while (p <= end && end - p >= sizeof (struct osp_fn_record))
+  while (p <= end && end - p >= head)
     {
       struct osp_fn_record *r = (struct osp_fn_record *) p;
       if (r->magic != OSP_FN_MAGIC)
@@ -314,7 +398,9 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
           p += align;
           continue;
         }
-      const char *why = osp_record_check (r);
+      if (end - p < sizeof *r)
+        break; /* a record of this ABI cut by the section's end */
+      const char *why = check_cfg (r);
       if (why != NULL)
         {
           if (verbose && first_scan)
@@ -324,15 +410,29 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
           p += align;
           continue;
         }
+      if ((why = check_paths (r)) != NULL)
+        {
+          if (first_scan)
+            warn_unusable (r, why);
+          invalid++;
+          p += align;
+          continue;
+        }
       p += sizeof *r;
       if (__atomic_load_n (&r->id, __ATOMIC_RELAXED) != 0)
         continue; /* registered (or dropped) by an earlier call */
       /* The module entry is made with its first function, so the table
          never holds more modules than functions. */
-      struct osp_fn *f = have_room ()
-                                 && nblocks_total + r->nblocks < UINT32_MAX
-                             ? copy_fn (r)
-                             : NULL;
+      struct osp_fn *f = NULL;
+      if (have_room () && nblocks_total + r->nblocks < UINT32_MAX)
+        f = copy_fn (r, &why);
+      if (why != NULL) /* its P-DAG cannot be used: malformed */
+        {
+          if (first_scan)
+            warn_unusable (r, why);
+          invalid++;
+          continue;
+        }
       if (f != NULL && mod < 0)
         mod = module_index ((uintptr_t) start, end);
       if (f == NULL || mod < 0)
@@ -349,6 +449,8 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
                                    memory_order_relaxed);
       publish (f, r);
       added++;
+      if (osp_opts.verify_paths && f->npaths != 0)
+        osp_paths_verify (f);
     }
   atomic_fetch_add_explicit (&osp_stats.functions, added,
                              memory_order_relaxed);

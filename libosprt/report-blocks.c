@@ -1,7 +1,8 @@
 /* report-blocks.c - the block-count report of mode=blocks, text and tsv
  * (doc/CONTRACTS.md): the hottest functions and blocks with file:line.
  * A plain function of a struct osp_profile (report.c takes it and sends
- * the result to its destination).
+ * the result to its destination).  The tsv form carries the path rows
+ * and path stats of report-paths.c when the profile has any.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -32,10 +33,15 @@ total_entries (const struct osp_profile *p)
 
 /* ---- tsv ------------------------------------------------------------- */
 
-void
-osp_format_blocks_tsv (FILE *out, const struct osp_profile *p)
+int
+osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
+                       const struct osp_options *o)
 {
-  fputs ("# osp-report 1 mode=blocks\n", out);
+  size_t ngids;
+  unsigned char *on_path = osp_report_used_blocks (p, &ngids);
+  if (on_path == NULL)
+    return -1;
+  osp_report_tsv_header (out, p, o, "blocks");
   for (uint32_t m = 0; m < p->nmods; m++)
     fprintf (out, "module\t%u\t%u\n", m, p->mods[m].nfunctions);
   for (uint32_t i = 0; i < p->nfns; i++)
@@ -49,21 +55,30 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p)
         fputc ('-', out);
       fprintf (out, "\t%llu\n", (unsigned long long) fn_entries (p, i));
     }
+  /* A row for every block with a count, every hooked function's block
+     that could not get a hook (count -), and every block on a path row
+     (so the path rows decode without the binary). */
   for (uint32_t i = 0; i < p->nfns; i++)
     {
       const struct osp_fn *f = p->fns[i];
       for (uint32_t b = 0; b < f->nblocks; b++)
         {
-          if (osp_block_counted (f, b) && p->counts[i][b] == 0)
+          int counted = osp_block_counted (f, b);
+          if (!on_path[f->block_base + b]
+              && (counted ? p->counts[i][b] == 0
+                          : !(f->flags & OSP_FN_BLOCK_HOOKS)))
             continue;
           fprintf (out, "block\t%u\t%u\t%s\t%s\t%u\t%u\t", f->id, b, f->name,
                    f->file, f->blocks[b].line_first, f->blocks[b].line_last);
-          if (osp_block_counted (f, b))
+          if (counted)
             fprintf (out, "%llu\n", (unsigned long long) p->counts[i][b]);
           else
             fputs ("-\n", out);
         }
     }
+  free (on_path);
+  if (p->paths.shown && osp_format_paths_tsv (out, p) != 0)
+    return -1;
   const struct
   {
     const char *name;
@@ -80,8 +95,10 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p)
     { "hits_lost", p->hits_lost },
   };
   for (size_t s = 0; s < sizeof stats / sizeof stats[0]; s++)
-    fprintf (out, "stat\t%s\t%llu\n", stats[s].name,
-             (unsigned long long) stats[s].value);
+    osp_stat_u (out, stats[s].name, stats[s].value);
+  if (p->paths.shown)
+    osp_format_paths_stats (out, p, o);
+  return 0;
 }
 
 /* ---- text ------------------------------------------------------------ */
@@ -101,21 +118,6 @@ by_count (const void *a, const void *b)
   if (x->fn != y->fn)
     return x->fn < y->fn ? -1 : 1;
   return x->block < y->block ? -1 : x->block > y->block;
-}
-
-/* "file:first-last", falling back to the function's first line. */
-static void
-location (char *buf, size_t size, const struct osp_fn *f, uint32_t first,
-          uint32_t last)
-{
-  if (first == 0)
-    first = last = f->first_line;
-  if (first == 0)
-    snprintf (buf, size, "%s", f->file);
-  else if (last == 0 || last == first)
-    snprintf (buf, size, "%s:%u", f->file, first);
-  else
-    snprintf (buf, size, "%s:%u-%u", f->file, first, last);
 }
 
 /* Width of the function-name column over the first N ROWS (capped: a
@@ -176,7 +178,7 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
       if (osp_block_counted (f, 0))
         snprintf (calls, sizeof calls, "%llu",
                   (unsigned long long) p->counts[fr[r].fn][0]);
-      location (loc, sizeof loc, f, f->first_line, f->first_line);
+      osp_location (loc, sizeof loc, f, f->first_line, f->first_line);
       fprintf (out, "%14s %16llu %6.2f%%  %-*s  %s\n", calls,
                (unsigned long long) fr[r].count, osp_share (fr[r].count, total),
                w, f->name, loc);
@@ -191,7 +193,7 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
     {
       const struct osp_fn *f = p->fns[br[r].fn];
       const struct osp_block *bl = &f->blocks[br[r].block];
-      location (loc, sizeof loc, f, bl->line_first, bl->line_last);
+      osp_location (loc, sizeof loc, f, bl->line_first, bl->line_last);
       fprintf (out, "%14llu %6.2f%%  %-*s  %s\n",
                (unsigned long long) br[r].count, osp_share (br[r].count, total),
                w, f->name, loc);

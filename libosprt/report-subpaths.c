@@ -6,6 +6,8 @@
  * block ids, decoded here through the registry snapshot into compact steps:
  * consecutive blocks of one function whose lines continue each other are
  * shown as one file:first-last, and the function name only when it changes.
+ * The Ball-Larus path report (report-paths.c) prints its paths with the
+ * same code (osp_print_blocks, osp_print_block_ids).
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -45,14 +47,14 @@ struct step
 };
 
 static size_t
-steps_of (const struct osp_profile *p, const struct osp_subpath *s,
+steps_of (const struct osp_profile *p, const uint32_t *gids, uint32_t len,
           struct step *out)
 {
   size_t n = 0;
-  for (uint32_t i = 0; i < s->len; i++)
+  for (uint32_t i = 0; i < len; i++)
     {
       uint32_t b = 0;
-      uint32_t fi = osp_fn_index_of_block (p->fns, p->nfns, s->blocks[i], &b);
+      uint32_t fi = osp_fn_index_of_block (p->fns, p->nfns, gids[i], &b);
       uint32_t lf = 0, ll = 0;
       if (fi != UINT32_MAX)
         {
@@ -77,7 +79,7 @@ steps_of (const struct osp_profile *p, const struct osp_subpath *s,
           prev->last = ll;
           continue;
         }
-      out[n++] = (struct step) { fi, lf, ll, s->blocks[i] };
+      out[n++] = (struct step) { fi, lf, ll, gids[i] };
     }
   return n;
 }
@@ -108,11 +110,14 @@ print_step (FILE *out, const struct osp_profile *p, const struct step *st,
 #define HEAD_STEPS 8
 #define TAIL_STEPS 5
 
-static void
-print_path (FILE *out, const struct osp_profile *p,
-            const struct osp_subpath *s, struct step *buf)
+int
+osp_print_blocks (FILE *out, const struct osp_profile *p,
+                  const uint32_t *gids, uint32_t len)
 {
-  size_t n = steps_of (p, s, buf);
+  struct step *buf = malloc ((len ? len : 1) * sizeof *buf);
+  if (buf == NULL)
+    return -1;
+  size_t n = steps_of (p, gids, len, buf);
   uint32_t shown = UINT32_MAX - 1;
   for (size_t i = 0; i < n; i++)
     {
@@ -128,27 +133,26 @@ print_path (FILE *out, const struct osp_profile *p,
         fputs (" -> ", out);
       print_step (out, p, &buf[i], &shown);
     }
+  free (buf);
+  return 0;
+}
+
+void
+osp_print_block_ids (FILE *out, const struct osp_profile *p,
+                     const uint32_t *gids, uint32_t len)
+{
+  for (uint32_t k = 0; k < len; k++)
+    {
+      uint32_t b = 0;
+      uint32_t fi = osp_fn_index_of_block (p->fns, p->nfns, gids[k], &b);
+      if (fi == UINT32_MAX)
+        fprintf (out, "%s?:%u", k ? "," : "", gids[k]);
+      else
+        fprintf (out, "%s%u:%u", k ? "," : "", p->fns[fi]->id, b);
+    }
 }
 
 /* ---- subpaths: tsv --------------------------------------------------- */
-
-static void
-stat_u (FILE *out, const char *name, uint64_t v)
-{
-  fprintf (out, "stat\t%s\t%llu\n", name, (unsigned long long) v);
-}
-
-static void
-stat_s (FILE *out, const char *name, const char *v)
-{
-  fprintf (out, "stat\t%s\t%s\n", name, v);
-}
-
-static void
-stat_f (FILE *out, const char *name, double v)
-{
-  fprintf (out, "stat\t%s\t%.6g\n", name, v);
-}
 
 static double
 gain (const struct osp_profile *p)
@@ -161,7 +165,7 @@ int
 osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                      const struct osp_options *o)
 {
-  fprintf (out, "# osp-report 1 mode=%s\n", mode_name (p->mode));
+  osp_report_tsv_header (out, p, o, mode_name (p->mode));
   for (uint32_t m = 0; m < p->nmods; m++)
     fprintf (out, "module\t%u\t%u\n", m, p->mods[m].nfunctions);
   for (uint32_t i = 0; i < p->nfns; i++)
@@ -170,18 +174,12 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       fprintf (out, "function\t%u\t%s\t%s\t%u\t-\t-\n", f->id, f->name,
                f->file, f->first_line);
     }
-  /* A block row for every block on a reported subpath, so that the
-     fid:block lists decode to lines without the binary. */
-  size_t nblocks = 0;
-  for (uint32_t i = 0; i < p->nfns; i++)
-    nblocks += p->fns[i]->nblocks;
-  unsigned char *used = calloc (nblocks ? nblocks : 1, 1);
+  /* A block row for every block on a reported subpath or path, so that
+     the fid:block lists decode to lines without the binary. */
+  size_t nblocks;
+  unsigned char *used = osp_report_used_blocks (p, &nblocks);
   if (used == NULL)
     return -1;
-  for (uint32_t r = 0; r < p->nsubs; r++)
-    for (uint32_t k = 0; k < p->subs[r].len; k++)
-      if (p->subs[r].blocks[k] < nblocks)
-        used[p->subs[r].blocks[k]] = 1;
   for (uint32_t i = 0; i < p->nfns; i++)
     {
       const struct osp_fn *f = p->fns[i];
@@ -199,66 +197,61 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       fprintf (out, "subpath\t%u\t%u\t%.3f\t%.3f\t%llu\t%.9g\t", r + 1, s->len,
                s->estimate, s->err95, (unsigned long long) s->count,
                s->share);
-      for (uint32_t k = 0; k < s->len; k++)
-        {
-          uint32_t b = 0;
-          uint32_t fi
-              = osp_fn_index_of_block (p->fns, p->nfns, s->blocks[k], &b);
-          if (fi == UINT32_MAX)
-            fprintf (out, "%s?:%u", k ? "," : "", s->blocks[k]);
-          else
-            fprintf (out, "%s%u:%u", k ? "," : "", p->fns[fi]->id, b);
-        }
+      osp_print_block_ids (out, p, s->blocks, s->len);
       fputc ('\n', out);
     }
+  if (p->paths.shown && osp_format_paths_tsv (out, p) != 0)
+    return -1;
 
-  stat_u (out, "modules", p->modules);
-  stat_u (out, "functions", p->nfns);
-  stat_u (out, "functions_dropped", p->functions_dropped);
-  stat_u (out, "unregistered_hits", p->unregistered_hits);
-  stat_u (out, "threads", p->threads);
-  stat_u (out, "records_invalid", p->records_invalid);
-  stat_u (out, "abi_mismatches", p->abi_mismatches);
-  stat_u (out, "hits_lost", p->hits_lost);
-  stat_u (out, "blocks_seen", p->walk[OSP_W_BLOCKS_SEEN]);
-  stat_u (out, "blocks_sampled", p->walk[OSP_W_BLOCKS_SAMPLED]);
-  stat_u (out, "samples", p->walk[OSP_W_SAMPLES]);
-  stat_u (out, "starts", p->walk[OSP_W_STARTS]);
-  stat_u (out, "subpaths", p->nsubs);
-  stat_u (out, "min_length", o->min_length);
+  osp_stat_u (out, "modules", p->modules);
+  osp_stat_u (out, "functions", p->nfns);
+  osp_stat_u (out, "functions_dropped", p->functions_dropped);
+  osp_stat_u (out, "unregistered_hits", p->unregistered_hits);
+  osp_stat_u (out, "threads", p->threads);
+  osp_stat_u (out, "records_invalid", p->records_invalid);
+  osp_stat_u (out, "abi_mismatches", p->abi_mismatches);
+  osp_stat_u (out, "hits_lost", p->hits_lost);
+  osp_stat_u (out, "blocks_seen", p->walk[OSP_W_BLOCKS_SEEN]);
+  osp_stat_u (out, "blocks_sampled", p->walk[OSP_W_BLOCKS_SAMPLED]);
+  osp_stat_u (out, "samples", p->walk[OSP_W_SAMPLES]);
+  osp_stat_u (out, "starts", p->walk[OSP_W_STARTS]);
+  osp_stat_u (out, "subpaths", p->nsubs);
+  osp_stat_u (out, "min_length", o->min_length);
   if (p->mode == OSP_MODE_SUBPATHS)
     {
-      stat_u (out, "max_length", o->max_length);
-      stat_s (out, "length_bias", bias_names[o->length_bias]);
-      stat_u (out, "interval", o->interval);
-      stat_f (out, "threshold", p->hl.threshold);
-      stat_u (out, "resamples", p->hl.resamples);
-      stat_f (out, "gain", gain (p));
-      stat_u (out, "hotlist_entries", p->hl.entries);
-      stat_u (out, "hotlist_sample_size", p->hl.sample_size);
-      stat_u (out, "hotlist_offered", p->hl.offered);
-      stat_u (out, "hotlist_admitted", p->hl.admitted);
-      stat_u (out, "hotlist_evictions", p->hl.evictions);
-      stat_u (out, "hotlist_too_long", p->hl.too_long);
-      stat_u (out, "hotlist_bytes_used", p->hl.mem_used);
-      stat_u (out, "hotlist_bytes_peak", p->hl.mem_peak);
-      stat_u (out, "hotlist_bytes", p->hl.mem_bytes);
-      stat_s (out, "policy", policy_names[o->policy]);
-      stat_s (out, "encoding", encoding_names[o->encoding]);
-      stat_u (out, "seed", p->seed);
-      stat_u (out, "strata", p->nstrata);
+      osp_stat_u (out, "max_length", o->max_length);
+      osp_stat_s (out, "length_bias", bias_names[o->length_bias]);
+      osp_stat_u (out, "interval", o->interval);
+      osp_stat_f (out, "threshold", p->hl.threshold);
+      osp_stat_u (out, "resamples", p->hl.resamples);
+      osp_stat_f (out, "gain", gain (p));
+      osp_stat_u (out, "hotlist_entries", p->hl.entries);
+      osp_stat_u (out, "hotlist_sample_size", p->hl.sample_size);
+      osp_stat_u (out, "hotlist_offered", p->hl.offered);
+      osp_stat_u (out, "hotlist_admitted", p->hl.admitted);
+      osp_stat_u (out, "hotlist_evictions", p->hl.evictions);
+      osp_stat_u (out, "hotlist_too_long", p->hl.too_long);
+      osp_stat_u (out, "hotlist_bytes_used", p->hl.mem_used);
+      osp_stat_u (out, "hotlist_bytes_peak", p->hl.mem_peak);
+      osp_stat_u (out, "hotlist_bytes", p->hl.mem_bytes);
+      osp_stat_s (out, "policy", policy_names[o->policy]);
+      osp_stat_s (out, "encoding", encoding_names[o->encoding]);
+      osp_stat_u (out, "seed", p->seed);
+      osp_stat_u (out, "strata", p->nstrata);
       for (uint32_t i = 0; i < p->nstrata; i++)
         fprintf (out, "stat\tthreshold_%u-%u\t%.6g\n", p->strata[i].min_len,
                  p->strata[i].max_len, p->strata[i].threshold);
     }
   else
     {
-      stat_u (out, "max_length", o->exact_max);
-      stat_u (out, "exact_entries", p->exact_entries);
-      stat_u (out, "exact_dropped", p->exact_dropped);
-      stat_u (out, "exact_bytes_used", p->exact_bytes_used);
-      stat_u (out, "exact_bytes", o->exact_bytes);
+      osp_stat_u (out, "max_length", o->exact_max);
+      osp_stat_u (out, "exact_entries", p->exact_entries);
+      osp_stat_u (out, "exact_dropped", p->exact_dropped);
+      osp_stat_u (out, "exact_bytes_used", p->exact_bytes_used);
+      osp_stat_u (out, "exact_bytes", o->exact_bytes);
     }
+  if (p->paths.shown)
+    osp_format_paths_stats (out, p, o);
   return 0;
 }
 
@@ -328,13 +321,6 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
     }
 
   size_t top = p->nsubs < o->report_top ? p->nsubs : o->report_top;
-  uint32_t longest = 1;
-  for (size_t r = 0; r < top; r++)
-    if (p->subs[r].len > longest)
-      longest = p->subs[r].len;
-  struct step *buf = malloc (longest * sizeof *buf);
-  if (buf == NULL)
-    return -1;
   fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, p->nsubs);
   fprintf (out, "%5s %14s %12s %7s %5s  %s\n", "rank", "estimate",
            exact ? "" : "+/- 95%", "share", "len", "path");
@@ -346,10 +332,10 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
         snprintf (err, sizeof err, "+/- %.0f", s->err95);
       fprintf (out, "%5zu %14.0f %12s %6.2f%% %5u  ", r + 1, s->estimate,
                err, 100.0 * s->share, s->len);
-      print_path (out, p, s, buf);
+      if (osp_print_blocks (out, p, s->blocks, s->len) != 0)
+        return -1;
       fputc ('\n', out);
     }
-  free (buf);
   return 0;
 }
 

@@ -6,7 +6,11 @@
  * subpaths (sampled: the hot-list with estimates; exact: the exact table)
  * in one shared form, so that a sampled and an exact report of the same
  * run can be compared line by line.  Subpaths are sequences of global
- * block ids, decoded here through the registry snapshot.
+ * block ids, decoded here through the registry snapshot.  In every mode,
+ * when some function has Ball-Larus path probes and paths != off, the
+ * path and edge profile follows (report-paths.c): in tsv its rows come
+ * after the mode's own rows and before the stat rows, in text after the
+ * mode's tables.
  *
  * Taking the profile (registry copy, then counts under the threads lock) is
  * separate from formatting it, so the formats are plain functions of a
@@ -73,6 +77,8 @@ osp_profile_take (struct osp_profile *p)
     rc = osp_sampler_collect (p, &osp_opts);
   else if (p->mode == OSP_MODE_SUBPATHS_EXACT)
     rc = osp_exact_collect (p, &osp_opts);
+  if (rc == 0)
+    rc = osp_pathprof_collect (p, &osp_opts);
   if (rc != 0)
     osp_profile_free (p);
   return rc;
@@ -87,17 +93,23 @@ osp_profile_free (struct osp_profile *p)
   free (p->mods);
   free (p->subs);
   free (p->sub_words);
+  free (p->paths.rows);
+  free (p->paths.step_words);
+  free (p->paths.edges);
+  free (p->paths.edge_words);
   memset (p, 0, sizeof *p);
 }
 
 /* ---- numbers shared by both formats ---------------------------------- */
 
+/* A function built without block hooks (instrument=none, or paths only)
+   has no count for any block: like an OSP_BB_NO_HOOK block, it is "-". */
 int
 osp_block_counted (const struct osp_fn *f, uint32_t b)
 {
-  return !(f->blocks[b].flags & OSP_BB_NO_HOOK);
+  return (f->flags & OSP_FN_BLOCK_HOOKS)
+         && !(f->blocks[b].flags & OSP_BB_NO_HOOK);
 }
-
 
 double
 osp_share (uint64_t x, uint64_t total)
@@ -136,6 +148,71 @@ osp_report_header (FILE *out, const struct osp_profile *p,
              (unsigned long long) p->functions_dropped, o->max_functions);
 }
 
+void
+osp_report_tsv_header (FILE *out, const struct osp_profile *p,
+                       const struct osp_options *o, const char *mode)
+{
+  fprintf (out, "# osp-report 1 mode=%s", mode);
+  if (p->paths.shown)
+    fprintf (out, " paths=%s", osp_path_policy_name (o->paths));
+  fputc ('\n', out);
+}
+
+void
+osp_stat_u (FILE *out, const char *name, uint64_t v)
+{
+  fprintf (out, "stat\t%s\t%llu\n", name, (unsigned long long) v);
+}
+
+void
+osp_stat_s (FILE *out, const char *name, const char *v)
+{
+  fprintf (out, "stat\t%s\t%s\n", name, v);
+}
+
+void
+osp_stat_f (FILE *out, const char *name, double v)
+{
+  fprintf (out, "stat\t%s\t%.6g\n", name, v);
+}
+
+void
+osp_location (char *buf, size_t size, const struct osp_fn *f, uint32_t first,
+              uint32_t last)
+{
+  if (first == 0)
+    first = last = f->first_line;
+  if (first == 0)
+    snprintf (buf, size, "%s", f->file);
+  else if (last == 0 || last == first)
+    snprintf (buf, size, "%s:%u", f->file, first);
+  else
+    snprintf (buf, size, "%s:%u-%u", f->file, first, last);
+}
+
+unsigned char *
+osp_report_used_blocks (const struct osp_profile *p, size_t *nblocks)
+{
+  size_t n = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    n += p->fns[i]->nblocks;
+  unsigned char *used = calloc (n ? n : 1, 1);
+  if (used == NULL)
+    return NULL;
+  for (uint32_t r = 0; r < p->nsubs; r++)
+    for (uint32_t k = 0; k < p->subs[r].len; k++)
+      if (p->subs[r].blocks[k] < n)
+        used[p->subs[r].blocks[k]] = 1;
+  for (uint32_t r = 0; r < p->paths.nrows; r++)
+    {
+      const struct osp_path_row *row = &p->paths.rows[r];
+      for (uint32_t k = 0; k < row->nsteps; k++)
+        used[p->fns[row->fi]->block_base + row->steps[k].block] = 1;
+    }
+  *nblocks = n;
+  return used;
+}
+
 /* ---- choosing the format --------------------------------------------- */
 
 int
@@ -143,14 +220,18 @@ osp_report_format (FILE *out, const struct osp_profile *p,
                    const struct osp_options *o)
 {
   int rc = 0;
-  if (osp_subpath_mode (p) && o->report_format == OSP_FORMAT_TSV)
+  int tsv = o->report_format == OSP_FORMAT_TSV;
+  if (osp_subpath_mode (p) && tsv)
     rc = osp_format_subpaths_tsv (out, p, o);
   else if (osp_subpath_mode (p))
     rc = osp_format_subpaths_text (out, p, o);
-  else if (o->report_format == OSP_FORMAT_TSV)
-    osp_format_blocks_tsv (out, p);
+  else if (tsv)
+    rc = osp_format_blocks_tsv (out, p, o);
   else
     rc = osp_format_blocks_text (out, p, o);
+  /* The tsv formatters put the path rows before their stat rows. */
+  if (rc == 0 && !tsv && p->paths.shown)
+    rc = osp_format_paths_text (out, p, o);
   if (fflush (out) != 0 || ferror (out))
     rc = -1;
   return rc;

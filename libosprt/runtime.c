@@ -20,6 +20,17 @@
  * Then it dispatches on the mode: blocks counts the block, subpaths hands
  * its global id to the sampler (which re-arms __osp_skip with the next
  * skip), subpaths-exact to the exact counter, off disarms the countdown.
+ *
+ * __osp_path_end, called when a thread's path-end countdown reaches 0, is
+ * built the same way, independent of the block hook (a program may have
+ * either, both or neither): it sets the countdown to 1 first; if the
+ * runtime is already active on the thread it returns there (the path end
+ * is counted in hits_lost); otherwise the path sampler (pathsample.c)
+ * counts, samples and re-arms it.  Every way out leaves the countdown
+ * armed: 1 while the runtime is not up yet, huge when it is off,
+ * disabled or done.
+ *
+ * verify_paths=1 prints its summary line at exit, before the report.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -34,6 +45,11 @@
    in every thread; initial-exec, so the decrement is one TLS access. */
 OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
     __osp_skip = 1;
+/* The same for `if (--__osp_path_countdown == 0) __osp_path_end (...)':
+   1 in every new thread, so its first path end calls in and the runtime
+   arms it for the thread's policy. */
+OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
+    __osp_path_countdown = 1;
 
 struct osp_options osp_opts;
 
@@ -77,7 +93,9 @@ init_once (void)
   int ok = osp_registry_init (osp_opts.max_functions, osp_opts.verbose) == 0
            && osp_threads_init (osp_opts.max_functions) == 0
            && osp_sampler_init (&osp_opts) == 0
-           && osp_exact_init (&osp_opts) == 0;
+           && osp_exact_init (&osp_opts) == 0
+           && osp_pathprof_init (&osp_opts) == 0
+           && osp_pathsample_init (&osp_opts) == 0;
   if (!ok)
     osp_warn ("osp: cannot start the runtime (out of memory); "
               "the program runs unprofiled");
@@ -117,14 +135,13 @@ osp_destructor (void)
   unsigned char was = osp_in_runtime;
   osp_in_runtime = 1;
   atomic_signal_fence (memory_order_seq_cst);
+  if (osp_opts.verify_paths)
+    osp_paths_verify_summary ();
   if (osp_opts.mode != OSP_MODE_OFF)
     {
       struct osp_thread *t = osp_thread_peek ();
       if (t != NULL)
-        {
-          osp_sampler_sync (t);
-          osp_exact_sync (t);
-        }
+        osp_thread_settle (t);
       osp_report_emit (&osp_opts);
     }
   atomic_store (&phase, PHASE_DONE);
@@ -153,17 +170,35 @@ lost (atomic_uint_fast64_t *stat)
   atomic_fetch_add_explicit (stat, 1, memory_order_relaxed);
 }
 
+/* Enter the runtime from generated code: 0 if it is already active on
+   this thread (the hook or path end is lost), else 1, and leave () must
+   follow. */
+static inline int
+enter (void)
+{
+  if (osp_in_runtime)
+    {
+      lost (&osp_stats.hits_lost);
+      return 0;
+    }
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  return 1;
+}
+
+static inline void
+leave (void)
+{
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = 0;
+}
+
 OSP_EXPORT void
 __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
 {
   __osp_skip = 1;
-  if (osp_in_runtime)
-    {
-      lost (&osp_stats.hits_lost);
-      return;
-    }
-  osp_in_runtime = 1;
-  atomic_signal_fence (memory_order_seq_cst);
+  if (!enter ())
+    return;
 
   int ph = atomic_load_explicit (&phase, memory_order_acquire);
   if (ph == PHASE_RUNNING || ph == PHASE_REPORTING)
@@ -190,7 +225,41 @@ __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
     lost (&osp_stats.unregistered_hits); /* nothing can be registered yet */
   else if (ph == PHASE_DISABLED)
     __osp_skip = UINT32_MAX;
+  leave ();
+}
 
-  atomic_signal_fence (memory_order_seq_cst);
-  osp_in_runtime = 0;
+static inline void
+path_countdown_set (uint32_t v)
+{
+  __atomic_store_n (&__osp_path_countdown, v, __ATOMIC_RELAXED);
+}
+
+OSP_EXPORT void
+__osp_path_end (struct osp_fn_record *rec, uint64_t path)
+{
+  /* As in the hook: 1 first, so a path end of a signal handler that
+     interrupts us calls in (and is counted as lost) instead of wrapping
+     the countdown; the exit below re-arms it for real. */
+  path_countdown_set (1);
+  if (!enter ())
+    return;
+
+  int ph = atomic_load_explicit (&phase, memory_order_acquire);
+  if ((ph == PHASE_RUNNING || ph == PHASE_REPORTING)
+      && osp_opts.mode != OSP_MODE_OFF && osp_opts.paths != OSP_PATHS_OFF)
+    {
+      struct osp_thread *t = osp_thread_self ();
+      if (t != NULL)
+        osp_pathsample_end (t, rec, path); /* re-arms */
+      else
+        {
+          path_countdown_set (OSP_PATH_HUGE);
+          lost (&osp_stats.hits_lost);
+        }
+    }
+  else if (ph == PHASE_NEW) /* the countdown stays 1: come back later */
+    lost (&osp_stats.unregistered_hits);
+  else
+    path_countdown_set (OSP_PATH_HUGE);
+  leave ();
 }

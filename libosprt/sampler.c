@@ -110,8 +110,8 @@ rotl (uint64_t x, int k)
   return (x << k) | (x >> (64 - k));
 }
 
-static uint64_t
-next64 (uint64_t s[4])
+uint64_t
+osp_rng_next (uint64_t s[4])
 {
   uint64_t r = rotl (s[1] * 5, 7) * 9, t = s[1] << 17;
   s[2] ^= s[0];
@@ -133,20 +133,26 @@ osp_rng_seed (uint64_t rng[4], uint64_t seed, uint64_t stream)
 }
 
 uint32_t
-osp_draw_skip (uint64_t rng[4])
+osp_draw_geometric (uint64_t rng[4], double log_keep_p)
 {
-  if (log_keep == 0)
+  if (log_keep_p == 0)
     return 1;
   /* Inversion: u uniform in (0, 1], K = 1 + floor (log u / log (1-p)). */
-  double u = (double) ((next64 (rng) >> 11) + 1) * 0x1p-53;
-  double k = osp_ln (u) / log_keep; /* >= 0; truncation is floor */
+  double u = (double) ((osp_rng_next (rng) >> 11) + 1) * 0x1p-53;
+  double k = osp_ln (u) / log_keep_p; /* >= 0; truncation is floor */
   return k >= (double) (UINT32_MAX - 1) ? UINT32_MAX : (uint32_t) k + 1;
+}
+
+uint32_t
+osp_draw_skip (uint64_t rng[4])
+{
+  return osp_draw_geometric (rng, log_keep);
 }
 
 uint32_t
 osp_draw_length (uint64_t rng[4])
 {
-  uint64_t r = next64 (rng);
+  uint64_t r = osp_rng_next (rng);
   unsigned i = 0;
   while (i + 1 < nexp && r >= cdf[i])
     i++;
@@ -213,13 +219,6 @@ osp_sampler_init (const struct osp_options *o)
 
 /* ---- the walk -------------------------------------------------------- */
 
-static inline void
-bump (struct osp_thread *t, enum osp_walk_counter c, uint64_t by)
-{
-  uint64_t v = atomic_load_explicit (&t->walk[c], memory_order_relaxed);
-  atomic_store_explicit (&t->walk[c], v + by, memory_order_relaxed);
-}
-
 static struct osp_sampler *
 make_sampler (struct osp_thread *t)
 {
@@ -281,7 +280,7 @@ osp_sampler_hit (struct osp_thread *t, uint32_t gid)
                                  memory_order_relaxed);
       return;
     }
-  bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+  osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
   if (s->fresh)
     {
       /* The thread's first block: it starts a sample with probability
@@ -298,10 +297,10 @@ osp_sampler_hit (struct osp_thread *t, uint32_t gid)
     {
       s->want = osp_draw_length (s->rng);
       s->have = 0;
-      bump (t, OSP_W_STARTS, 1);
+      osp_walk_bump (t, OSP_W_STARTS, 1);
     }
   s->q[s->qused + s->have++] = gid;
-  bump (t, OSP_W_BLOCKS_SAMPLED, 1);
+  osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, 1);
   if (s->have < s->want)
     {
       arm (s, 1);
@@ -310,7 +309,7 @@ osp_sampler_hit (struct osp_thread *t, uint32_t gid)
   s->qlen[s->nq++] = s->want;
   s->qused += s->want;
   s->want = 0;
-  bump (t, OSP_W_SAMPLES, 1);
+  osp_walk_bump (t, OSP_W_SAMPLES, 1);
   if (s->nq == QMAX || qcap - s->qused < max_len)
     flush (s, 1);
   else if (s->nq >= QMAX / 4)
@@ -327,7 +326,7 @@ osp_sampler_sync (struct osp_thread *t)
   uint32_t left = __osp_skip;
   if (!s->fresh && s->want == 0 && left <= s->armed)
     {
-      bump (t, OSP_W_BLOCKS_SEEN, s->armed - left);
+      osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed - left);
       s->armed = left;
     }
   flush (s, 1);

@@ -121,13 +121,6 @@ count_one (const uint32_t *b, uint32_t len)
     }
 }
 
-static inline void
-bump (struct osp_thread *t, enum osp_walk_counter c, uint64_t by)
-{
-  uint64_t v = atomic_load_explicit (&t->walk[c], memory_order_relaxed);
-  atomic_store_explicit (&t->walk[c], v + by, memory_order_relaxed);
-}
-
 /* Count every subpath ending in T's new blocks, keep the history. */
 static void
 process (struct osp_thread *t, struct osp_exact_thread *x)
@@ -138,7 +131,7 @@ process (struct osp_thread *t, struct osp_exact_thread *x)
     for (uint32_t len = min_len; len <= max_len && len <= i + 1; len *= 2)
       counted += (uint64_t) count_one (x->buf + i + 1 - len, len);
   pthread_mutex_unlock (&osp_exact_lock);
-  bump (t, OSP_W_SAMPLES, counted);
+  osp_walk_bump (t, OSP_W_SAMPLES, counted);
   uint32_t keep = x->n < max_len - 1 ? x->n : max_len - 1;
   memmove (x->buf, x->buf + x->n - keep, keep * sizeof *x->buf);
   x->n = x->hist = keep;
@@ -160,9 +153,9 @@ osp_exact_hit (struct osp_thread *t, uint32_t gid)
         }
       t->exact = x;
     }
-  bump (t, OSP_W_BLOCKS_SEEN, 1);
-  bump (t, OSP_W_BLOCKS_SAMPLED, 1);
-  bump (t, OSP_W_STARTS, 1);
+  osp_walk_bump (t, OSP_W_BLOCKS_SEEN, 1);
+  osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, 1);
+  osp_walk_bump (t, OSP_W_STARTS, 1);
   x->buf[x->n++] = gid;
   if (x->n == bufcap)
     process (t, x);

@@ -15,19 +15,26 @@
  * there would leak it, as no destructor would run again).
  *
  * In the subpath modes the exiting thread first accounts for its current
- * skip and hands its queued samples (or exact batch) over, then its walk
- * counters merge like the block counters.
+ * skip and hands its queued samples (or exact batch, or path batch) over
+ * (osp_thread_settle), then its walk counters merge like the block
+ * counters.
+ *
+ * A state records the address of its thread's __osp_path_countdown, so
+ * that the paths=timer thread can arm it (pathsample.c) for as long as
+ * the state is linked.
  *
  * fork: prepare takes every runtime lock (osprt.h's order) so that the
  * child never inherits a lock held by a thread that does not exist in it;
  * the child then drops all thread states (their threads are gone, its own
- * starts afresh: a new sampler, __osp_skip back to 1), zeroes the totals,
- * empties the hot-list and the exact table, so it reports its own profile
- * at its own exit.
+ * starts afresh: a new sampler, __osp_skip and __osp_path_countdown back
+ * to 1), zeroes the totals, empties the hot-list, the exact table and the
+ * path table, and restarts the path timer thread (paths=timer), so it
+ * reports its own profile at its own exit.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
 
+#include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -131,6 +138,7 @@ osp_thread_self (void)
       return NULL;
     }
   t->arena = a;
+  t->path_countdown = &__osp_path_countdown;
   pthread_mutex_lock (&osp_threads_lock);
   t->index = next_index++;
   t->next = osp_threads;
@@ -150,6 +158,30 @@ osp_thread_peek (void)
   return self;
 }
 
+void
+osp_thread_settle (struct osp_thread *t)
+{
+  osp_sampler_sync (t);
+  osp_exact_sync (t);
+  osp_pathsample_sync (t);
+}
+
+int
+osp_start_thread (void *(*fn) (void *), void *arg)
+{
+  sigset_t all, old;
+  sigfillset (&all);
+  pthread_sigmask (SIG_SETMASK, &all, &old);
+  pthread_attr_t attr;
+  pthread_attr_init (&attr);
+  pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  pthread_t th;
+  int rc = pthread_create (&th, &attr, fn, arg);
+  pthread_attr_destroy (&attr);
+  pthread_sigmask (SIG_SETMASK, &old, NULL);
+  return rc == 0 ? 0 : -1;
+}
+
 static void
 thread_exit (void *arg)
 {
@@ -158,8 +190,7 @@ thread_exit (void *arg)
   atomic_signal_fence (memory_order_seq_cst);
   gone = 1;
   self = NULL;
-  osp_sampler_sync (t);
-  osp_exact_sync (t);
+  osp_thread_settle (t);
   pthread_mutex_lock (&osp_threads_lock);
   osp_blocks_merge (t);
   osp_walk_merge (t);
@@ -182,6 +213,7 @@ fork_prepare (void)
   pthread_mutex_lock (&osp_threads_lock);
   pthread_mutex_lock (&osp_hot_lock);
   pthread_mutex_lock (&osp_exact_lock);
+  pthread_mutex_lock (&osp_path_lock);
 }
 
 /* Undo fork_prepare, in the reverse lock order: the parent's handler, and
@@ -189,6 +221,7 @@ fork_prepare (void)
 static void
 fork_release (void)
 {
+  pthread_mutex_unlock (&osp_path_lock);
   pthread_mutex_unlock (&osp_exact_lock);
   pthread_mutex_unlock (&osp_hot_lock);
   pthread_mutex_unlock (&osp_threads_lock);
@@ -213,15 +246,21 @@ fork_child (void)
   self = NULL;
   next_index = 0;
   __osp_skip = 1; /* the new state's first hook comes at the next block */
+  __osp_path_countdown = 1; /* and its first path end at the next one */
   pthread_setspecific (key, NULL);
   osp_blocks_reset ();
   osp_sampler_reset ();
   osp_exact_reset ();
+  osp_pathprof_reset ();
   atomic_store_explicit (&osp_stats.threads, 0, memory_order_relaxed);
   atomic_store_explicit (&osp_stats.unregistered_hits, 0,
                          memory_order_relaxed);
   atomic_store_explicit (&osp_stats.hits_lost, 0, memory_order_relaxed);
+  atomic_store_explicit (&osp_stats.path_ticks, 0, memory_order_relaxed);
   fork_release ();
+  /* The parent's timer thread does not exist here; a new one takes the
+     threads lock, so it starts after the release. */
+  osp_pathsample_fork_child ();
 }
 
 int

@@ -105,7 +105,7 @@ osp_same ()
 }
 
 # osp_check_report FILE: validate an exit report in the tsv format of doc/CONTRACTS.md:
-# header, field counts, numeric fields, unique function ids, block rows of known functions,
+# header, field counts, numeric fields, unique function ids, block, path and edge rows of known functions,
 # block 0's count equal to the function's calls, block entries equal to the sum of the block
 # rows.  Prints every problem; returns 1 if there was one.
 osp_check_report ()
@@ -113,6 +113,7 @@ osp_check_report ()
   awk -F '\t' '
     function bad(msg) { printf "report %s:%d: %s: %s\n", FILENAME, FNR, msg, $0; errs++ }
     function num(x) { return x ~ /^[0-9]+$/ }
+    function dec(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
     FNR == 1 {
       if ($0 !~ /^# osp-report 1( |$)/) bad("bad header (want \"# osp-report 1 ...\")")
       next
@@ -130,15 +131,40 @@ osp_check_report ()
         { bad("bad block row"); next }
       if (($2 SUBSEP $3) in seen) bad("duplicate block row")
       seen[$2, $3] = 1
-      if ($8 == "0") bad("block row with count 0 (only non-zero counts are listed)")
+      # count 0: only for a block that occurs in a path row (listed so the path decodes)
+      if ($8 == "0") zero[$2 ":" $3] = FNR
       blk[NR] = $2; if ($3 == "0") b0[$2] = $8
       if ($8 == "-") unknown[$2] = 1; else sum[$2] += $8
       next
     }
-    $1 == "stat" { if (NF != 3 || !num($3)) bad("bad stat row"); stat[$2] = $3; next }
+    $1 == "path" {
+      if (NF != 10 || !num($2) || !num($3) || !num($4) || !dec($5) || !dec($6) || !num($7) ||
+          $8 !~ /^[0-9.e+-]+$/ || !num($9) || $10 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/)
+        { bad("bad path row"); next }
+      pfn[NR] = $3; nb = split($10, pb, ","); for (i = 1; i <= nb; i++) onpath[pb[i]] = 1
+      next
+    }
+    $1 == "subpath" {
+      if (NF != 8 || !num($2) || !num($3) || !dec($4) || !dec($5) || !num($6)) bad("bad subpath row")
+      next
+    }
+    $1 == "edge" {
+      if (NF != 7 || !num($2) || !num($3) || !num($4) || !(num($5) || $5 == "exit") ||
+          !dec($6) || !num($7))
+        { bad("bad edge row"); next }
+      pfn[NR] = $2; next
+    }
+    $1 == "stat" {
+      # numbers, and words for the settings (paths=counter, policy=concise, ...)
+      if (NF != 3 || !(num($3) || $3 ~ /^[0-9][0-9.e+-]*$/ || $3 ~ /^[a-z][a-z0-9_-]*$/))
+        bad("bad stat row")
+      stat[$2] = $3; next
+    }
     { bad("unknown record") }
     END {
       for (i in blk) if (!(blk[i] in fname)) { printf "report %s: block row of unknown function %s\n", FILENAME, blk[i]; errs++ }
+      for (k in zero) if (!(k in onpath)) { printf "report %s:%d: block row with count 0 for a block on no path\n", FILENAME, zero[k]; errs++ }
+      for (i in pfn) if (!(pfn[i] in fname)) { printf "report %s: path or edge row of unknown function %s\n", FILENAME, pfn[i]; errs++ }
       for (f in fname) {
         c = (f in b0) ? b0[f] : 0
         if (calls[f] != "-" && calls[f] != c) { printf "report %s: function %s (%s): calls %s but block 0 count %s\n", FILENAME, f, fname[f], calls[f], c; errs++ }

@@ -22,7 +22,8 @@ OSP_E2E_TESTS = \
 	tests/runtime-options.sh \
 	tests/subpaths.sh \
 	tests/accuracy.sh \
-	tests/paths.sh
+	tests/paths.sh \
+	tests/path-accuracy.sh
 
 TESTS += $(OSP_E2E_TESTS)
 
@@ -36,6 +37,7 @@ EXTRA_DIST += \
 	tests/oracle-compare.awk \
 	tests/torture.sh \
 	tests/progs/paths-tricky.c \
+	tests/progs/paths-guided.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \

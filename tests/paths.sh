@@ -10,19 +10,23 @@
 #     inverts numbering; it must report 0 errors;
 #   - mode=blocks with paths=exhaustive, in the same run: the block counts derived from the
 #     exact path counts (each path's count times its blocks) equal the block hooks' own counts,
-#     block for block.  Programs where a path can leave by an abnormal or EH edge, or be cut
-#     short by a signal, may lose paths; they are listed in $lossy and only checked for
-#     "derived <= counted".
+#     block for block.  Programs where a path can end without a check (see $lossy below) are
+#     only checked for "derived <= counted".
 # paths-tricky.c is also built with max-paths=1000 (many cuts) and must still verify and match.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup paths
 osp_need_build
 
-# Programs whose paths can end without a check: longjmp targets are reached by abnormal edges
-# (the longjmp call itself does end its path), computed gotos leave by abnormal edges, cleanup
-# handlers by EH edges, and signal handlers interrupt paths.
-lossy=" setjmp cgoto cleanup signals "
+# Programs whose paths can end without a check, so that the hooks count blocks that no recorded
+# path contains: longjmp targets are reached by abnormal edges, computed gotos leave by abnormal
+# edges, cleanup handlers by EH edges (all three happen to lose nothing in these programs, but
+# may), and a function whose callee calls exit() or does a nonlocal goto out of it never ends
+# its current path (exitloop, noreturn, nested).  Signal handlers: a hook or check that fires
+# while the runtime is busy on the same thread is dropped (stat hits_lost), which can lose a
+# block count as well as a path, so signals is not compared at all.
+lossy=" setjmp cgoto cleanup exitloop noreturn nested "
+unchecked=" signals fork "
 
 # compare_counts TSV EXACT(yes|no): derived block counts vs block hook counts.
 compare_counts ()
@@ -97,13 +101,14 @@ check_one ()
   fi
   exact=yes
   case $lossy in *" $name "*) exact=no ;; esac
+  case $unchecked in *" $name "*) exact=skip ;; esac
   nrep=0
   for r in "$b.r"/r.*; do
     [ -f "$r" ] || continue
     nrep=$((nrep + 1))
     osp_check_report "$r" || { osp_fail "$name $level: malformed report $r"; ok=no; }
     grep -q '^path	' "$r" || { osp_fail "$name $level: no path rows in $r"; ok=no; }
-    compare_counts "$r" $exact || {
+    [ $exact = skip ] || compare_counts "$r" $exact || {
       osp_fail "$name $level: block counts from paths differ from the hooks' ($r)"; ok=no; }
   done
   [ $nrep -gt 0 ] || { osp_fail "$name $level: no report"; ok=no; }
@@ -119,6 +124,32 @@ for level in -O0 -O2; do
   check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" $level
 done
 check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" -O2 -fplugin-arg-osp-max-paths=1000
+
+# Profile-guided numbering: with the counts of a first run, the hottest path of hot() is 0.
+g=$OSP_TESTSRC/progs/paths-guided.c
+# top_id TSV: the id of the most frequent path of hot().
+top_id ()
+{
+  awk -F '\t' '$1 == "function" && $3 == "hot" { f = $2 }
+                $1 == "path" && $3 == f && $5 + 0 > best { best = $5 + 0; id = $4 }
+                END { print id }' "$1"
+}
+if osp_compile "$W/g1" osp_cc -O1 "$g" -o "$W/g1"; then
+  osp_exec_with "paths=exhaustive:report=$W/g1.tsv:report_format=tsv" "$W/g1" "$W/g1"
+  if osp_compile "$W/g2" osp_cc -O1 -fplugin-arg-osp-profile="$W/g1.tsv" "$g" -o "$W/g2"; then
+    osp_exec_with "paths=exhaustive:report=$W/g2.tsv:report_format=tsv" "$W/g2" "$W/g2"
+    id1=$(top_id "$W/g1.tsv") id2=$(top_id "$W/g2.tsv")
+    if [ "$id2" != 0 ]; then
+      osp_fail "profile-guided numbering: the hottest path of hot() has id '$id2', expected 0"
+    else
+      echo "ok: profile-guided numbering: hottest path of hot() id $id1 with GCC's guess, 0 with the profile"
+    fi
+  else
+    osp_fail "profile-guided build"
+  fi
+else
+  osp_fail "paths-guided build"
+fi
 
 # The cuts are visible with verbose, and 80 ifs in a row need some even at the default cap.
 osp_compile "$W/v" osp_cc -O2 -fplugin-arg-osp-verbose -c "$OSP_TESTSRC/progs/paths-tricky.c" \

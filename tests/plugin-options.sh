@@ -2,7 +2,8 @@
 # tests/plugin-options.sh - the plugin's -fplugin-arg-osp-KEY[=VALUE] handling:
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
-#   - instrument=blocks|none, include=/exclude= fnmatch pattern lists (exclude wins),
+#   - instrument=blocks,paths|none, max-paths=N, profile=FILE, include=/exclude= fnmatch
+#     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
 #   - the program's output never changes.
 # The set of instrumented functions is read from the report's function rows.
@@ -43,13 +44,22 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, profile, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'paths' (accepted: instrument, include, exclude, verbose)" \
-  -fplugin-arg-osp-paths
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, profile, verbose)" \
+  -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
-must_fail bad-instrument "accepted: blocks, none" -fplugin-arg-osp-instrument=paths
+must_fail bad-instrument "accepted: blocks, paths, none" -fplugin-arg-osp-instrument=edges
+must_fail none-and-paths "cannot be combined" -fplugin-arg-osp-instrument=none,paths
+must_fail bad-max-paths "max-paths" -fplugin-arg-osp-max-paths=1
+must_fail huge-max-paths "max-paths" -fplugin-arg-osp-max-paths=99999999999999999999
+must_fail empty-profile "profile" -fplugin-arg-osp-profile=
+must_fail missing-profile "cannot read profile" -fplugin-arg-osp-profile=/nonexistent/osp.tsv
+printf '# osp-report 1 mode=blocks\nfunction\t1\tmain\tx.c\t1\t1\t1\n' > "$W/noedges.tsv"
+must_fail profile-without-edges "has no edge rows" -fplugin-arg-osp-profile="$W/noedges.tsv"
+printf '# osp-report 1 mode=blocks\nedge\t1\tzero\t0\t1\t5\t5\n' > "$W/badedge.tsv"
+must_fail profile-bad-row "line 2: malformed" -fplugin-arg-osp-profile="$W/badedge.tsv"
 must_fail empty-instrument "instrument" -fplugin-arg-osp-instrument=
 must_fail bad-verbose "verbose" -fplugin-arg-osp-verbose=2
 must_fail empty-include "include" -fplugin-arg-osp-include=
@@ -119,8 +129,8 @@ if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-instrument=none "$src" -o "$b"; 
       echo "ok: instrument=none: no counts"
     fi
   fi
-  if nm "$b" 2>/dev/null | grep -q ' U __osp_block_hook'; then
-    osp_fail "instrument=none: the program still calls __osp_block_hook"
+  if nm "$b" 2>/dev/null | grep -q -e ' U __osp_block_hook' -e ' U __osp_path_end'; then
+    osp_fail "instrument=none: the program still calls __osp_block_hook or __osp_path_end"
   fi
 else
   osp_fail "instrument=none: build failed"

@@ -32,8 +32,8 @@ check_subpath_report ()
     function bad(msg) { if (errs < 10) printf "report %s:%d: %s: %.120s\n", FILENAME, FNR, msg, $0; errs++ }
     function num(x) { return x ~ /^[0-9]+$/ }
     function dec(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
-    FNR == 1 { if ($0 !~ /^# osp-report 1 mode=subpaths(-exact)?$/) bad("bad header"); next }
-    { o = index("module function block subpath stat", $1); if (o == 0) { bad("unknown record"); next }
+    FNR == 1 { if ($0 !~ /^# osp-report 1 mode=subpaths(-exact)?( paths=[a-z]+)?$/) bad("bad header"); next }
+    { o = index("module function block subpath path edge stat", $1); if (o == 0) { bad("unknown record"); next }
       if (o < last) bad("rows out of order"); last = o }
     $1 == "module" { if (NF != 3 || !num($2) || !num($3)) bad("bad module row"); next }
     $1 == "function" { if (NF != 7 || !num($2) || !num($5)) bad("bad function row"); fn[$2] = 1; next }
@@ -105,7 +105,7 @@ osp_exec_with "seed=1:report=$W/sampled.tsv:report_format=tsv" "$W/sampled" "$p"
 [ "$osp_rc" -eq 0 ] || osp_fail "sampled run exited with $osp_rc"
 osp_same "sampled run stdout" "$W/plain.out" "$W/sampled.out"
 check_subpath_report "$W/sampled.tsv" || osp_fail "sampled report malformed"
-head -n 1 "$W/sampled.tsv" | grep -q 'mode=subpaths$' || osp_fail "the default mode is not subpaths"
+head -n 1 "$W/sampled.tsv" | grep -q -E 'mode=subpaths( |$)' || osp_fail "the default mode is not subpaths"
 # shellcheck disable=SC2046
 set -- $(hot_first4 "$W/sampled.tsv")
 echo "sampled: hottest of length 4: rank $1 estimate $2 +/- $3 (count $4) blocks $5 ($6)"

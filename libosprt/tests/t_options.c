@@ -104,7 +104,9 @@ test_bad_input (void)
                   "report, report_format, report_top, max_functions, "
                   "verbose, interval, min_length, max_length, length_bias, "
                   "hotlist_bytes, policy, encoding, seed, exact_max, "
-                  "exact_bytes, report_signal)\n");
+                  "exact_bytes, report_signal, paths, path_interval, "
+                  "path_samples, path_stride, path_period, path_bytes, "
+                  "verify_paths)\n");
   free (msg);
 
   msg = parse (&o, "mode=fast", &n);
@@ -223,7 +225,9 @@ main (int argc, char **argv)
   CHECK_STR (e, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: mode, report, "
                 "report_format, report_top, max_functions, verbose, interval, "
                 "min_length, max_length, length_bias, hotlist_bytes, policy, "
-                "encoding, seed, exact_max, exact_bytes, report_signal)\n"
+                "encoding, seed, exact_max, exact_bytes, report_signal, "
+                "paths, path_interval, path_samples, path_stride, "
+                "path_period, path_bytes, verify_paths)\n"
                 "osp: OSP_OPTIONS: bad value '0' for key 'report_top' "
                 "(accepted: an integer 1..100000)\n");
   free (o);

@@ -1,9 +1,10 @@
 /* testutil.h - helpers shared by the runtime's unit tests.
  *
  * The tests play the part of the plugin: they build osp_fn_records by hand
- * and run "blocks" exactly as generated code does (decrement __osp_skip,
- * call the hook when it reaches 0), so the runtime is exercised through
- * the same ABI as in an instrumented program.
+ * and run "blocks" and path ends exactly as generated code does (decrement
+ * __osp_skip or __osp_path_countdown, call the runtime when it reaches 0),
+ * so the runtime is exercised through the same ABI as in an instrumented
+ * program.  (pathgraphs.h builds records with Ball-Larus path words.)
  *
  * A test that needs OSP_OPTIONS (read once, at start-up) re-executes
  * itself with the options set: osp_test_run() runs /proc/self/exe with an
@@ -99,6 +100,20 @@ osp_test_block (struct osp_fn_record *r, uint32_t b)
   __osp_skip = t;
   if (t == 0)
     __osp_block_hook (r, b);
+}
+
+/* What generated code does at a path end of record R whose path register
+   holds ID.  (Relaxed atomics, not the plain load and store generated
+   code uses: the same instructions on x86-64, but ThreadSanitizer knows
+   the paths=timer thread's store to the countdown is not a race.) */
+static inline void
+osp_test_path_end (struct osp_fn_record *r, uint64_t id)
+{
+  uint32_t t = __atomic_load_n (&__osp_path_countdown, __ATOMIC_RELAXED);
+  t = t - 1;
+  __atomic_store_n (&__osp_path_countdown, t, __ATOMIC_RELAXED);
+  if (t == 0)
+    __osp_path_end (r, id);
 }
 
 /* Fill R as a function of NBLOCKS blocks in a chain 0 -> 1 -> ... -> exit,

@@ -1,0 +1,413 @@
+/* pathprof.c - the path profile: sampled (function, path id) -> samples
+ * in a bounded table, and the edge profile derived from the same samples
+ * (PEP section 3.3).
+ *
+ * What a sample does (under osp_path_lock): look the (function, id) pair
+ * up; a known path adds one to its count and, from the step list cached
+ * in its entry, one to each CFG edge it took.  A new path is decoded into
+ * steps once (paths.c, PEP 4.3: "computes a path's edges only when PEP
+ * samples a path for the first time"), which also validates its id, and
+ * gets an entry with that step list.  So a sample costs a hash probe and
+ * one add per edge, and decoding happens once per distinct path.  Counts:
+ * decode_cache_hits (samples of known paths), decode_cache_misses (decodes).
+ *
+ * The edge profile is one uint64 per CFG successor slot of each function,
+ * made on the function's first sample.  Every valid sample updates it,
+ * also one whose path finds the table full (then the path is decoded
+ * without being cached, and counted in paths_dropped), so the edge profile
+ * stays complete when the path table overflows.  Ids that do not decode
+ * (a record without probes, a value past npaths, a numbering the runtime
+ * cannot follow) are counted in paths_invalid and nothing else.
+ *
+ * Memory: one mapping of path_bytes (MAP_NORESERVE: pages cost only once
+ * touched), everything included: an index of uint32 slots (1/8 of the
+ * bytes, kept at most half full: open addressing, linear probing) over a
+ * pool of 64-bit words holding the entries [path id, samples, function id
+ * | nsteps << 32, steps...] and the edge counters.  Entries may use the
+ * pool only up to 7/8 of it, so the edge counters of functions first
+ * sampled after the path table filled up still find room; a sample whose
+ * function's counters cannot be made even then is dropped altogether.
+ * Nothing is ever freed (only a fork child starts over), so the bound
+ * cannot be exceeded and no allocator runs on the sample path: a sample
+ * taken in a signal handler that interrupted malloc cannot deadlock.
+ *
+ * Threads: a sample first goes into its thread's batch (64 pairs, arena
+ * memory), which is handed over under osp_path_lock with a trylock once a
+ * quarter full and a blocking lock when full; only exhaustive mode makes
+ * that frequent.  The decode buffer is per thread too, grown before the
+ * lock is taken.  A report counts every live thread's pending samples
+ * too, so that an exhaustive profile is exact even with threads that are
+ * still running (or idle in a pool) at exit: holding osp_threads_lock
+ * (the states stay alive) and osp_path_lock (no owner can flush), it
+ * counts each batch's pairs [done, n) and moves `done' to n.  The owner
+ * only appends at n (writing the pair, then publishing n with a release
+ * store) and empties the batch only under the lock, counting from done,
+ * so each pair is counted once, by one of them.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+pthread_mutex_t osp_path_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define BATCH 64
+#define HDR 3 /* words before an entry's steps */
+
+struct osp_path_batch
+{
+  atomic_uint n;                 /* pairs queued (owner-written) */
+  uint32_t done;                 /* pairs the reporter counted; lock */
+  uint32_t cap;                  /* steps scratch can hold */
+  struct osp_path_step *scratch; /* decode buffer (arena, grown) */
+  struct
+  {
+    struct osp_fn *fn;
+    uint64_t id;
+  } q[BATCH];
+};
+
+/* Under osp_path_lock (the geometry is immutable after init). */
+static void *map;
+static size_t map_len;
+static uint32_t *slots;
+static uint64_t nslots;
+static uint64_t *pool;
+static uint64_t pool_words, pool_used, entry_limit;
+static uint64_t samples, distinct, dropped, invalid, hits, misses, peak;
+
+int
+osp_pathprof_init (const struct osp_options *o)
+{
+  if (o->mode == OSP_MODE_OFF || o->paths == OSP_PATHS_OFF)
+    return 0;
+  map_len = (size_t) o->path_bytes;
+  map = mmap (NULL, map_len, PROT_READ | PROT_WRITE,
+              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (map == MAP_FAILED)
+    {
+      map = NULL;
+      return -1;
+    }
+  nslots = 2;
+  while (nslots * 2 * sizeof *slots <= map_len / 8)
+    nslots *= 2;
+  slots = map;
+  pool = (uint64_t *) (slots + nslots);
+  pool_words = (map_len - nslots * sizeof *slots) / sizeof *pool;
+  entry_limit = pool_words - pool_words / 8;
+  return 0;
+}
+
+static uint64_t
+bytes_used (void)
+{
+  return nslots * sizeof *slots + pool_used * sizeof *pool;
+}
+
+static uint64_t
+hash (uint32_t fid, uint64_t id)
+{
+  uint64_t h = id * 0x9e3779b97f4a7c15u ^ (uint64_t) fid * 0xc2b2ae3d27d4eb4fu;
+  h ^= h >> 31;
+  h *= 0xbf58476d1ce4e5b9u;
+  return h ^ (h >> 29);
+}
+
+/* FN's edge counters, made (zeroed: untouched or madvise'd pages) if it
+   has none yet; NULL when the pool is full. */
+static uint64_t *
+edges_of (struct osp_fn *fn)
+{
+  if (fn->path_edges == NULL)
+    {
+      uint64_t n = fn->nedges ? fn->nedges : 1;
+      if (pool_used + n > pool_words)
+        return NULL;
+      fn->path_edges = pool + pool_used;
+      pool_used += n;
+    }
+  return fn->path_edges;
+}
+
+static void
+add_edges (uint64_t *edges, const struct osp_fn *fn,
+           const struct osp_path_step *st, uint32_t n)
+{
+  for (uint32_t i = 0; i < n; i++)
+    if (st[i].succ != OSP_STEP_END)
+      edges[fn->blocks[st[i].block].succ + st[i].succ]++;
+}
+
+/* One sample of path ID of FN.  SCRATCH holds FN->nblocks steps. */
+static void
+count_locked (struct osp_fn *fn, uint64_t id, struct osp_path_step *scratch)
+{
+  uint64_t mask = nslots - 1, i;
+  for (i = hash (fn->id, id) & mask; slots[i] != 0; i = (i + 1) & mask)
+    {
+      uint64_t *e = pool + slots[i] - 1;
+      if (e[0] == id && (uint32_t) e[2] == fn->id)
+        {
+          e[1]++;
+          hits++;
+          samples++;
+          add_edges (fn->path_edges, fn,
+                     (const struct osp_path_step *) (e + HDR),
+                     (uint32_t) (e[2] >> 32));
+          return;
+        }
+    }
+  misses++;
+  uint32_t n = osp_path_decode (fn, id, scratch);
+  if (n == 0)
+    {
+      invalid++;
+      return;
+    }
+  samples++;
+  uint64_t *edges = edges_of (fn);
+  if (edges == NULL)
+    {
+      dropped++;
+      return;
+    }
+  if (2 * (distinct + 1) <= nslots && pool_used + HDR + n <= entry_limit)
+    {
+      uint64_t *e = pool + pool_used;
+      e[0] = id;
+      e[1] = 1;
+      e[2] = fn->id | (uint64_t) n << 32;
+      memcpy (e + HDR, scratch, n * sizeof *scratch);
+      slots[i] = (uint32_t) pool_used + 1;
+      pool_used += HDR + n;
+      distinct++;
+    }
+  else
+    dropped++;
+  add_edges (edges, fn, scratch, n);
+  if (bytes_used () > peak)
+    peak = bytes_used ();
+}
+
+/* Count B's pairs from `done' to N with SCRATCH.  Under the lock. */
+static void
+count_batch_locked (struct osp_path_batch *b, uint32_t n,
+                    struct osp_path_step *scratch)
+{
+  if (map != NULL)
+    for (uint32_t i = b->done; i < n; i++)
+      count_locked (b->q[i].fn, b->q[i].id, scratch);
+  b->done = n;
+}
+
+/* The owner's flush. */
+static void
+flush (struct osp_path_batch *b, int wait)
+{
+  if (atomic_load_explicit (&b->n, memory_order_relaxed) == 0)
+    return;
+  if (wait)
+    pthread_mutex_lock (&osp_path_lock);
+  else if (pthread_mutex_trylock (&osp_path_lock) != 0)
+    return;
+  count_batch_locked (b, atomic_load_explicit (&b->n, memory_order_relaxed),
+                      b->scratch);
+  b->done = 0;
+  atomic_store_explicit (&b->n, 0, memory_order_relaxed);
+  pthread_mutex_unlock (&osp_path_lock);
+}
+
+/* The reporter: every live thread's pending pairs.  Under osp_threads_lock
+   and osp_path_lock.  Returns 0, or -1 if out of memory. */
+static int
+drain_locked (void)
+{
+  struct osp_path_step *scratch = NULL;
+  uint32_t cap = 0;
+  int rc = 0;
+  for (struct osp_thread *t = osp_threads; t && rc == 0; t = t->next)
+    {
+      struct osp_path_batch *b
+          = atomic_load_explicit (&t->pathbatch, memory_order_acquire);
+      if (b == NULL)
+        continue;
+      uint32_t n = atomic_load_explicit (&b->n, memory_order_acquire);
+      for (uint32_t i = b->done; i < n; i++)
+        if (b->q[i].fn->nblocks > cap)
+          {
+            cap = b->q[i].fn->nblocks;
+            free (scratch);
+            scratch = malloc (cap * sizeof *scratch);
+            if (scratch == NULL)
+              {
+                rc = -1;
+                break;
+              }
+          }
+      if (rc == 0)
+        count_batch_locked (b, n, scratch);
+    }
+  free (scratch);
+  return rc;
+}
+
+void
+osp_pathprof_record (struct osp_thread *t, struct osp_fn *fn, uint64_t id)
+{
+  struct osp_path_batch *b
+      = atomic_load_explicit (&t->pathbatch, memory_order_relaxed);
+  if (b == NULL)
+    {
+      b = osp_arena_alloc (&t->arena, sizeof *b);
+      atomic_store_explicit (&t->pathbatch, b, memory_order_release);
+    }
+  if (b != NULL && fn->nblocks > b->cap)
+    {
+      /* Grown geometrically, so the arena keeps at most twice the
+         longest function's worth (the old buffer is not reused). */
+      uint32_t cap = b->cap < 64 ? 64 : b->cap;
+      while (cap < fn->nblocks)
+        cap = cap > UINT32_MAX / 2 ? fn->nblocks : 2 * cap;
+      struct osp_path_step *s
+          = osp_arena_alloc (&t->arena, (size_t) cap * sizeof *s);
+      if (s != NULL)
+        {
+          flush (b, 1); /* the queued pairs may need the old buffer */
+          b->scratch = s;
+          b->cap = cap;
+        }
+    }
+  if (b == NULL || fn->nblocks > b->cap)
+    {
+      atomic_fetch_add_explicit (&osp_stats.hits_lost, 1,
+                                 memory_order_relaxed);
+      return;
+    }
+  uint32_t n = atomic_load_explicit (&b->n, memory_order_relaxed);
+  b->q[n].fn = fn;
+  b->q[n].id = id;
+  atomic_store_explicit (&b->n, ++n, memory_order_release);
+  if (n == BATCH)
+    flush (b, 1);
+  else if (n >= BATCH / 4)
+    flush (b, 0);
+}
+
+void
+osp_pathprof_sync (struct osp_thread *t)
+{
+  struct osp_path_batch *b
+      = atomic_load_explicit (&t->pathbatch, memory_order_relaxed);
+  if (b != NULL)
+    flush (b, 1);
+}
+
+void
+osp_pathprof_reset (void)
+{
+  if (map != NULL)
+    madvise (map, map_len, MADV_DONTNEED); /* private anonymous: zeroes */
+  pool_used = samples = distinct = dropped = invalid = hits = misses = 0;
+  peak = 0;
+  uint32_t n = osp_registry_count ();
+  for (uint32_t id = 1; id <= n; id++)
+    osp_fn_by_id (id)->path_edges = NULL;
+}
+
+/* ---- the report's view ----------------------------------------------- */
+
+/* Copy the table's rows (steps as offsets into *WORDS until the copying
+   is over) and the edge counters of P's functions.  Under the lock. */
+static int
+copy_locked (struct osp_profile *p, struct osp_path_profile *pp)
+{
+  size_t nedges = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    if (p->fns[i]->path_edges != NULL)
+      nedges += p->fns[i]->nedges;
+  pp->rows = malloc ((distinct ? distinct : 1) * sizeof *pp->rows);
+  pp->step_words = malloc ((pool_used ? pool_used : 1)
+                          * sizeof *pp->step_words);
+  pp->edges = calloc (p->nfns ? p->nfns : 1, sizeof *pp->edges);
+  pp->edge_words = malloc ((nedges ? nedges : 1) * sizeof (uint64_t));
+  if (!pp->rows || !pp->step_words || !pp->edges || !pp->edge_words)
+    return -1;
+  size_t w = 0;
+  for (uint64_t i = 0; i < nslots && map != NULL; i++)
+    {
+      if (slots[i] == 0)
+        continue;
+      const uint64_t *e = pool + slots[i] - 1;
+      uint32_t fid = (uint32_t) e[2], n = (uint32_t) (e[2] >> 32);
+      if (fid == 0 || fid > p->nfns) /* registered after the snapshot */
+        continue;
+      memcpy (pp->step_words + w, e + HDR, n * sizeof *pp->step_words);
+      pp->rows[pp->nrows++] = (struct osp_path_row) {
+        .fi = fid - 1, .nsteps = n, .id = e[0], .samples = e[1],
+        .steps = (const struct osp_path_step *) (uintptr_t) w
+      };
+      w += n;
+    }
+  size_t k = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    if (p->fns[i]->path_edges != NULL)
+      {
+        pp->edges[i] = pp->edge_words + k;
+        memcpy (pp->edges[i], p->fns[i]->path_edges,
+                p->fns[i]->nedges * sizeof *pp->edge_words);
+        k += p->fns[i]->nedges;
+      }
+  return 0;
+}
+
+int
+osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
+{
+  struct osp_path_profile *pp = &p->paths;
+  memset (pp, 0, sizeof *pp);
+  for (uint32_t i = 0; i < p->nfns; i++)
+    pp->functions += p->fns[i]->npaths != 0;
+  pp->shown = pp->functions > 0 && o->paths != OSP_PATHS_OFF;
+  if (!pp->shown)
+    return 0;
+  uint64_t walk[OSP_W_N];
+  osp_walk_totals (walk);
+  pp->ends_seen = walk[OSP_W_PATH_ENDS];
+  pp->ticks = atomic_load_explicit (&osp_stats.path_ticks,
+                                    memory_order_relaxed);
+  pp->scale = o->paths == OSP_PATHS_COUNTER ? (double) o->path_interval : 1;
+  pp->bytes_bound = o->path_bytes;
+
+  pthread_mutex_lock (&osp_threads_lock);
+  pthread_mutex_lock (&osp_path_lock);
+  int rc = drain_locked ();
+  pthread_mutex_unlock (&osp_threads_lock);
+  pp->samples = samples;
+  pp->distinct = distinct;
+  pp->dropped = dropped;
+  pp->invalid = invalid;
+  pp->cache_hits = hits;
+  pp->cache_misses = misses;
+  pp->bytes_used = map ? bytes_used () : 0;
+  pp->bytes_peak = peak;
+  if (rc == 0)
+    rc = copy_locked (p, pp);
+  pthread_mutex_unlock (&osp_path_lock);
+  if (rc != 0)
+    return -1; /* osp_profile_free frees what was made */
+
+  for (uint32_t r = 0; r < pp->nrows; r++)
+    {
+      struct osp_path_row *row = &pp->rows[r];
+      row->steps = pp->step_words + (uintptr_t) row->steps;
+      row->branches = osp_path_branches (p->fns[row->fi], row->steps,
+                                         row->nsteps);
+      osp_path_estimate (row, o->paths, pp->scale, pp->samples);
+    }
+  if (pp->nrows > 1)
+    qsort (pp->rows, pp->nrows, sizeof *pp->rows, osp_path_row_cmp);
+  return 0;
+}

@@ -1,0 +1,287 @@
+/* pathsample.c - which Ball-Larus path ends are sampled (OSP_OPTIONS
+ * paths=counter|timer|exhaustive|off).
+ *
+ * Generated code keeps the path register up to date always (cheap: a
+ * register add on some edges) and, at every path end, decrements the
+ * per-thread countdown __osp_path_countdown; only when it reaches 0 does
+ * it call __osp_path_end, which lands here.  That is PEP's split (section
+ * 3.2): computing the path number is nearly free, storing it is what
+ * costs, so only sampled path ends store.  Every policy is a way of
+ * re-arming the countdown; each call consumes exactly the value armed
+ * last, so the path ends that passed are known exactly (path_ends_seen,
+ * like sampler.c's blocks_seen), except under the timer, which writes the
+ * countdown from another thread.
+ *
+ *   counter (default): Arnold and Ryder's counter-based sampling (PLDI'01,
+ *     section 3) with a randomised interval: each countdown is drawn from
+ *     the geometric distribution of mean path_interval, so every path end
+ *     is sampled independently with probability p = 1/path_interval (the
+ *     countdown is memoryless: a thread's first path end too, see
+ *     `fresh').  A fixed interval could alias with a loop's period and
+ *     sample the same iteration point forever.  So a path sampled s times
+ *     ran about N = s / p times, with a Poisson 95% interval
+ *     +/- 1.96 sqrt (s) / p (estimate.c).
+ *   timer: PEP's simplified Arnold-Grove sampling PEP(SAMPLES, STRIDE)
+ *     (PEP section 4.4): a runtime thread ticks every path_period ms;
+ *     between ticks threads run with a long countdown (an expiry without
+ *     a tick only re-arms).  At each tick every live thread's countdown is
+ *     set to a stride that rotates through 1..STRIDE (the stride comes
+ *     before the first sample, against timer bias), and from the path end
+ *     where it fires the thread takes SAMPLES samples at consecutive path
+ *     ends (countdown 1), then goes back to the long countdown.  How many
+ *     path ends a tick stands for is unknown, so timer samples are
+ *     reported as samples and shares, not scaled to counts.
+ *   exhaustive: the countdown is always 1: every path end is recorded,
+ *     exact counts, the perfect profile that accuracy is measured against.
+ *   off: the countdown is huge and nothing is recorded.
+ *
+ * The timer thread (like online.c's report thread) is created with every
+ * signal blocked and sleeps with clock_nanosleep on CLOCK_MONOTONIC: no
+ * setitimer, no SIGPROF, so the program's own signals and timers are
+ * untouched.  It writes a thread's countdown through a pointer to that
+ * thread's TLS variable recorded when the thread's state was made, under
+ * osp_threads_lock, so it never writes into a thread that has exited (the
+ * state is unlinked at thread exit under the same lock), and sets the
+ * thread's tick flag.  The write is a relaxed atomic store racing with
+ * the owner's plain decrement (load, subtract, store): the owner can
+ * overwrite it with its old value minus one, and a thread that ends paths
+ * back to back does so nearly always (its loads are served from its own
+ * pending stores; measured: most ticks lost to a spinning thread even
+ * with three repeated stores 20 us apart).  So the "long countdown"
+ * between ticks is not huge but a poll: geometric with mean
+ * OSP_PATH_POLL path ends (randomised so the poll points cannot alias
+ * with a loop), and a runtime call that finds the tick flag set starts
+ * the burst there, whether the countdown ran out because of the tick's
+ * stride or because of the poll.  A tick whose store was lost thus starts
+ * its burst at most about OSP_PATH_POLL path ends late, for one runtime
+ * call per OSP_PATH_POLL path ends.  A forked child restarts the timer
+ * thread (thread.c's fork handler).
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <errno.h>
+#include <time.h>
+
+struct osp_path_thread
+{
+  uint64_t rng[4];
+  uint32_t armed;  /* what the runtime last wrote into the countdown */
+  uint32_t burst;  /* timer: samples still to take in this tick's burst */
+  int fresh;       /* counter: no path end handled yet on this state */
+};
+
+/* paths=timer: mean path ends between polls of the tick flag. */
+#define OSP_PATH_POLL 65536
+
+/* Immutable after osp_pathsample_init. */
+static enum osp_path_policy policy = OSP_PATHS_OFF;
+static double log_keep; /* ln (1 - 1/path_interval); 0 when it is 1 */
+static double log_keep_poll; /* ln (1 - 1/OSP_PATH_POLL) */
+static uint32_t samples_per_tick, stride, period_ms;
+
+/* The generated code decrements the countdown with a plain load and
+   store; the runtime's own accesses are relaxed atomics because the timer
+   thread writes it too (on x86-64 both are plain moves). */
+static inline void
+countdown_set (uint32_t v)
+{
+  __atomic_store_n (&__osp_path_countdown, v, __ATOMIC_RELAXED);
+}
+
+static inline void
+arm (struct osp_path_thread *s, uint32_t v)
+{
+  s->armed = v;
+  countdown_set (v);
+}
+
+static struct osp_path_thread *
+make_state (struct osp_thread *t)
+{
+  struct osp_path_thread *s = osp_arena_alloc (&t->arena, sizeof *s);
+  if (s == NULL)
+    return NULL;
+  /* Its own stream: independent of the subpath sampler's choices, yet
+     the same for the same seed (thread index 0 of a single thread). */
+  osp_rng_seed (s->rng, osp_seed ^ 0x7061746873616d70u, t->index);
+  s->armed = 1; /* __osp_path_countdown starts at 1 in every thread */
+  s->fresh = 1;
+  t->pathsample = s;
+  return s;
+}
+
+static void
+record (struct osp_thread *t, struct osp_fn_record *rec, uint64_t id)
+{
+  struct osp_fn *fn = osp_fn_of_record (rec);
+  if (fn == NULL)
+    atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
+                               memory_order_relaxed);
+  else
+    osp_pathprof_record (t, fn, id);
+}
+
+void
+osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
+                    uint64_t id)
+{
+  struct osp_path_thread *s = t->pathsample ? t->pathsample : make_state (t);
+  if (s == NULL)
+    {
+      countdown_set (OSP_PATH_HUGE);
+      atomic_fetch_add_explicit (&osp_stats.hits_lost, 1,
+                                 memory_order_relaxed);
+      return;
+    }
+  uint32_t next = OSP_PATH_HUGE;
+  int take = 0;
+  switch (policy)
+    {
+    case OSP_PATHS_EXHAUSTIVE:
+      osp_walk_bump (t, OSP_W_PATH_ENDS, s->armed);
+      take = 1;
+      next = 1;
+      break;
+    case OSP_PATHS_COUNTER:
+      osp_walk_bump (t, OSP_W_PATH_ENDS, s->armed);
+      if (s->fresh)
+        {
+          /* The thread's first path end is sampled with probability p
+             like any other; if not, the draw's remaining ends follow. */
+          s->fresh = 0;
+          uint32_t k = osp_draw_geometric (s->rng, log_keep);
+          if (k > 1)
+            {
+              arm (s, k - 1);
+              return;
+            }
+        }
+      take = 1;
+      next = osp_draw_geometric (s->rng, log_keep);
+      break;
+    case OSP_PATHS_TIMER:
+      /* A tick (even one arriving in the middle of a burst) starts a
+         new burst at the path end where its stride runs out. */
+      if (atomic_exchange_explicit (&t->path_tick, 0, memory_order_acquire))
+        s->burst = samples_per_tick;
+      if (s->burst > 0)
+        {
+          take = 1;
+          s->burst--;
+        }
+      next = s->burst > 0 ? 1 : osp_draw_geometric (s->rng, log_keep_poll);
+      break;
+    case OSP_PATHS_OFF:
+      break;
+    }
+  if (take)
+    record (t, rec, id);
+  arm (s, next);
+}
+
+void
+osp_pathsample_sync (struct osp_thread *t)
+{
+  struct osp_path_thread *s = t->pathsample;
+  if (s != NULL && (policy == OSP_PATHS_COUNTER
+                    || policy == OSP_PATHS_EXHAUSTIVE))
+    {
+      uint32_t left = __atomic_load_n (&__osp_path_countdown,
+                                       __ATOMIC_RELAXED);
+      if (left <= s->armed)
+        {
+          osp_walk_bump (t, OSP_W_PATH_ENDS, s->armed - left);
+          s->armed = left;
+        }
+    }
+  osp_pathprof_sync (t);
+}
+
+/* ---- the timer ------------------------------------------------------- */
+
+/* One tick: every live thread strides, then takes a burst. */
+static void
+tick (void)
+{
+  pthread_mutex_lock (&osp_threads_lock);
+  for (struct osp_thread *t = osp_threads; t; t = t->next)
+    {
+      if (t->path_countdown == NULL)
+        continue;
+      uint32_t k = t->path_stride_next % stride + 1; /* 1..stride, rotating */
+      t->path_stride_next = k;
+      atomic_store_explicit (&t->path_tick, 1, memory_order_relaxed);
+      __atomic_store_n (t->path_countdown, k, __ATOMIC_RELEASE);
+    }
+  pthread_mutex_unlock (&osp_threads_lock);
+  atomic_fetch_add_explicit (&osp_stats.path_ticks, 1, memory_order_relaxed);
+}
+
+static void
+add_ms (struct timespec *ts, uint32_t ms)
+{
+  ts->tv_sec += ms / 1000;
+  ts->tv_nsec += (long) (ms % 1000) * 1000000L;
+  if (ts->tv_nsec >= 1000000000L)
+    {
+      ts->tv_sec++;
+      ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static void *
+timer_main (void *arg)
+{
+  (void) arg;
+  osp_in_runtime = 1; /* runs no instrumented code; never counted */
+  struct timespec next, now;
+  clock_gettime (CLOCK_MONOTONIC, &next);
+  for (;;)
+    {
+      add_ms (&next, period_ms);
+      while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)
+             == EINTR)
+        ;
+      /* Fell a period behind (a stopped process, a busy machine): start
+         again from now rather than tick in a burst to catch up. */
+      clock_gettime (CLOCK_MONOTONIC, &now);
+      struct timespec late = next;
+      add_ms (&late, period_ms);
+      if (now.tv_sec > late.tv_sec
+          || (now.tv_sec == late.tv_sec && now.tv_nsec > late.tv_nsec))
+        next = now;
+      if (osp_running ())
+        tick ();
+    }
+  return NULL;
+}
+
+static void
+start_timer (void)
+{
+  if (osp_start_thread (timer_main, NULL) != 0)
+    osp_warn ("osp: paths=timer: cannot start the timer thread; no path "
+              "is sampled");
+}
+
+int
+osp_pathsample_init (const struct osp_options *o)
+{
+  policy = o->mode == OSP_MODE_OFF ? OSP_PATHS_OFF : o->paths;
+  log_keep = o->path_interval > 1 ? osp_ln1m (1.0 / o->path_interval) : 0;
+  log_keep_poll = osp_ln1m (1.0 / OSP_PATH_POLL);
+  samples_per_tick = o->path_samples;
+  stride = o->path_stride;
+  period_ms = o->path_period;
+  if (policy == OSP_PATHS_TIMER)
+    start_timer ();
+  return 0;
+}
+
+void
+osp_pathsample_fork_child (void)
+{
+  if (policy == OSP_PATHS_TIMER)
+    start_timer ();
+}

@@ -1,0 +1,289 @@
+/* report-paths.c - the Ball-Larus path and edge sections of a report
+ * (doc/CONTRACTS.md), appended in every mode when some registered function
+ * has path probes and paths != off.
+ *
+ * tsv: one `path' row per entry of the path table, ranked (estimate.c),
+ * with its blocks as fid:block like subpath rows, and one `edge' row per
+ * CFG successor slot with a non-zero count in the edge profile derived
+ * from the samples (pathprof.c); the formatters of the modes put them
+ * after their own rows and the path statistics after their own stat rows.
+ * text: the policy and statistics, the hottest paths decoded with the
+ * subpath report's code (osp_print_blocks), then the edge profile of the
+ * conditional blocks of the functions on the top paths, with lines.
+ *
+ * Estimates (estimate.c): counter = samples x path_interval with a 95%
+ * interval; exhaustive = exact counts; timer = samples, not counts.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The global ids of ROW's blocks into GIDS (room for its nsteps). */
+static void
+row_gids (const struct osp_profile *p, const struct osp_path_row *row,
+          uint32_t *gids)
+{
+  uint32_t base = p->fns[row->fi]->block_base;
+  for (uint32_t k = 0; k < row->nsteps; k++)
+    gids[k] = base + row->steps[k].block;
+}
+
+static uint32_t
+longest_row (const struct osp_path_profile *pp, size_t n)
+{
+  uint32_t m = 1;
+  for (size_t r = 0; r < n; r++)
+    if (pp->rows[r].nsteps > m)
+      m = pp->rows[r].nsteps;
+  return m;
+}
+
+/* The block successor slot E of F leads to, as a tsv field. */
+static void
+print_dst (FILE *out, const struct osp_fn *f, uint32_t e)
+{
+  if (f->edges[e].dst == OSP_BLOCK_EXIT)
+    fputs ("exit", out);
+  else
+    fprintf (out, "%u", f->edges[e].dst);
+}
+
+/* ---- tsv ------------------------------------------------------------- */
+
+int
+osp_format_paths_tsv (FILE *out, const struct osp_profile *p)
+{
+  const struct osp_path_profile *pp = &p->paths;
+  uint32_t *gids = malloc (longest_row (pp, pp->nrows) * sizeof *gids);
+  if (gids == NULL)
+    return -1;
+  for (uint32_t r = 0; r < pp->nrows; r++)
+    {
+      const struct osp_path_row *row = &pp->rows[r];
+      fprintf (out, "path\t%u\t%u\t%llu\t%.3f\t%.3f\t%llu\t%.9g\t%u\t", r + 1,
+               p->fns[row->fi]->id, (unsigned long long) row->id,
+               row->estimate, row->err95, (unsigned long long) row->samples,
+               row->share, row->branches);
+      row_gids (p, row, gids);
+      osp_print_block_ids (out, p, gids, row->nsteps);
+      fputc ('\n', out);
+    }
+  free (gids);
+
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      const uint64_t *c = pp->edges[i];
+      if (c == NULL)
+        continue;
+      for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
+          {
+            uint32_t e = f->blocks[b].succ + s;
+            if (c[e] == 0)
+              continue;
+            fprintf (out, "edge\t%u\t%u\t%u\t", f->id, b, s);
+            print_dst (out, f, e);
+            fprintf (out, "\t%.3f\t%llu\n", (double) c[e] * pp->scale,
+                     (unsigned long long) c[e]);
+          }
+    }
+  return 0;
+}
+
+void
+osp_format_paths_stats (FILE *out, const struct osp_profile *p,
+                        const struct osp_options *o)
+{
+  const struct osp_path_profile *pp = &p->paths;
+  osp_stat_s (out, "paths", osp_path_policy_name (o->paths));
+  osp_stat_u (out, "path_interval", o->path_interval);
+  osp_stat_u (out, "path_samples_per_tick", o->path_samples);
+  osp_stat_u (out, "path_stride", o->path_stride);
+  osp_stat_u (out, "path_period_ms", o->path_period);
+  if (o->paths == OSP_PATHS_COUNTER || o->paths == OSP_PATHS_EXHAUSTIVE)
+    osp_stat_u (out, "path_ends_seen", pp->ends_seen);
+  if (o->paths == OSP_PATHS_TIMER)
+    osp_stat_u (out, "path_ticks", pp->ticks);
+  osp_stat_u (out, "path_samples", pp->samples);
+  osp_stat_u (out, "paths_distinct", pp->distinct);
+  osp_stat_u (out, "paths_dropped", pp->dropped);
+  osp_stat_u (out, "paths_invalid", pp->invalid);
+  osp_stat_u (out, "path_bytes_used", pp->bytes_used);
+  osp_stat_u (out, "path_bytes_peak", pp->bytes_peak);
+  osp_stat_u (out, "path_bytes", pp->bytes_bound);
+  osp_stat_u (out, "decode_cache_hits", pp->cache_hits);
+  osp_stat_u (out, "decode_cache_misses", pp->cache_misses);
+  osp_stat_u (out, "path_functions", pp->functions);
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+static void
+text_header (FILE *out, const struct osp_profile *p,
+             const struct osp_options *o)
+{
+  const struct osp_path_profile *pp = &p->paths;
+  fputc ('\n', out);
+  switch (o->paths)
+    {
+    case OSP_PATHS_EXHAUSTIVE:
+      fprintf (out, "ball-larus paths: exhaustive (exact counts)\n");
+      break;
+    case OSP_PATHS_TIMER:
+      fprintf (out, "ball-larus paths: timer PEP(%u,%u) every %u ms "
+               "(samples, not scaled)\n", o->path_samples, o->path_stride,
+               o->path_period);
+      break;
+    default:
+      fprintf (out, "ball-larus paths: sampled, counter-based, mean interval "
+               "%u (estimates with 95%% intervals)\n", o->path_interval);
+    }
+  if (o->paths == OSP_PATHS_TIMER)
+    fprintf (out, "  timer ticks %llu, ",
+             (unsigned long long) pp->ticks);
+  else
+    fprintf (out, "  path ends seen %llu, ",
+             (unsigned long long) pp->ends_seen);
+  fprintf (out, "samples %llu, distinct paths %llu, dropped (table full) "
+           "%llu, invalid ids %llu\n", (unsigned long long) pp->samples,
+           (unsigned long long) pp->distinct,
+           (unsigned long long) pp->dropped,
+           (unsigned long long) pp->invalid);
+  fprintf (out, "  path table memory %llu used, %llu peak, %llu bound; "
+           "decode cache %llu hits, %llu misses; %u functions with path "
+           "probes\n", (unsigned long long) pp->bytes_used,
+           (unsigned long long) pp->bytes_peak,
+           (unsigned long long) pp->bytes_bound,
+           (unsigned long long) pp->cache_hits,
+           (unsigned long long) pp->cache_misses, pp->functions);
+  if (pp->dropped)
+    fprintf (out, "osp: the path table was full: raise path_bytes\n");
+}
+
+static int
+text_paths (FILE *out, const struct osp_profile *p,
+            const struct osp_options *o, size_t top)
+{
+  const struct osp_path_profile *pp = &p->paths;
+  int exact = o->paths == OSP_PATHS_EXHAUSTIVE;
+  uint32_t *gids = malloc (longest_row (pp, top) * sizeof *gids);
+  if (gids == NULL)
+    return -1;
+  fprintf (out, "\nhottest paths (%zu of %u%s):\n", top, pp->nrows,
+           o->paths == OSP_PATHS_TIMER
+               ? "; timer samples, not scaled to counts"
+               : "");
+  fprintf (out, "%5s %14s %12s %7s %8s  %s\n", "rank",
+           o->paths == OSP_PATHS_TIMER ? "samples" : "estimate",
+           exact ? "" : "+/- 95%", "share", "branches", "path");
+  int rc = 0;
+  for (size_t r = 0; r < top && rc == 0; r++)
+    {
+      const struct osp_path_row *row = &pp->rows[r];
+      char err[32] = "";
+      if (!exact)
+        snprintf (err, sizeof err, "+/- %.0f", row->err95);
+      fprintf (out, "%5zu %14.0f %12s %6.2f%% %8u  ", r + 1, row->estimate,
+               err, 100.0 * row->share, row->branches);
+      row_gids (p, row, gids);
+      rc = osp_print_blocks (out, p, gids, row->nsteps);
+      fputc ('\n', out);
+    }
+  free (gids);
+  return rc;
+}
+
+/* The successors of conditional block B of F (fns[I]) with their counts. */
+static void
+text_branch (FILE *out, const struct osp_profile *p, uint32_t i, uint32_t b,
+             uint64_t total)
+{
+  const struct osp_fn *f = p->fns[i];
+  const struct osp_block *bl = &f->blocks[b];
+  const uint64_t *c = p->paths.edges[i];
+  char loc[OSP_PATH_MAX + 64];
+  osp_location (loc, sizeof loc, f, bl->line_first, bl->line_last);
+  fprintf (out, "    block %u %s, %.0f:\n", b, loc,
+           (double) total * p->paths.scale);
+  for (uint32_t s = 0; s < bl->nsucc; s++)
+    {
+      const struct osp_edge *e = &f->edges[bl->succ + s];
+      if (e->flags & (OSP_EDGE_ABNORMAL | OSP_EDGE_EH))
+        continue;
+      char to[OSP_PATH_MAX + 80];
+      if (e->dst == OSP_BLOCK_EXIT)
+        snprintf (to, sizeof to, "exit");
+      else
+        {
+          osp_location (loc, sizeof loc, f, f->blocks[e->dst].line_first,
+                        f->blocks[e->dst].line_last);
+          snprintf (to, sizeof to, "block %u %s", e->dst, loc);
+        }
+      fprintf (out, "      -> %-40s %14.0f %6.2f%%\n", to,
+               (double) c[bl->succ + s] * p->paths.scale,
+               osp_share (c[bl->succ + s], total));
+    }
+}
+
+/* The edge profile of the functions on the TOP first rows, up to
+   report_top functions, in the order they first appear. */
+static int
+text_edges (FILE *out, const struct osp_profile *p,
+            const struct osp_options *o, size_t top)
+{
+  const struct osp_path_profile *pp = &p->paths;
+  unsigned char *listed = calloc (p->nfns ? p->nfns : 1, 1);
+  uint32_t *fis = malloc ((top ? top : 1) * sizeof *fis);
+  if (listed == NULL || fis == NULL)
+    {
+      free (listed);
+      free (fis);
+      return -1;
+    }
+  uint32_t nf = 0;
+  for (size_t r = 0; r < top && nf < o->report_top; r++)
+    if (!listed[pp->rows[r].fi] && pp->edges[pp->rows[r].fi] != NULL)
+      {
+        listed[pp->rows[r].fi] = 1;
+        fis[nf++] = pp->rows[r].fi;
+      }
+  fprintf (out, "\nedge profile (conditional blocks of the %u functions on "
+           "the top paths%s):\n", nf,
+           o->paths == OSP_PATHS_TIMER ? "; timer samples" : "");
+  char loc[OSP_PATH_MAX + 64];
+  for (uint32_t k = 0; k < nf; k++)
+    {
+      uint32_t i = fis[k];
+      const struct osp_fn *f = p->fns[i];
+      osp_location (loc, sizeof loc, f, f->first_line, f->first_line);
+      fprintf (out, "  %s() %s\n", f->name, loc);
+      for (uint32_t b = 0; b < f->nblocks; b++)
+        {
+          if (osp_block_normal_succs (f, b) < 2)
+            continue;
+          uint64_t total = 0;
+          for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
+            total += pp->edges[i][f->blocks[b].succ + s];
+          if (total != 0)
+            text_branch (out, p, i, b, total);
+        }
+    }
+  free (listed);
+  free (fis);
+  return 0;
+}
+
+int
+osp_format_paths_text (FILE *out, const struct osp_profile *p,
+                       const struct osp_options *o)
+{
+  size_t top = p->paths.nrows < o->report_top ? p->paths.nrows
+                                              : o->report_top;
+  text_header (out, p, o);
+  if (text_paths (out, p, o, top) != 0)
+    return -1;
+  return text_edges (out, p, o, top);
+}
