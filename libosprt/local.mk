@@ -20,6 +20,8 @@ OSPRT_SOURCES = \
 	libosprt/paths.c \
 	libosprt/pathsample.c \
 	libosprt/pathprof.c \
+	libosprt/forest.h \
+	libosprt/forest.c \
 	libosprt/report.c \
 	libosprt/report-blocks.c \
 	libosprt/report-subpaths.c \
@@ -49,7 +51,7 @@ libosprt_tests_libosprt_check_la_LIBADD = -lm
 
 OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
 	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist \
-	libosprt/tests/t_paths
+	libosprt/tests/t_paths libosprt/tests/t_forest
 OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online \
 	libosprt/tests/t_pathrun
 check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
@@ -82,6 +84,10 @@ libosprt_tests_t_hotlist_LDADD = $(OSPRT_WHITEBOX_LDADD)
 libosprt_tests_t_paths_SOURCES = libosprt/tests/t_paths.c libosprt/tests/pathgraphs.h \
 	libosprt/tests/testutil.h
 libosprt_tests_t_paths_LDADD = $(OSPRT_WHITEBOX_LDADD)
+## t_forest: the k-slab forest and the k-IPF (forest.c) against brute-force n-gram counts, with
+## and without pruning; `t_forest bench' is its micro-benchmark (not run by make check).
+libosprt_tests_t_forest_SOURCES = libosprt/tests/t_forest.c libosprt/tests/testutil.h
+libosprt_tests_t_forest_LDADD = $(OSPRT_WHITEBOX_LDADD)
 
 libosprt_tests_t_threads_SOURCES = libosprt/tests/t_threads.c libosprt/tests/testutil.h
 libosprt_tests_t_threads_LDADD = $(OSPRT_BLACKBOX_LDADD)

@@ -21,6 +21,8 @@
  *                 exhaustive|off, the countdown, the timer thread
  *   pathprof.c    the bounded path table with decoded steps, the edge
  *                 profile derived from sampled paths, per-thread batches
+ *   forest.c      k-BLPP's k-slab forest (bounded, pruned) and the k-IPF
+ *                 (its own header, forest.h; not yet wired in, no locks)
  *   report.c      reports: taking a profile, choosing the format, destinations
  *   report-blocks.c   the block-count report (mode=blocks), text and tsv
  *   report-subpaths.c the subpath report (subpath modes), text and tsv, and
