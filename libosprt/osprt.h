@@ -308,6 +308,12 @@ struct osp_thread *osp_thread_self (void);
 struct osp_thread *osp_thread_peek (void);
 /* Zeroed memory from T's arena (NULL if out of memory). */
 void *osp_arena_alloc (struct osp_arena *a, size_t size);
+/* The bounded tables (pathprof.c, subexact.c): one anonymous mapping of
+   BYTES, MAP_NORESERVE so that pages cost only once touched, that starts
+   with an index of *NSLOTS uint32 slots - the largest power of two whose
+   double still fits in BYTES / 8, so that it stays at most half full -
+   followed by the table's pool.  NULL if the mapping fails. */
+uint32_t *osp_map_table (size_t bytes, uint64_t *nslots);
 /* Start a detached runtime thread running FN (ARG) with every signal
    blocked, so it never runs the program's handlers nor takes a signal
    meant for the program.  Returns 0 or -1. */

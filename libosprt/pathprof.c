@@ -84,17 +84,10 @@ osp_pathprof_init (const struct osp_options *o)
   if (o->mode == OSP_MODE_OFF || o->paths == OSP_PATHS_OFF)
     return 0;
   map_len = (size_t) o->path_bytes;
-  map = mmap (NULL, map_len, PROT_READ | PROT_WRITE,
-              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (map == MAP_FAILED)
-    {
-      map = NULL;
-      return -1;
-    }
-  nslots = 2;
-  while (nslots * 2 * sizeof *slots <= map_len / 8)
-    nslots *= 2;
-  slots = map;
+  slots = osp_map_table (map_len, &nslots);
+  if (slots == NULL)
+    return -1;
+  map = slots;
   pool = (uint64_t *) (slots + nslots);
   pool_words = (map_len - nslots * sizeof *slots) / sizeof *pool;
   entry_limit = pool_words - pool_words / 8;

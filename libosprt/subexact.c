@@ -54,17 +54,10 @@ osp_exact_init (const struct osp_options *o)
   if (o->mode != OSP_MODE_SUBPATHS_EXACT)
     return 0;
   map_len = (size_t) o->exact_bytes;
-  map = mmap (NULL, map_len, PROT_READ | PROT_WRITE,
-              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (map == MAP_FAILED)
-    {
-      map = NULL;
-      return -1;
-    }
-  nslots = 1;
-  while (nslots * 2 * sizeof *slots <= map_len / 8)
-    nslots *= 2;
-  slots = map;
+  slots = osp_map_table (map_len, &nslots);
+  if (slots == NULL)
+    return -1;
+  map = slots;
   pool = slots + nslots;
   pool_words = (map_len - nslots * sizeof *slots) / sizeof *pool;
   if (pool_words > UINT32_MAX - 1)

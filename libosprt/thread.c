@@ -201,6 +201,20 @@ thread_exit (void *arg)
   osp_in_runtime = 0;
 }
 
+uint32_t *
+osp_map_table (size_t bytes, uint64_t *nslots)
+{
+  void *m = mmap (NULL, bytes, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED)
+    return NULL;
+  uint64_t n = 2;
+  while (n * 2 * sizeof (uint32_t) <= bytes / 8)
+    n *= 2;
+  *nslots = n;
+  return m;
+}
+
 /* ---- fork ------------------------------------------------------------ */
 
 static void
