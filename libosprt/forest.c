@@ -21,6 +21,18 @@
  * it and is counted once by Figure 7.  k = 1 has no chunks: every item is
  * a root, counted there (plain Ball-Larus counts).
  *
+ * Activations (an extension: the paper splits one thread stream at routine
+ * entries, so a loop whose body calls a routine never forms an n-gram).
+ * The k-SF keeps a stack of cursors (frames); osp_kslab_enter suspends
+ * the current piece and starts a fresh one (a marker) for the callee,
+ * osp_kslab_leave resumes the caller's, whose n-grams then continue across
+ * the call.  All pieces share the one forest; counts are additive, so the
+ * result is the k-SF of the concatenation of the activations' pieces.
+ *
+ * Context items (osp_kslab_context) move a cursor and make its nodes but
+ * count nothing: a sampled burst (pathforest.c) starts with some, so that
+ * every n-gram counted in it has all its items inside the burst.
+ *
  * Fast children (the paper's suggested fix for eclipse): a child found by
  * a lookup moves to the front of its parent's list (and a root to the
  * front of its bucket), so a hot child is found after few scans;
@@ -35,8 +47,9 @@
  *     items counted below it); mass never increases down a tree;
  *   - a pass with threshold T removes every node whose mass is < T, i.e.
  *     all maximal subtrees of mass < T (a downward-closed set), except the
- *     nodes on the root paths of `top' and `bot' (pinned: the stream is
- *     still extending them);
+ *     nodes on the root paths of every frame's `top' and `bot' (pinned:
+ *     the stream is still extending them, or will once a suspended
+ *     activation resumes);
  *   - T starts at 1 (nodes that hold nothing, e.g. the upper path of a
  *     chunk whose lower continuation never came) and doubles until a pass
  *     frees at least 1/8 of the pool (so pruning is amortised) or T
@@ -177,30 +190,43 @@ node_free (struct osp_forest_pool *p, uint32_t i)
 
 /* ---- pruning --------------------------------------------------------- */
 
-/* Is node V at DEPTH on the root path of the stream's top or bot? */
-static int
-pinned (const struct osp_kslab *s, uint32_t v, unsigned depth)
+/* Pinned nodes (on the root path of some frame's top or bot: the stream
+   is still extending them, or will when a suspended activation resumes)
+   carry PIN in their count during a prune; counts never come near it. */
+#define PIN ((uint64_t) 1 << 63)
+
+static void
+pin_frames (struct osp_kslab *s, uint64_t set)
 {
-  return (s->top && depth <= s->top_depth && s->top_path[depth] == v)
-         || (s->bot && depth <= s->bot_depth && s->bot_path[depth] == v);
+  struct osp_fnode *nd = s->pool->nodes;
+  for (unsigned f = 0; f < s->depth; f++)
+    {
+      const struct osp_kcursor *c = osp_kslab_frame (s, f);
+      if (c->top)
+        for (unsigned d = 0; d <= c->top_depth; d++)
+          nd[c->path[d]].count = (nd[c->path[d]].count & ~PIN) | set;
+      if (c->bot)
+        for (unsigned d = 0; d <= c->bot_depth; d++)
+          nd[c->path[s->k + d]].count
+            = (nd[c->path[s->k + d]].count & ~PIN) | set;
+    }
 }
 
-/* Prune below V (at DEPTH) with threshold T; V's mass (before the pass).
-   Children are done first, so a child whose mass is < T has lost all its
+/* Prune below V with threshold T; V's mass (before the pass).  Children
+   are done first, so a child whose mass is < T has lost all its
    descendants already (their masses are smaller still, and none is pinned
    or the child would be) and goes alone. */
 static uint64_t
-prune_below (struct osp_kslab *s, uint32_t v, unsigned depth, uint64_t t)
+prune_below (struct osp_forest_pool *p, uint32_t v, uint64_t t)
 {
-  struct osp_forest_pool *p = s->pool;
-  uint64_t mass = p->nodes[v].count;
+  uint64_t mass = p->nodes[v].count & ~PIN;
   uint32_t *link = &p->nodes[v].child;
   while (*link)
     {
       uint32_t c = *link;
-      uint64_t m = prune_below (s, c, depth + 1, t);
+      uint64_t m = prune_below (p, c, t);
       mass += m;
-      if (m < t && !pinned (s, c, depth + 1))
+      if (m < t && !(p->nodes[c].count & PIN))
         {
           *link = p->nodes[c].sib;
           p->pruned_mass += p->nodes[c].count;
@@ -215,9 +241,8 @@ prune_below (struct osp_kslab *s, uint32_t v, unsigned depth, uint64_t t)
 }
 
 static void
-prune_pass (struct osp_kslab *s, uint64_t t)
+prune_pass (struct osp_forest_pool *p, uint64_t t)
 {
-  struct osp_forest_pool *p = s->pool;
   p->prune_passes++;
   for (uint32_t b = 0; b < (1u << p->bucket_bits); b++)
     {
@@ -225,8 +250,8 @@ prune_pass (struct osp_kslab *s, uint64_t t)
       while (*link)
         {
           uint32_t r = *link;
-          uint64_t m = prune_below (s, r, 0, t);
-          if (m < t && !pinned (s, r, 0))
+          uint64_t m = prune_below (p, r, t);
+          if (m < t && !(p->nodes[r].count & PIN))
             {
               *link = p->nodes[r].sib;
               p->pruned_mass += p->nodes[r].count;
@@ -249,13 +274,15 @@ prune (struct osp_kslab *s)
   if (p->threshold == 0)
     p->threshold = 1;
   p->prunes++;
+  pin_frames (s, PIN);
   for (;;)
     {
-      prune_pass (s, p->threshold);
+      prune_pass (p, p->threshold);
       if (before - p->used >= target || p->threshold > p->mass)
         break;
       p->threshold *= 2;
     }
+  pin_frames (s, 0);
 }
 
 /* A fresh node (zeroed, labelled), pruning if the pool is exhausted; 0
@@ -284,18 +311,70 @@ node_new (struct osp_kslab *s, uint64_t label)
 
 /* ---- the k-SF (Figure 6) --------------------------------------------- */
 
+static void
+cursor_fresh (struct osp_kcursor *c, uint64_t tag)
+{
+  c->n = 0;
+  c->tag = tag;
+  c->top = c->bot = 0;
+  c->phase = c->top_depth = c->bot_depth = 0;
+}
+
 int
 osp_kslab_init (struct osp_kslab *s, struct osp_forest_pool *pool,
-                unsigned k)
+                unsigned k, void *frames, unsigned nframes)
 {
   if (k < 1 || k > OSP_FOREST_KMAX || pool->nodes == NULL || pool->owner
-      || pool->used)
+      || pool->used || frames == NULL || nframes < 1)
     return -1;
   memset (s, 0, sizeof *s);
   s->pool = pool;
   s->k = k;
+  s->frames = frames;
+  s->frame_bytes = OSP_KCURSOR_BYTES (k);
+  s->nframes = nframes;
+  osp_kslab_reset (s);
   pool->owner = s;
   return 0;
+}
+
+void
+osp_kslab_reset (struct osp_kslab *s)
+{
+  s->depth = 1;
+  s->over = 0;
+  s->cur = osp_kslab_frame (s, 0);
+  cursor_fresh (s->cur, 0);
+}
+
+int
+osp_kslab_enter (struct osp_kslab *s, uint64_t tag)
+{
+  s->markers++;
+  if (s->depth == s->nframes)
+    {
+      s->deep++;
+      s->over++;
+      cursor_fresh (s->cur, tag);
+      return -1;
+    }
+  s->cur = osp_kslab_frame (s, s->depth++);
+  cursor_fresh (s->cur, tag);
+  return 0;
+}
+
+void
+osp_kslab_leave (struct osp_kslab *s)
+{
+  if (s->over)
+    {
+      s->over--;
+      cursor_fresh (s->cur, s->cur->tag);
+    }
+  else if (s->depth > 1)
+    s->cur = osp_kslab_frame (s, --s->depth - 1);
+  else
+    cursor_fresh (s->cur, 0);
 }
 
 /* The root labelled L (made if new; lines 8-10 of Figure 6), moved to the
@@ -370,59 +449,80 @@ count_at (struct osp_kslab *s, uint32_t v)
     s->dropped++;
 }
 
+/* Figure 6 for one label on the current cursor; COUNTED: whether the
+   label is counted at its node (line 27 or 29) or only placed. */
+static void
+step (struct osp_kslab *s, uint64_t item, int counted)
+{
+  struct osp_kcursor *c = s->cur;
+  uint32_t *top_path = c->path, *bot_path = c->path + s->k;
+  if (s->k == 1)
+    {
+      c->top = root_of (s, item);
+      c->top_depth = 0;
+      top_path[0] = c->top;
+      if (counted)
+        count_at (s, c->top);
+      return;
+    }
+  if (c->phase == 0)
+    {
+      /* a chunk boundary: the finished chunk's last node anchors the lower
+         part; the new chunk starts at a root */
+      c->bot = c->top;
+      c->bot_depth = c->top_depth;
+      memcpy (bot_path, top_path, (c->top_depth + 1) * sizeof top_path[0]);
+      c->top = root_of (s, item);
+      c->top_depth = 0;
+      top_path[0] = c->top;
+    }
+  else if (c->top)
+    {
+      uint32_t n = child_of (s, c->top, item);
+      c->top = n;
+      top_path[++c->top_depth] = n;
+    }
+  uint32_t at = c->top;
+  if (c->n >= s->k - 1)
+    {
+      if (c->bot)
+        {
+          uint32_t n = child_of (s, c->bot, item);
+          c->bot = n;
+          bot_path[++c->bot_depth] = n;
+        }
+      at = c->bot;
+    }
+  if (counted)
+    count_at (s, at);
+  c->n++;
+  if (++c->phase == s->k - 1)
+    c->phase = 0;
+}
+
 void
 osp_kslab_push (struct osp_kslab *s, uint64_t item)
 {
   if (item == OSP_FOREST_MARKER)
     {
       s->markers++;
-      s->n = 0;
-      s->phase = 0;
-      s->top = s->bot = 0;
+      cursor_fresh (s->cur, s->cur->tag);
       return;
     }
   s->items++;
-  if (s->k == 1)
-    {
-      s->top = root_of (s, item);
-      s->top_depth = 0;
-      s->top_path[0] = s->top;
-      count_at (s, s->top);
-      return;
-    }
-  if (s->phase == 0)
-    {
-      /* a chunk boundary: the finished chunk's last node anchors the lower
-         part; the new chunk starts at a root */
-      s->bot = s->top;
-      s->bot_depth = s->top_depth;
-      memcpy (s->bot_path, s->top_path,
-              (s->top_depth + 1) * sizeof s->top_path[0]);
-      s->top = root_of (s, item);
-      s->top_depth = 0;
-      s->top_path[0] = s->top;
-    }
-  else if (s->top)
-    {
-      uint32_t c = child_of (s, s->top, item);
-      s->top = c;
-      s->top_path[++s->top_depth] = c;
-    }
-  if (s->n >= s->k - 1)
-    {
-      if (s->bot)
-        {
-          uint32_t c = child_of (s, s->bot, item);
-          s->bot = c;
-          s->bot_path[++s->bot_depth] = c;
-        }
-      count_at (s, s->bot);
-    }
+  step (s, item, 1);
+}
+
+void
+osp_kslab_context (struct osp_kslab *s, uint64_t item)
+{
+  if (item == OSP_FOREST_MARKER)
+    osp_kslab_push (s, item);
   else
-    count_at (s, s->top);
-  s->n++;
-  if (++s->phase == s->k - 1)
-    s->phase = 0;
+    {
+      s->context++;
+      step (s, item, 0);
+    }
 }
 
 void
@@ -431,7 +531,9 @@ osp_kslab_stats (const struct osp_kslab *s, struct osp_forest_stats *st)
   const struct osp_forest_pool *p = s->pool;
   *st = (struct osp_forest_stats) {
     .items = s->items,
+    .context = s->context,
     .markers = s->markers,
+    .deep = s->deep,
     .hash_accesses = s->hash_accesses,
     .child_finds = s->child_finds,
     .child_scans = s->child_scans,

@@ -9,11 +9,13 @@
  * (process_bl_path_id) and Figure 7 (make_k_ipf, join_subtree); see
  * forest.c for the algorithm and the pruning guarantee.
  *
- * Not yet wired into the runtime: the caller (a later pathsample.c change)
- * will keep one osp_kslab + osp_forest_pool per stream (thread or
- * activation) and pack (function index, Ball-Larus path id) into a label.
- * Nothing here locks: a pool and its stream belong to one thread; building
- * a k-IPF only reads the k-SFs, so it may run while the owner is paused.
+ * The runtime (pathforest.c) keeps one osp_kslab + osp_forest_pool per
+ * thread, packs (function id, Ball-Larus path id) into a label, and keeps
+ * one cursor per routine activation on the k-SF's frame stack (enter at a
+ * routine's first path, leave at its last), so that the n-grams are runs
+ * of consecutive paths of one activation, not of the thread's interleaved
+ * stream.  Nothing here locks: the caller serialises the pushes and the
+ * k-IPF builds of one k-SF (a build only reads it).
  */
 #ifndef OSP_FOREST_H
 #define OSP_FOREST_H
@@ -42,6 +44,23 @@ struct osp_fnode
 
 struct osp_kslab;
 
+/* The position of one stream piece in the k-SF (Figure 6's n, tau, beta),
+   one per routine activation.  top/bot's whole root paths are kept so
+   that pruning can spare them (pinning) without parent pointers.  A
+   cursor is OSP_KCURSOR_BYTES (k) long: path[] holds top's root path
+   (levels 0..k-2) at [0, k) and bot's (levels 0..2k-3) at [k, 3k). */
+struct osp_kcursor
+{
+  uint64_t n;        /* items since the marker */
+  uint64_t tag;      /* the caller's (which activation this is) */
+  uint32_t top, bot; /* current nodes, 0 = none (or lost, see forest.c) */
+  uint16_t phase;    /* items since the last chunk boundary, 0..k-2 */
+  uint16_t top_depth, bot_depth, pad;
+  uint32_t path[];
+};
+#define OSP_KCURSOR_BYTES(k) \
+  ((sizeof (struct osp_kcursor) + 12 * (size_t) (k) + 7) & ~(size_t) 7)
+
 /* The node budget of one stream.  Everything lives in one buffer of
    `bytes' (one mmap, or the caller's): the root hash buckets and the
    node array; nothing is allocated afterwards. */
@@ -64,27 +83,27 @@ struct osp_forest_pool
   uint64_t mass; /* sum of the live nodes' counts */
 };
 
-/* The k-SF builder of one stream (Figure 6's state).  top/bot are the
-   paper's tau (upper part, levels 0..k-2) and beta (lower part, levels
-   k-1..2k-3); their whole root paths are kept so that pruning can spare
-   them (pinning) without parent pointers. */
+/* The k-SF builder of one stream: the pool and a stack of cursors (frames)
+   of which the top one is current. */
 struct osp_kslab
 {
   struct osp_forest_pool *pool;
   unsigned k;
-  unsigned phase;  /* items since the last chunk boundary, 0..k-2 */
-  uint64_t n;      /* items since the last marker */
-  uint32_t top, bot; /* current nodes, 0 = none (or lost, see forest.c) */
-  unsigned top_depth, bot_depth;
-  uint32_t top_path[OSP_FOREST_KMAX];
-  uint32_t bot_path[2 * OSP_FOREST_KMAX];
-  uint64_t items, markers, hash_accesses, child_finds, child_scans, dropped;
+  struct osp_kcursor *cur; /* frames[depth - 1] */
+  unsigned char *frames;   /* nframes cursors of frame_bytes */
+  size_t frame_bytes;
+  unsigned depth, nframes; /* 1 <= depth <= nframes */
+  uint64_t over;           /* refused enters not left yet (on the top) */
+  uint64_t items, context, markers, hash_accesses, child_finds, child_scans;
+  uint64_t dropped, deep;
 };
 
 struct osp_forest_stats
 {
-  uint64_t items;         /* labels pushed (markers excluded) */
-  uint64_t markers;
+  uint64_t items;         /* labels counted (markers excluded) */
+  uint64_t context;       /* labels pushed as context only (not counted) */
+  uint64_t markers;       /* markers, activations entered included */
+  uint64_t deep;          /* activations entered with every frame in use */
   uint64_t hash_accesses; /* root lookups (every k-1 items after a marker) */
   uint64_t child_finds;   /* child lookups (lines 13 and 21 of Figure 6) */
   uint64_t child_scans;   /* siblings examined by those lookups */
@@ -103,11 +122,35 @@ void osp_forest_pool_destroy (struct osp_forest_pool *p);
 /* The part of the budget the geometry uses (<= bytes). */
 size_t osp_forest_pool_footprint (const struct osp_forest_pool *p);
 
-/* 1 <= K <= OSP_FOREST_KMAX; POOL must be empty and unowned.  -1 else. */
+/* 1 <= K <= OSP_FOREST_KMAX; POOL must be empty and unowned; FRAMES
+   holds NFRAMES >= 1 cursors of OSP_KCURSOR_BYTES (K) (8-byte aligned).
+   -1 else.  The stream starts with one fresh cursor. */
 int osp_kslab_init (struct osp_kslab *s, struct osp_forest_pool *pool,
-                    unsigned k);
-/* One stream item: a label, or OSP_FOREST_MARKER at routine entry. */
+                    unsigned k, void *frames, unsigned nframes);
+/* One stream item on the current cursor: a label (counted), or
+   OSP_FOREST_MARKER (the cursor starts a new piece). */
 void osp_kslab_push (struct osp_kslab *s, uint64_t item);
+/* A label that only extends the current piece (context): its nodes are
+   made but nothing is counted, so no n-gram ending at it is reported. */
+void osp_kslab_context (struct osp_kslab *s, uint64_t item);
+/* A routine activation begins: a fresh cursor tagged TAG above the
+   current one (which is suspended, and still pinned).  With every frame
+   in use the current cursor is restarted instead (counted in `deep', and
+   in `over' until the matching leave, which then restarts it again rather
+   than resume the frame below: that belongs to an older activation).
+   Returns 0, or -1 in that case. */
+int osp_kslab_enter (struct osp_kslab *s, uint64_t tag);
+/* The current activation ends: back to the suspended cursor below; the
+   bottom frame is restarted instead (a fresh piece). */
+void osp_kslab_leave (struct osp_kslab *s);
+/* Forget every activation: one fresh cursor (tag 0) on the bottom frame. */
+void osp_kslab_reset (struct osp_kslab *s);
+/* Frame I (0 = bottom, depth - 1 = current). */
+static inline struct osp_kcursor *
+osp_kslab_frame (const struct osp_kslab *s, unsigned i)
+{
+  return (struct osp_kcursor *) (s->frames + (size_t) i * s->frame_bytes);
+}
 void osp_kslab_stats (const struct osp_kslab *s, struct osp_forest_stats *st);
 
 /* ---- the k-IPF (Figure 7) ---- */

@@ -22,10 +22,12 @@ OSPRT_SOURCES = \
 	libosprt/pathprof.c \
 	libosprt/forest.h \
 	libosprt/forest.c \
+	libosprt/pathforest.c \
 	libosprt/report.c \
 	libosprt/report-blocks.c \
 	libosprt/report-subpaths.c \
 	libosprt/report-paths.c \
+	libosprt/report-forest.c \
 	libosprt/online.c \
 	libosprt/runtime.c
 OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt

@@ -394,6 +394,68 @@ parse_verify_paths (struct osp_options *o, const char *value)
   return 0;
 }
 
+static const char *const forest_policy_names[] = { "burst", "exhaustive",
+                                                   "off" };
+
+const char *
+osp_forest_policy_name (enum osp_forest_policy p)
+{
+  return (unsigned) p < sizeof forest_policy_names / sizeof *forest_policy_names
+             ? forest_policy_names[p]
+             : "?";
+}
+
+static int
+parse_forest (struct osp_options *o, const char *value)
+{
+  for (size_t i = 0;
+       i < sizeof forest_policy_names / sizeof *forest_policy_names; i++)
+    if (strcmp (value, forest_policy_names[i]) == 0)
+      {
+        o->forest = (enum osp_forest_policy) i;
+        o->forest_set = 1;
+        return 0;
+      }
+  return -1;
+}
+
+static int
+parse_forest_k (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 64, &o->forest_k);
+}
+
+static int
+parse_forest_burst (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 16, 1048576, &o->forest_burst);
+}
+
+static int
+parse_forest_interval (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 1000000000, &o->forest_interval);
+}
+
+static int
+parse_forest_bytes (struct osp_options *o, const char *value)
+{
+  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 32,
+                      &o->forest_bytes);
+}
+
+static int
+parse_forest_threads (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 1, 4096, &o->forest_threads);
+}
+
+static int
+parse_forest_prune (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 0, 100, &o->forest_prune);
+}
+
 static const struct osp_key keys[] = {
   { "mode", "subpaths, subpaths-exact, blocks, off", parse_mode },
   { "report", "stderr, stdout, none, or a file path with %p %h %%",
@@ -427,6 +489,14 @@ static const struct osp_key keys[] = {
   { "path_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
     parse_path_bytes },
   { "verify_paths", "0, 1", parse_verify_paths },
+  { "forest", "burst, exhaustive, off", parse_forest },
+  { "forest_k", "an integer 1..64", parse_forest_k },
+  { "forest_burst", "an integer 16..1048576", parse_forest_burst },
+  { "forest_interval", "an integer 1..1000000000", parse_forest_interval },
+  { "forest_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
+    parse_forest_bytes },
+  { "forest_threads", "an integer 1..4096", parse_forest_threads },
+  { "forest_prune", "a percentage, an integer 0..100", parse_forest_prune },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -459,6 +529,14 @@ osp_options_defaults (struct osp_options *o)
   o->path_period = 10;
   o->path_bytes = (uint64_t) 4 << 20;
   o->verify_paths = 0;
+  o->forest = OSP_FOREST_BURST;
+  o->forest_set = 0;
+  o->forest_k = 8;
+  o->forest_burst = 256;
+  o->forest_interval = 65536;
+  o->forest_bytes = (uint64_t) 2 << 20;
+  o->forest_threads = 64;
+  o->forest_prune = 10;
 }
 
 static void
@@ -548,6 +626,23 @@ check_lengths (struct osp_options *o, const struct osp_options *before,
   return problems;
 }
 
+/* paths=timer writes the countdown from another thread, so the forest's
+   bursts could not be counted: the forest is off under it (silently when
+   forest was not asked for). */
+static int
+check_forest (struct osp_options *o, FILE *err)
+{
+  if (o->paths != OSP_PATHS_TIMER || o->forest == OSP_FOREST_OFF)
+    return 0;
+  int asked = o->forest_set;
+  if (asked && err)
+    fprintf (err, "osp: OSP_OPTIONS: forest=%s cannot be used with "
+             "paths=timer (accepted: forest=off with paths=timer); the "
+             "forest is off\n", osp_forest_policy_name (o->forest));
+  o->forest = OSP_FOREST_OFF;
+  return asked;
+}
+
 int
 osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
 {
@@ -564,7 +659,8 @@ osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
       if (*spec == ':')
         spec++;
     }
-  return problems + check_lengths (o, &before, err);
+  problems += check_lengths (o, &before, err);
+  return problems + check_forest (o, err);
 }
 
 int

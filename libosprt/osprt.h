@@ -22,12 +22,16 @@
  *   pathprof.c    the bounded path table with decoded steps, the edge
  *                 profile derived from sampled paths, per-thread batches
  *   forest.c      k-BLPP's k-slab forest (bounded, pruned) and the k-IPF
- *                 (its own header, forest.h; not yet wired in, no locks)
+ *                 (its own header, forest.h; no locks)
+ *   pathforest.c  the prefix forest fed online: per-thread streams of path
+ *                 ids (bursts or every path end), activations, the k-IPF
+ *                 of all threads for a report
  *   report.c      reports: taking a profile, choosing the format, destinations
  *   report-blocks.c   the block-count report (mode=blocks), text and tsv
  *   report-subpaths.c the subpath report (subpath modes), text and tsv, and
  *                 the block-sequence printing the path report shares
  *   report-paths.c    the path and edge sections appended to either report
+ *   report-forest.c   the prefix-forest section appended to either report
  *   online.c      osp_report() (include/osp/osp.h) and report_signal
  *   runtime.c     init, shutdown, the ABI entry points
  *
@@ -40,6 +44,9 @@
  *   osp_exact_lock     the exact subpath table (subexact.c).
  *   osp_path_lock      the path table, the path edge counters and their
  *                      statistics (pathprof.c).
+ *   osp_forest_lock    the list of forest streams (pathforest.c); then
+ *   a stream's lock    its k-SF, frames and pending items (one thread's;
+ *                      a report holds them all, in list order).
  * Only fork's prepare handler (all) and the path report (osp_threads_lock,
  * then osp_path_lock, to count live threads' pending path samples) hold
  * more than one.
@@ -65,6 +72,7 @@
 #include <stdio.h>
 
 #include "osp/abi.h"
+#include "forest.h"
 #include "hotlist.h"
 
 #define OSP_EXPORT __attribute__ ((visibility ("default")))
@@ -81,6 +89,10 @@ enum osp_report_format { OSP_FORMAT_TEXT, OSP_FORMAT_TSV };
 /* paths=: when a Ball-Larus path end is sampled (pathsample.c). */
 enum osp_path_policy { OSP_PATHS_COUNTER, OSP_PATHS_TIMER,
                        OSP_PATHS_EXHAUSTIVE, OSP_PATHS_OFF };
+
+/* forest=: which path ends feed the prefix forest (pathforest.c). */
+enum osp_forest_policy { OSP_FOREST_BURST, OSP_FOREST_EXHAUSTIVE,
+                         OSP_FOREST_OFF };
 
 #define OSP_PATH_MAX 4096
 
@@ -116,10 +128,20 @@ struct osp_options
   uint32_t path_period;           /* timer: milliseconds between ticks */
   uint64_t path_bytes;            /* path table bound, everything included */
   int verify_paths;               /* check every numbering at registration */
+  /* The prefix forest (k-BLPP, doc/CONTRACTS.md), every mode but off. */
+  enum osp_forest_policy forest;
+  int forest_set;                 /* forest= was given */
+  uint32_t forest_k;              /* n-grams of up to k paths, 1..64 */
+  uint32_t forest_burst;          /* burst: path ends per burst */
+  uint32_t forest_interval;       /* burst: mean path ends between bursts */
+  uint64_t forest_bytes;          /* one thread's k-SF bound */
+  uint32_t forest_threads;        /* threads that get a k-SF */
+  uint32_t forest_prune;          /* report: nodes below this % of the root */
 };
 
 /* The name of policy P as written in OSP_OPTIONS and reports. */
 const char *osp_path_policy_name (enum osp_path_policy p);
+const char *osp_forest_policy_name (enum osp_forest_policy p);
 
 void osp_options_defaults (struct osp_options *o);
 /* Parse SPEC ("key=value:key=value", may be NULL) into O, writing one line
@@ -279,6 +301,10 @@ struct osp_thread
   uint32_t *path_countdown;
   atomic_uint path_tick;
   uint32_t path_stride_next;
+  /* pathforest.c: this thread's stream, made on its first item (NULL
+     also when refused: forest_refused says so). */
+  struct osp_kstream *kstream;
+  int forest_refused;
 };
 
 #define OSP_DIR_SHIFT 10
@@ -457,6 +483,13 @@ void osp_paths_free (struct osp_fn *f);
    F->nblocks steps).  Returns the number of steps, 0 if ID is no path. */
 uint32_t osp_path_decode (const struct osp_fn *f, uint64_t id,
                           struct osp_path_step *out);
+/* Whether path ID of F is the first of an activation (*ENTRY: it starts
+   at block 0, which only the function entry reaches) and whether it is
+   the last (*LEAVES: it ends by returning or in an end slot - a noreturn
+   call; a path ending at a loop header or a cut does not).  0, or -1 if
+   ID is no path (decoding without keeping the steps). */
+int osp_path_shape (const struct osp_fn *f, uint64_t id, int *entry,
+                    int *leaves);
 /* The id of the path STEPS[0..N) (the sum of its values), or
    OSP_PATH_NONE if the steps are not a ROOT -> EXIT path of F's P-DAG. */
 uint64_t osp_path_encode (const struct osp_fn *f,
@@ -517,6 +550,35 @@ void osp_pathprof_sync (struct osp_thread *t);
 /* Fork child, under every lock: forget every sample. */
 void osp_pathprof_reset (void);
 
+/* ---- pathforest.c ---------------------------------------------------- */
+
+/* Labels of the k-SF: (function id << OSP_FOREST_ID_BITS) | path id. */
+#define OSP_FOREST_ID_BITS 40
+/* Activations a thread's stream keeps suspended at most. */
+#define OSP_FOREST_FRAMES 64
+
+extern pthread_mutex_t osp_forest_lock;
+struct osp_profile;
+struct osp_forest_profile;
+
+/* Remember the policy (mode != off, forest != off).  0. */
+int osp_forest_init (const struct osp_options *o);
+/* Whether path ends feed the forest (the countdown policy needs it). */
+enum osp_forest_policy osp_forest_policy (void);
+/* Path ID of FN ended on T's thread (osp_in_runtime set); BURST_START: the
+   first path end of a new burst (the thread's earlier activations are
+   forgotten).  Lock-free unless T's queue is full. */
+void osp_forest_item (struct osp_thread *t, const struct osp_fn *fn,
+                      uint64_t id, int burst_start);
+/* On T's own thread: hand T's queued items to its k-SF. */
+void osp_forest_sync (struct osp_thread *t);
+/* fork child: drop every stream (the parent's threads are gone). */
+void osp_forest_reset (void);
+/* Fill P->forest: the k-IPF of every stream (pending items included),
+   pruned as O says.  Returns 0 or -1. */
+int osp_forest_collect (struct osp_profile *p, const struct osp_options *o);
+void osp_forest_profile_free (struct osp_forest_profile *f);
+
 /* ---- report.c -------------------------------------------------------- */
 
 /* One reported Ball-Larus path. */
@@ -546,6 +608,38 @@ struct osp_path_profile
   uint64_t ticks;
 };
 
+/* One node of the reported k-IPF (pathforest.c collects it): the n-gram
+   of the BL paths on its root path, the last of which is (fi, id). */
+struct osp_forest_row
+{
+  uint32_t parent;   /* row index of the parent; UINT32_MAX for a root */
+  uint32_t depth;    /* 0 for a root: the n-gram has depth + 1 paths */
+  uint32_t fi;       /* index into osp_profile.fns */
+  uint32_t nsteps;
+  uint64_t id, count; /* count: occurrences counted (exhaustive: all) */
+  const struct osp_path_step *steps;
+  double estimate, err95;
+  double share;      /* % of the parent's count; roots: of all items */
+};
+
+/* The forest part of a profile. */
+struct osp_forest_profile
+{
+  int shown;                   /* forest != off and some path probes */
+  enum osp_forest_policy policy;
+  uint32_t k, burst, warmup, interval, prune, frames;
+  double scale;                /* estimate of one count (1: exhaustive) */
+  struct osp_forest_row *rows; /* the shown trees, each in preorder,
+                                  siblings by count; trees by count */
+  uint32_t nrows;
+  struct osp_path_step *step_words;
+  uint64_t trees;              /* trees in the k-IPF (distinct paths) */
+  uint64_t ipf_nodes, ipf_truncated, rows_cut;
+  struct osp_forest_stats sum; /* forest.c's statistics, all streams */
+  uint64_t bursts, streams, refused, resyncs, partial, unlabelled, invalid;
+  uint64_t shape_hits, shape_misses, bytes_bound;
+};
+
 /* Everything a report shows, taken at one moment. */
 struct osp_profile
 {
@@ -570,6 +664,7 @@ struct osp_profile
   uint64_t exact_entries, exact_dropped, exact_bytes_used;
   uint64_t seed;
   struct osp_path_profile paths; /* every mode */
+  struct osp_forest_profile forest; /* every mode */
 };
 
 /* Take a profile of the running process.  Returns 0 or -1. */
@@ -643,6 +738,15 @@ void osp_format_paths_stats (FILE *out, const struct osp_profile *p,
                              const struct osp_options *o);
 int osp_format_paths_text (FILE *out, const struct osp_profile *p,
                            const struct osp_options *o);
+
+/* ---- report-forest.c ------------------------------------------------- */
+
+/* The forest section, appended to every report when P->forest.shown:
+   the `forest' rows and forest `stat' rows (tsv), the text section. */
+int osp_format_forest_tsv (FILE *out, const struct osp_profile *p);
+void osp_format_forest_stats (FILE *out, const struct osp_profile *p);
+int osp_format_forest_text (FILE *out, const struct osp_profile *p,
+                            const struct osp_options *o);
 
 /* ---- online.c -------------------------------------------------------- */
 

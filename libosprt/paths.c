@@ -245,9 +245,11 @@ root_step (const struct osp_fn *f, uint64_t id)
   return f->starts[i];
 }
 
-uint32_t
-osp_path_decode (const struct osp_fn *f, uint64_t id,
-                 struct osp_path_step *out)
+/* The greedy walk of osp_path_decode; OUT may be NULL (steps not kept),
+   *LAST gets the last step. */
+static uint32_t
+walk (const struct osp_fn *f, uint64_t id, struct osp_path_step *out,
+      struct osp_path_step *last)
 {
   if (f->npaths == 0 || id >= f->npaths)
     return 0;
@@ -281,7 +283,10 @@ osp_path_decode (const struct osp_fn *f, uint64_t id,
         }
       if (!found)
         return 0;
-      out[n++] = (struct osp_path_step) { b, best };
+      *last = (struct osp_path_step) { b, best };
+      if (out)
+        out[n] = *last;
+      n++;
       r -= best_v;
       uint32_t next = 0;
       if (ends_path (f, b, best, &next))
@@ -289,6 +294,28 @@ osp_path_decode (const struct osp_fn *f, uint64_t id,
       b = next;
     }
   return 0; /* longer than the blocks: only on a cycle, refused earlier */
+}
+
+uint32_t
+osp_path_decode (const struct osp_fn *f, uint64_t id,
+                 struct osp_path_step *out)
+{
+  struct osp_path_step last;
+  return walk (f, id, out, &last);
+}
+
+int
+osp_path_shape (const struct osp_fn *f, uint64_t id, int *entry, int *leaves)
+{
+  struct osp_path_step last;
+  if (walk (f, id, NULL, &last) == 0)
+    return -1;
+  uint32_t b = root_step (f, id);
+  *entry = b == 0;
+  *leaves = last.succ == OSP_STEP_END
+            || f->edges[f->blocks[last.block].succ + last.succ].dst
+               == OSP_BLOCK_EXIT;
+  return 0;
 }
 
 uint64_t

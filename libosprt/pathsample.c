@@ -68,7 +68,10 @@ struct osp_path_thread
   uint64_t rng[4];
   uint32_t armed;  /* what the runtime last wrote into the countdown */
   uint32_t burst;  /* timer: samples still to take in this tick's burst */
-  int fresh;       /* counter: no path end handled yet on this state */
+  /* counter, exhaustive: path ends until the next path sample (this one
+     included); forest=burst: until the next forest burst, or the items
+     still to give in the current one (forest_burst_left > 0). */
+  uint32_t path_left, forest_left, forest_burst_left;
 };
 
 /* paths=timer: mean path ends between polls of the tick flag. */
@@ -79,6 +82,9 @@ static enum osp_path_policy policy = OSP_PATHS_OFF;
 static double log_keep; /* ln (1 - 1/path_interval); 0 when it is 1 */
 static double log_keep_poll; /* ln (1 - 1/OSP_PATH_POLL) */
 static uint32_t samples_per_tick, stride, period_ms;
+static enum osp_forest_policy forest = OSP_FOREST_OFF;
+static double log_keep_forest; /* ln (1 - 1/forest_interval) */
+static uint32_t forest_burst;
 
 /* The generated code decrements the countdown with a plain load and
    store; the runtime's own accesses are relaxed atomics because the timer
@@ -106,20 +112,73 @@ make_state (struct osp_thread *t)
      the same for the same seed (thread index 0 of a single thread). */
   osp_rng_seed (s->rng, osp_seed ^ 0x7061746873616d70u, t->index);
   s->armed = 1; /* __osp_path_countdown starts at 1 in every thread */
-  s->fresh = 1;
+  /* Drawn now, so the thread's first path end too is sampled with
+     probability p (the draws are memoryless). */
+  s->path_left = policy == OSP_PATHS_COUNTER
+                     ? osp_draw_geometric (s->rng, log_keep)
+                     : 1;
+  s->forest_left = osp_draw_geometric (s->rng, log_keep_forest);
   t->pathsample = s;
   return s;
 }
 
-static void
-record (struct osp_thread *t, struct osp_fn_record *rec, uint64_t id)
+/* The countdown the forest needs next: 1 in a burst or exhaustively,
+   else the path ends until the next burst (forest=burst), huge when off. */
+static uint32_t
+forest_next (const struct osp_path_thread *s)
 {
-  struct osp_fn *fn = osp_fn_of_record (rec);
-  if (fn == NULL)
-    atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
-                               memory_order_relaxed);
-  else
-    osp_pathprof_record (t, fn, id);
+  switch (forest)
+    {
+    case OSP_FOREST_EXHAUSTIVE:
+      return 1;
+    case OSP_FOREST_BURST:
+      return s->forest_burst_left ? 1 : s->forest_left;
+    case OSP_FOREST_OFF:
+      break;
+    }
+  return OSP_PATH_HUGE;
+}
+
+/* N path ends passed since the countdown was armed (the one calling in
+   included when it ran out): count them against both draws. */
+static void
+consume (struct osp_thread *t, struct osp_path_thread *s, uint32_t n)
+{
+  if (policy == OSP_PATHS_TIMER)
+    return;
+  osp_walk_bump (t, OSP_W_PATH_ENDS, n);
+  if (policy == OSP_PATHS_COUNTER)
+    s->path_left -= n < s->path_left ? n : s->path_left;
+  if (forest == OSP_FOREST_BURST && s->forest_burst_left == 0)
+    s->forest_left -= n < s->forest_left ? n : s->forest_left;
+}
+
+/* This path end of FN, ID, for the forest. */
+static void
+forest_end (struct osp_thread *t, struct osp_path_thread *s,
+            const struct osp_fn *fn, uint64_t id)
+{
+  switch (forest)
+    {
+    case OSP_FOREST_EXHAUSTIVE:
+      osp_forest_item (t, fn, id, 0);
+      break;
+    case OSP_FOREST_BURST:
+      if (s->forest_burst_left > 0)
+        osp_forest_item (t, fn, id, 0);
+      else if (s->forest_left == 0)
+        {
+          osp_forest_item (t, fn, id, 1);
+          s->forest_burst_left = forest_burst;
+        }
+      else
+        break;
+      if (--s->forest_burst_left == 0)
+        s->forest_left = osp_draw_geometric (s->rng, log_keep_forest);
+      break;
+    case OSP_FOREST_OFF:
+      break;
+    }
 }
 
 void
@@ -134,31 +193,22 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
                                  memory_order_relaxed);
       return;
     }
+  consume (t, s, s->armed);
   uint32_t next = OSP_PATH_HUGE;
   int take = 0;
   switch (policy)
     {
     case OSP_PATHS_EXHAUSTIVE:
-      osp_walk_bump (t, OSP_W_PATH_ENDS, s->armed);
       take = 1;
       next = 1;
       break;
     case OSP_PATHS_COUNTER:
-      osp_walk_bump (t, OSP_W_PATH_ENDS, s->armed);
-      if (s->fresh)
+      if (s->path_left == 0)
         {
-          /* The thread's first path end is sampled with probability p
-             like any other; if not, the draw's remaining ends follow. */
-          s->fresh = 0;
-          uint32_t k = osp_draw_geometric (s->rng, log_keep);
-          if (k > 1)
-            {
-              arm (s, k - 1);
-              return;
-            }
+          take = 1;
+          s->path_left = osp_draw_geometric (s->rng, log_keep);
         }
-      take = 1;
-      next = osp_draw_geometric (s->rng, log_keep);
+      next = s->path_left;
       break;
     case OSP_PATHS_TIMER:
       /* A tick (even one arriving in the middle of a burst) starts a
@@ -175,27 +225,40 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
     case OSP_PATHS_OFF:
       break;
     }
-  if (take)
-    record (t, rec, id);
-  arm (s, next);
+  struct osp_fn *fn = NULL;
+  if (take || forest != OSP_FOREST_OFF)
+    {
+      fn = osp_fn_of_record (rec);
+      if (fn == NULL)
+        atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
+                                   memory_order_relaxed);
+    }
+  if (fn != NULL)
+    {
+      if (take)
+        osp_pathprof_record (t, fn, id);
+      forest_end (t, s, fn, id);
+    }
+  uint32_t f = forest_next (s);
+  arm (s, f < next ? f : next);
 }
 
 void
 osp_pathsample_sync (struct osp_thread *t)
 {
   struct osp_path_thread *s = t->pathsample;
-  if (s != NULL && (policy == OSP_PATHS_COUNTER
-                    || policy == OSP_PATHS_EXHAUSTIVE))
+  if (s != NULL && policy != OSP_PATHS_TIMER)
     {
       uint32_t left = __atomic_load_n (&__osp_path_countdown,
                                        __ATOMIC_RELAXED);
       if (left <= s->armed)
         {
-          osp_walk_bump (t, OSP_W_PATH_ENDS, s->armed - left);
+          consume (t, s, s->armed - left);
           s->armed = left;
         }
     }
   osp_pathprof_sync (t);
+  osp_forest_sync (t);
 }
 
 /* ---- the timer ------------------------------------------------------- */
@@ -274,6 +337,11 @@ osp_pathsample_init (const struct osp_options *o)
   samples_per_tick = o->path_samples;
   stride = o->path_stride;
   period_ms = o->path_period;
+  forest = osp_forest_policy ();
+  log_keep_forest = o->forest_interval > 1
+                        ? osp_ln1m (1.0 / o->forest_interval)
+                        : 0;
+  forest_burst = o->forest_burst;
   if (policy == OSP_PATHS_TIMER)
     start_timer ();
   return 0;

@@ -2,7 +2,8 @@
  * (doc/CONTRACTS.md): the hottest functions and blocks with file:line.
  * A plain function of a struct osp_profile (report.c takes it and sends
  * the result to its destination).  The tsv form carries the path rows
- * and path stats of report-paths.c when the profile has any.
+ * and path stats of report-paths.c when the profile has any, then the
+ * forest rows and stats of report-forest.c.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -56,8 +57,8 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
       fprintf (out, "\t%llu\n", (unsigned long long) fn_entries (p, i));
     }
   /* A row for every block with a count, every hooked function's block
-     that could not get a hook (count -), and every block on a path row
-     (so the path rows decode without the binary). */
+     that could not get a hook (count -), and every block on a path or
+     forest row (so those rows decode without the binary). */
   for (uint32_t i = 0; i < p->nfns; i++)
     {
       const struct osp_fn *f = p->fns[i];
@@ -79,6 +80,8 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
   free (on_path);
   if (p->paths.shown && osp_format_paths_tsv (out, p) != 0)
     return -1;
+  if (osp_format_forest_tsv (out, p) != 0)
+    return -1;
   const struct
   {
     const char *name;
@@ -98,6 +101,7 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
     osp_stat_u (out, stats[s].name, stats[s].value);
   if (p->paths.shown)
     osp_format_paths_stats (out, p, o);
+  osp_format_forest_stats (out, p);
   return 0;
 }
 

@@ -174,8 +174,8 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       fprintf (out, "function\t%u\t%s\t%s\t%u\t-\t-\n", f->id, f->name,
                f->file, f->first_line);
     }
-  /* A block row for every block on a reported subpath or path, so that
-     the fid:block lists decode to lines without the binary. */
+  /* A block row for every block on a reported subpath, path or forest
+     row, so that the fid:block lists decode to lines without the binary. */
   size_t nblocks;
   unsigned char *used = osp_report_used_blocks (p, &nblocks);
   if (used == NULL)
@@ -201,6 +201,8 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       fputc ('\n', out);
     }
   if (p->paths.shown && osp_format_paths_tsv (out, p) != 0)
+    return -1;
+  if (osp_format_forest_tsv (out, p) != 0)
     return -1;
 
   osp_stat_u (out, "modules", p->modules);
@@ -252,6 +254,7 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
     }
   if (p->paths.shown)
     osp_format_paths_stats (out, p, o);
+  osp_format_forest_stats (out, p);
   return 0;
 }
 

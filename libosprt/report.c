@@ -10,7 +10,8 @@
  * when some function has Ball-Larus path probes and paths != off, the
  * path and edge profile follows (report-paths.c): in tsv its rows come
  * after the mode's own rows and before the stat rows, in text after the
- * mode's tables.
+ * mode's tables.  When forest != off the prefix forest of k-iteration paths
+ * (report-forest.c) follows the path section in the same way.
  *
  * Taking the profile (registry copy, then counts under the threads lock) is
  * separate from formatting it, so the formats are plain functions of a
@@ -79,6 +80,8 @@ osp_profile_take (struct osp_profile *p)
     rc = osp_exact_collect (p, &osp_opts);
   if (rc == 0)
     rc = osp_pathprof_collect (p, &osp_opts);
+  if (rc == 0)
+    rc = osp_forest_collect (p, &osp_opts);
   if (rc != 0)
     osp_profile_free (p);
   return rc;
@@ -97,6 +100,7 @@ osp_profile_free (struct osp_profile *p)
   free (p->paths.step_words);
   free (p->paths.edges);
   free (p->paths.edge_words);
+  osp_forest_profile_free (&p->forest);
   memset (p, 0, sizeof *p);
 }
 
@@ -209,6 +213,12 @@ osp_report_used_blocks (const struct osp_profile *p, size_t *nblocks)
       for (uint32_t k = 0; k < row->nsteps; k++)
         used[p->fns[row->fi]->block_base + row->steps[k].block] = 1;
     }
+  for (uint32_t r = 0; r < p->forest.nrows; r++)
+    {
+      const struct osp_forest_row *row = &p->forest.rows[r];
+      for (uint32_t k = 0; k < row->nsteps; k++)
+        used[p->fns[row->fi]->block_base + row->steps[k].block] = 1;
+    }
   *nblocks = n;
   return used;
 }
@@ -229,9 +239,12 @@ osp_report_format (FILE *out, const struct osp_profile *p,
     rc = osp_format_blocks_tsv (out, p, o);
   else
     rc = osp_format_blocks_text (out, p, o);
-  /* The tsv formatters put the path rows before their stat rows. */
+  /* The tsv formatters put the path and forest rows before their stat
+     rows themselves. */
   if (rc == 0 && !tsv && p->paths.shown)
     rc = osp_format_paths_text (out, p, o);
+  if (rc == 0 && !tsv && p->forest.shown)
+    rc = osp_format_forest_text (out, p, o);
   if (fflush (out) != 0 || ferror (out))
     rc = -1;
   return rc;

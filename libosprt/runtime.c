@@ -95,6 +95,7 @@ init_once (void)
            && osp_sampler_init (&osp_opts) == 0
            && osp_exact_init (&osp_opts) == 0
            && osp_pathprof_init (&osp_opts) == 0
+           && osp_forest_init (&osp_opts) == 0
            && osp_pathsample_init (&osp_opts) == 0;
   if (!ok)
     osp_warn ("osp: cannot start the runtime (out of memory); "
@@ -246,7 +247,9 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
 
   int ph = atomic_load_explicit (&phase, memory_order_acquire);
   if ((ph == PHASE_RUNNING || ph == PHASE_REPORTING)
-      && osp_opts.mode != OSP_MODE_OFF && osp_opts.paths != OSP_PATHS_OFF)
+      && osp_opts.mode != OSP_MODE_OFF
+      && (osp_opts.paths != OSP_PATHS_OFF
+          || osp_forest_policy () != OSP_FOREST_OFF))
     {
       struct osp_thread *t = osp_thread_self ();
       if (t != NULL)

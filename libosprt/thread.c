@@ -28,8 +28,8 @@
  * the child then drops all thread states (their threads are gone, its own
  * starts afresh: a new sampler, __osp_skip and __osp_path_countdown back
  * to 1), zeroes the totals, empties the hot-list, the exact table and the
- * path table, and restarts the path timer thread (paths=timer), so it
- * reports its own profile at its own exit.
+ * path table, drops the forest streams, and restarts the path timer
+ * thread (paths=timer), so it reports its own profile at its own exit.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -228,6 +228,7 @@ fork_prepare (void)
   pthread_mutex_lock (&osp_hot_lock);
   pthread_mutex_lock (&osp_exact_lock);
   pthread_mutex_lock (&osp_path_lock);
+  pthread_mutex_lock (&osp_forest_lock);
 }
 
 /* Undo fork_prepare, in the reverse lock order: the parent's handler, and
@@ -235,6 +236,7 @@ fork_prepare (void)
 static void
 fork_release (void)
 {
+  pthread_mutex_unlock (&osp_forest_lock);
   pthread_mutex_unlock (&osp_path_lock);
   pthread_mutex_unlock (&osp_exact_lock);
   pthread_mutex_unlock (&osp_hot_lock);
@@ -266,6 +268,7 @@ fork_child (void)
   osp_sampler_reset ();
   osp_exact_reset ();
   osp_pathprof_reset ();
+  osp_forest_reset ();
   atomic_store_explicit (&osp_stats.threads, 0, memory_order_relaxed);
   atomic_store_explicit (&osp_stats.unregistered_hits, 0,
                          memory_order_relaxed);

@@ -105,9 +105,11 @@ osp_same ()
 }
 
 # osp_check_report FILE: validate an exit report in the tsv format of doc/CONTRACTS.md:
-# header, field counts, numeric fields, unique function ids, block, path and edge rows of known functions,
-# block 0's count equal to the function's calls, block entries equal to the sum of the block
-# rows.  Prints every problem; returns 1 if there was one.
+# header, field counts, numeric fields, unique function ids, block, path, edge and forest rows of
+# known functions, block 0's count equal to the function's calls, block entries equal to the sum of
+# the block rows; forest rows numbered 1..n in preorder (a parent before its children, depth 0 iff
+# no parent, else the parent's depth + 1), blocks of their own function, each with a block row.
+# Prints every problem; returns 1 if there was one.
 osp_check_report ()
 {
   awk -F '\t' '
@@ -130,7 +132,7 @@ osp_check_report ()
       if (NF != 8 || !num($2) || !num($3) || !num($6) || !num($7) || !(num($8) || $8 == "-"))
         { bad("bad block row"); next }
       if (($2 SUBSEP $3) in seen) bad("duplicate block row")
-      seen[$2, $3] = 1
+      seen[$2, $3] = 1; blockrow[$2 ":" $3] = 1
       # count 0: only for a block that occurs in a path row (listed so the path decodes)
       if ($8 == "0") zero[$2 ":" $3] = FNR
       blk[NR] = $2; if ($3 == "0") b0[$2] = $8
@@ -142,6 +144,23 @@ osp_check_report ()
           $8 !~ /^[0-9.e+-]+$/ || !num($9) || $10 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/)
         { bad("bad path row"); next }
       pfn[NR] = $3; nb = split($10, pb, ","); for (i = 1; i <= nb; i++) onpath[pb[i]] = 1
+      next
+    }
+    $1 == "forest" {
+      # forest <row> <parent|-> <depth> <fid> <path id> <count> <estimate> <err95> <share> <blocks>
+      if ($2 != ++nforest) bad("forest row " $2 " out of sequence (want " nforest ")")
+      if (NF != 11 || !num($2) || !(num($3) || $3 == "-") || !num($4) || !num($5) || !num($6) ||
+          $7 !~ /^[0-9]+$/ || !dec($8) || !dec($9) || $10 !~ /^[0-9.e+-]+$/ ||
+          $11 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/)
+        { bad("bad forest row"); next }
+      if ($3 == "-" && $4 != 0) bad("forest root with depth " $4)
+      if ($3 != "-" && ($3 + 0 >= $2 + 0 || $4 != fdepth[$3] + 1)) bad("forest row parent/depth mismatch")
+      fdepth[$2] = $4
+      pfn[NR] = $5; nb = split($11, pb, ",")
+      for (i = 1; i <= nb; i++) {
+        onpath[pb[i]] = 1; onforest[pb[i]] = FNR
+        if (substr(pb[i], 1, length($5) + 1) != $5 ":") bad("forest row block " pb[i] " not of function " $5)
+      }
       next
     }
     $1 == "subpath" {
@@ -164,7 +183,8 @@ osp_check_report ()
     END {
       for (i in blk) if (!(blk[i] in fname)) { printf "report %s: block row of unknown function %s\n", FILENAME, blk[i]; errs++ }
       for (k in zero) if (!(k in onpath)) { printf "report %s:%d: block row with count 0 for a block on no path\n", FILENAME, zero[k]; errs++ }
-      for (i in pfn) if (!(pfn[i] in fname)) { printf "report %s: path or edge row of unknown function %s\n", FILENAME, pfn[i]; errs++ }
+      for (i in pfn) if (!(pfn[i] in fname)) { printf "report %s: path, edge or forest row of unknown function %s\n", FILENAME, pfn[i]; errs++ }
+      for (k in onforest) if (!(k in blockrow)) { printf "report %s:%d: forest row block %s has no block row\n", FILENAME, onforest[k], k; errs++ }
       for (f in fname) {
         c = (f in b0) ? b0[f] : 0
         if (calls[f] != "-" && calls[f] != c) { printf "report %s: function %s (%s): calls %s but block 0 count %s\n", FILENAME, f, fname[f], calls[f], c; errs++ }

@@ -23,7 +23,8 @@ OSP_E2E_TESTS = \
 	tests/subpaths.sh \
 	tests/accuracy.sh \
 	tests/paths.sh \
-	tests/path-accuracy.sh
+	tests/path-accuracy.sh \
+	tests/forest.sh
 
 TESTS += $(OSP_E2E_TESTS)
 
@@ -38,6 +39,8 @@ EXTRA_DIST += \
 	tests/torture.sh \
 	tests/progs/paths-tricky.c \
 	tests/progs/paths-guided.c \
+	tests/progs/forest-loops.c \
+	tests/progs/forest-random.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \

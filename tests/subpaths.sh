@@ -33,7 +33,7 @@ check_subpath_report ()
     function num(x) { return x ~ /^[0-9]+$/ }
     function dec(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
     FNR == 1 { if ($0 !~ /^# osp-report 1 mode=subpaths(-exact)?( paths=[a-z]+)?$/) bad("bad header"); next }
-    { o = index("module function block subpath path edge stat", $1); if (o == 0) { bad("unknown record"); next }
+    { o = index("module function block subpath path edge forest stat", $1); if (o == 0) { bad("unknown record"); next }
       if (o < last) bad("rows out of order"); last = o }
     $1 == "module" { if (NF != 3 || !num($2) || !num($3)) bad("bad module row"); next }
     $1 == "function" { if (NF != 7 || !num($2) || !num($5)) bad("bad function row"); fn[$2] = 1; next }

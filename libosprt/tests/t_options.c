@@ -7,6 +7,16 @@
 
 #include "osprt.h"
 
+/* Every key, in the order of options.c's table (the order of the lists in
+   the messages). */
+#define ALL_KEYS                                                              \
+  "mode, report, report_format, report_top, max_functions, verbose, "        \
+  "interval, min_length, max_length, length_bias, hotlist_bytes, policy, "  \
+  "encoding, seed, exact_max, exact_bytes, report_signal, paths, "          \
+  "path_interval, path_samples, path_stride, path_period, path_bytes, "     \
+  "verify_paths, forest, forest_k, forest_burst, forest_interval, "         \
+  "forest_bytes, forest_threads, forest_prune"
+
 /* Parse SPEC from defaults; return the messages (malloc'ed). */
 static char *
 parse (struct osp_options *o, const char *spec, int *problems)
@@ -100,13 +110,8 @@ test_bad_input (void)
   int n;
   char *msg = parse (&o, "mod=off", &n);
   CHECK_EQ (n, 1);
-  CHECK_STR (msg, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: mode, "
-                  "report, report_format, report_top, max_functions, "
-                  "verbose, interval, min_length, max_length, length_bias, "
-                  "hotlist_bytes, policy, encoding, seed, exact_max, "
-                  "exact_bytes, report_signal, paths, path_interval, "
-                  "path_samples, path_stride, path_period, path_bytes, "
-                  "verify_paths)\n");
+  CHECK_STR (msg, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: "
+                  ALL_KEYS ")\n");
   free (msg);
 
   msg = parse (&o, "mode=fast", &n);
@@ -181,6 +186,71 @@ test_bad_input (void)
   free (huge);
 }
 
+/* The prefix forest's keys: defaults, ranges, and the paths=timer rule. */
+static void
+test_forest (void)
+{
+  struct osp_options o;
+  int n;
+  char *msg = parse (&o, NULL, &n);
+  CHECK (o.forest == OSP_FOREST_BURST);
+  CHECK_EQ (o.forest_k, 8);
+  CHECK_EQ (o.forest_burst, 256);
+  CHECK_EQ (o.forest_interval, 65536);
+  CHECK_EQ (o.forest_bytes, 2u << 20);
+  CHECK_EQ (o.forest_threads, 64);
+  CHECK_EQ (o.forest_prune, 10);
+  free (msg);
+
+  msg = parse (&o, "forest=exhaustive:forest_k=64:forest_burst=16:"
+                   "forest_interval=1:forest_bytes=64k:forest_threads=4096:"
+                   "forest_prune=0", &n);
+  CHECK_EQ (n, 0);
+  CHECK (o.forest == OSP_FOREST_EXHAUSTIVE);
+  CHECK_EQ (o.forest_k, 64);
+  CHECK_EQ (o.forest_burst, 16);
+  CHECK_EQ (o.forest_interval, 1);
+  CHECK_EQ (o.forest_bytes, 65536);
+  CHECK_EQ (o.forest_threads, 4096);
+  CHECK_EQ (o.forest_prune, 0);
+  free (msg);
+
+  static const char *const bad[] = {
+    "forest=some",        "forest_k=0",          "forest_k=65",
+    "forest_burst=15",    "forest_burst=1048577", "forest_interval=0",
+    "forest_bytes=63k",   "forest_bytes=5g",     "forest_threads=0",
+    "forest_threads=4097", "forest_prune=101",   "forest_prune=5%",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      msg = parse (&o, bad[i], &n);
+      CHECK_EQ (n, 1);
+      CHECK_CONTAINS (msg, "osp: OSP_OPTIONS: bad value");
+      CHECK (o.forest == OSP_FOREST_BURST);
+      CHECK_EQ (o.forest_k, 8);
+      CHECK_EQ (o.forest_burst, 256);
+      CHECK_EQ (o.forest_prune, 10);
+      free (msg);
+    }
+
+  /* paths=timer: the forest is off, silently unless it was asked for. */
+  msg = parse (&o, "paths=timer", &n);
+  CHECK_EQ (n, 0);
+  CHECK_STR (msg, "");
+  CHECK (o.forest == OSP_FOREST_OFF);
+  free (msg);
+  msg = parse (&o, "forest=exhaustive:paths=timer", &n);
+  CHECK_EQ (n, 1);
+  CHECK_STR (msg, "osp: OSP_OPTIONS: forest=exhaustive cannot be used with "
+                  "paths=timer (accepted: forest=off with paths=timer); the "
+                  "forest is off\n");
+  CHECK (o.forest == OSP_FOREST_OFF);
+  free (msg);
+  msg = parse (&o, "paths=timer:forest=off", &n);
+  CHECK_EQ (n, 0);
+  free (msg);
+}
+
 static void
 test_expand (void)
 {
@@ -210,6 +280,7 @@ main (int argc, char **argv)
   test_defaults ();
   test_all_keys ();
   test_bad_input ();
+  test_forest ();
   test_expand ();
 
   /* The whole runtime: bad options print one line each, the program runs
@@ -222,12 +293,8 @@ main (int argc, char **argv)
             7);
   char *o = osp_test_slurp (out), *e = osp_test_slurp (err);
   CHECK_STR (o, "still running\n");
-  CHECK_STR (e, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: mode, report, "
-                "report_format, report_top, max_functions, verbose, interval, "
-                "min_length, max_length, length_bias, hotlist_bytes, policy, "
-                "encoding, seed, exact_max, exact_bytes, report_signal, "
-                "paths, path_interval, path_samples, path_stride, "
-                "path_period, path_bytes, verify_paths)\n"
+  CHECK_STR (e, "osp: OSP_OPTIONS: unknown key 'mod' (accepted: " ALL_KEYS
+                ")\n"
                 "osp: OSP_OPTIONS: bad value '0' for key 'report_top' "
                 "(accepted: an integer 1..100000)\n");
   free (o);

@@ -10,7 +10,7 @@
  * bound never exceeded, overflow counted, the edge profile equal to the
  * sum over paths of count x edges, also past the bound; invalid ids),
  * the geometric countdown, the path options, and the tsv and text
- * sections of a report. */
+ * sections of a report, path and prefix forest. */
 #include "testutil.h"
 
 #include "osprt.h"
@@ -648,6 +648,88 @@ scenario_report (void)
   return osp_test_failures ? 1 : 0;
 }
 
+/* ---- the report's forest section (report-forest.c) ------------------ */
+
+/* loopy's paths (see expected_tsv): 0 = the entry 0 (E), 1 = 1-2-3 (A),
+   2 = 1-2-4 (B), 3 = 1-5, which returns (L).  Ten activations of
+   E A B A B A B L give, for k = 3, the n-grams (x 10): E, A 3, B 3, L;
+   EA, AB 3, BA 2, BL; EAB, ABA 2, BAB 2, ABL.  Trees by count (ties by
+   label), children by count: every row's count and share follow. */
+static const char expected_forest_tsv[]
+    = "forest\t1\t-\t0\t2\t1\t30\t30.000\t0.000\t0.375\t2:1,2:2,2:3\n"
+      "forest\t2\t1\t1\t2\t2\t30\t30.000\t0.000\t1\t2:1,2:2,2:4\n"
+      "forest\t3\t2\t2\t2\t1\t20\t20.000\t0.000\t0.666666667\t"
+      "2:1,2:2,2:3\n"
+      "forest\t4\t2\t2\t2\t3\t10\t10.000\t0.000\t0.333333333\t2:1,2:5\n"
+      "forest\t5\t-\t0\t2\t2\t30\t30.000\t0.000\t0.375\t2:1,2:2,2:4\n"
+      "forest\t6\t5\t1\t2\t1\t20\t20.000\t0.000\t0.666666667\t"
+      "2:1,2:2,2:3\n"
+      "forest\t7\t6\t2\t2\t2\t20\t20.000\t0.000\t1\t2:1,2:2,2:4\n"
+      "forest\t8\t5\t1\t2\t3\t10\t10.000\t0.000\t0.333333333\t2:1,2:5\n"
+      "forest\t9\t-\t0\t2\t0\t10\t10.000\t0.000\t0.125\t2:0\n"
+      "forest\t10\t9\t1\t2\t1\t10\t10.000\t0.000\t1\t2:1,2:2,2:3\n"
+      "forest\t11\t10\t2\t2\t2\t10\t10.000\t0.000\t1\t2:1,2:2,2:4\n"
+      "forest\t12\t-\t0\t2\t3\t10\t10.000\t0.000\t0.125\t2:1,2:5\n"
+      "stat\tmodules\t2\n";
+
+static int
+scenario_forest (void)
+{
+  osp_test_chain (&r_plain, cfg_plain, "plain", "p.c", 2, 5);
+  __osp_register_module (OSP_ABI_VERSION, &r_plain, &r_plain + 1);
+  tg_loop (&g_tab);
+  tg_build (&g_tab, &r_tab, "loopy", "l.c");
+  r_tab.flags &= ~(uint32_t) OSP_FN_BLOCK_HOOKS;
+  CHECK (fn_of (&r_tab) != NULL);
+  static const uint64_t activation[] = { 0, 1, 2, 1, 2, 1, 2, 3 };
+  for (int a = 0; a < 10; a++)
+    for (size_t i = 0; i < sizeof activation / sizeof *activation; i++)
+      osp_test_path_end (&r_tab, activation[i]);
+  osp_thread_settle (osp_thread_peek ());
+
+  /* tsv: the forest rows right after the edge rows, the stat rows after
+     the path stats; every block on a forest row has a block row. */
+  char *tsv = format (OSP_FORMAT_TSV, 20);
+  CHECK_CONTAINS (tsv, "\tl.c\t15\t15\t-\n");
+  CHECK_CONTAINS (tsv, "edge\t2\t5\t0\texit\t10.000\t10\n"
+                       "forest\t1\t");
+  CHECK_CONTAINS (tsv, expected_forest_tsv);
+  CHECK_CONTAINS (tsv, "stat\tpath_functions\t1\n"
+                       "stat\tforest\texhaustive\n"
+                       "stat\tforest_k\t3\n");
+  CHECK_CONTAINS (tsv, "stat\tforest_items\t80\n");
+  CHECK_CONTAINS (tsv, "stat\tforest_trees\t4\n");
+  CHECK_CONTAINS (tsv, "stat\tforest_bytes_bound\t");
+  free (tsv);
+
+  /* text: the label, nothing lost, the trees drawn.  (Which trees are
+     shown was decided when the profile was taken, with the run's
+     report_top, not format's.) */
+  char *text = format (OSP_FORMAT_TEXT, 2);
+  CHECK_CONTAINS (text, "\nprefix forest (k-BLPP, k=3): exhaustive, exact "
+                        "counts\n  path ends counted 80, trees 4 (4 shown)");
+  CHECK_CONTAINS (text, "  nothing lost to the node budget: every count is "
+                        "exact\n  every node is shown;");
+  CHECK_CONTAINS (text, "\n\n"
+                        "  30 37.50%  loopy() l.c:11-13\n"
+                        "  `-30 100.00%  loopy() l.c:11-12 -> l.c:14\n"
+                        "    |-20 66.67%  loopy() l.c:11-13\n"
+                        "    `-10 33.33%  loopy() l.c:11 -> l.c:15\n"
+                        "\n"
+                        "  30 37.50%  loopy() l.c:11-12 -> l.c:14\n"
+                        "  |-20 66.67%  loopy() l.c:11-13\n"
+                        "  | `-20 100.00%  loopy() l.c:11-12 -> l.c:14\n"
+                        "  `-10 33.33%  loopy() l.c:11 -> l.c:15\n"
+                        "\n"
+                        "  10 12.50%  loopy() l.c:10\n"
+                        "  `-10 100.00%  loopy() l.c:11-13\n"
+                        "    `-10 100.00%  loopy() l.c:11-12 -> l.c:14\n"
+                        "\n"
+                        "  10 12.50%  loopy() l.c:11 -> l.c:15\n");
+  free (text);
+  return osp_test_failures ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -655,6 +737,8 @@ main (int argc, char **argv)
     return scenario_table ();
   if (argc > 1 && strcmp (argv[1], "report") == 0)
     return scenario_report ();
+  if (argc > 1 && strcmp (argv[1], "forest") == 0)
+    return scenario_forest ();
 
   test_decode ();
   test_verify ();
@@ -663,7 +747,13 @@ main (int argc, char **argv)
   test_options ();
   CHECK_EQ (osp_test_run ("table", "mode=blocks:paths=exhaustive:"
                           "path_bytes=64k:report=none", NULL, NULL), 0);
+  /* forest=off: the expected report is the path section alone (the forest
+     section has its own tests). */
   CHECK_EQ (osp_test_run ("report", "mode=blocks:paths=exhaustive:"
+                          "forest=off:path_bytes=64k:report=none", NULL,
+                          NULL), 0);
+  CHECK_EQ (osp_test_run ("forest", "mode=blocks:paths=exhaustive:"
+                          "forest=exhaustive:forest_k=3:forest_prune=0:"
                           "path_bytes=64k:report=none", NULL, NULL), 0);
   return osp_test_done ("t_paths");
 }

@@ -1,0 +1,321 @@
+/* report-forest.c - the prefix-forest section of a report (k-BLPP's
+ * k-Iterations Path Forest, doc/CONTRACTS.md), appended in every mode when
+ * the profile has a forest (forest != off and some function has path
+ * probes; pathforest.c's osp_forest_collect fills p->forest).
+ *
+ * What a row is.  A node of the k-IPF stands for an n-gram: the Ball-Larus
+ * paths on the way from its tree's root down to it, taken one after the
+ * other by one routine activation (a loop's consecutive iterations, say).
+ * Its count is how often that n-gram occurred; the row carries only the
+ * node's own path (the last of the n-gram), the rest is its ancestors.  The
+ * rows come in preorder - every tree (roots by count) followed by its
+ * subtree, siblings by count - each with its parent's row index, so a
+ * reader rebuilds the forest in one pass.  share is the node's count as a
+ * part of its parent's (a root's: of all counted path ends), which is the
+ * question the forest answers: "after this run of iterations, how often
+ * does the next one take that path?".
+ *
+ * tsv: one `forest' row per row, after the mode's rows and the path and
+ * edge rows, with the blocks as fid:block like path rows; the forest `stat'
+ * rows after the path stat rows (the formatters of the modes call us).
+ * text: a label that says how exact the numbers are, the statistics that
+ * bound what was lost, then the trees drawn as the paper's Figure 4, one
+ * node per line, each path decoded by the subpath report's code
+ * (osp_print_blocks).
+ *
+ * Numbers: exhaustive = exact counts (estimate = count, err95 = 0); burst =
+ * counts of the sampled bursts, estimate = count x scale with a 95% bound
+ * (pathforest.c has the derivation).
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The global ids of ROW's blocks into GIDS (room for its nsteps): what
+   osp_print_blocks and osp_print_block_ids take. */
+static void
+row_gids (const struct osp_profile *p, const struct osp_forest_row *row,
+          uint32_t *gids)
+{
+  uint32_t base = p->fns[row->fi]->block_base;
+  for (uint32_t k = 0; k < row->nsteps; k++)
+    gids[k] = base + row->steps[k].block;
+}
+
+/* A buffer for the longest row's global ids (at least one slot). */
+static uint32_t *
+gids_buffer (const struct osp_forest_profile *f)
+{
+  uint32_t m = 1;
+  for (uint32_t r = 0; r < f->nrows; r++)
+    if (f->rows[r].nsteps > m)
+      m = f->rows[r].nsteps;
+  return malloc (m * sizeof (uint32_t));
+}
+
+/* ---- tsv ------------------------------------------------------------- */
+
+int
+osp_format_forest_tsv (FILE *out, const struct osp_profile *p)
+{
+  const struct osp_forest_profile *f = &p->forest;
+  if (!f->shown)
+    return 0;
+  uint32_t *gids = gids_buffer (f);
+  if (gids == NULL)
+    return -1;
+  for (uint32_t r = 0; r < f->nrows; r++)
+    {
+      const struct osp_forest_row *row = &f->rows[r];
+      /* Row numbers are 1-based like path ranks, so the parent field is a
+         row number too ("-" for a root). */
+      char parent[16] = "-";
+      if (row->parent != UINT32_MAX)
+        snprintf (parent, sizeof parent, "%u", row->parent + 1);
+      /* share as a fraction like every other tsv share (path, subpath);
+         the profile keeps it in % for the text form. */
+      fprintf (out, "forest\t%u\t%s\t%u\t%u\t%llu\t%llu\t%.3f\t%.3f\t%.9g\t",
+               r + 1, parent, row->depth, p->fns[row->fi]->id,
+               (unsigned long long) row->id, (unsigned long long) row->count,
+               row->estimate, row->err95, row->share / 100.0);
+      row_gids (p, row, gids);
+      osp_print_block_ids (out, p, gids, row->nsteps);
+      fputc ('\n', out);
+    }
+  free (gids);
+  return 0;
+}
+
+void
+osp_format_forest_stats (FILE *out, const struct osp_profile *p)
+{
+  const struct osp_forest_profile *f = &p->forest;
+  const struct osp_forest_stats *s = &f->sum;
+  if (!f->shown)
+    return;
+  /* The settings in force, then forest.c's counters summed over the
+     streams, then pathforest.c's stream and report counters. */
+  osp_stat_s (out, "forest", osp_forest_policy_name (f->policy));
+  osp_stat_u (out, "forest_k", f->k);
+  osp_stat_u (out, "forest_burst", f->burst);
+  osp_stat_u (out, "forest_interval", f->interval);
+  osp_stat_u (out, "forest_warmup", f->warmup);
+  osp_stat_u (out, "forest_prune", f->prune);
+  osp_stat_f (out, "forest_scale", f->scale);
+  osp_stat_u (out, "forest_items", s->items);
+  osp_stat_u (out, "forest_context", s->context);
+  osp_stat_u (out, "forest_markers", s->markers);
+  osp_stat_u (out, "forest_bursts", f->bursts);
+  osp_stat_u (out, "forest_hash_accesses", s->hash_accesses);
+  osp_stat_u (out, "forest_child_finds", s->child_finds);
+  osp_stat_u (out, "forest_child_scans", s->child_scans);
+  osp_stat_u (out, "forest_nodes", s->nodes_used);
+  osp_stat_u (out, "forest_nodes_peak", s->nodes_peak);
+  osp_stat_u (out, "forest_nodes_cap", s->nodes_cap);
+  osp_stat_u (out, "forest_pruned_nodes", s->pruned_nodes);
+  osp_stat_u (out, "forest_pruned_mass", s->pruned_mass);
+  osp_stat_u (out, "forest_prune_passes", s->prune_passes);
+  osp_stat_u (out, "forest_dropped", s->dropped);
+  osp_stat_u (out, "forest_threshold", s->threshold);
+  osp_stat_u (out, "forest_deep", s->deep);
+  osp_stat_u (out, "forest_streams", f->streams);
+  osp_stat_u (out, "forest_threads_refused", f->refused);
+  osp_stat_u (out, "forest_resyncs", f->resyncs);
+  osp_stat_u (out, "forest_partial", f->partial);
+  osp_stat_u (out, "forest_unlabelled", f->unlabelled);
+  osp_stat_u (out, "forest_invalid", f->invalid);
+  osp_stat_u (out, "forest_shape_hits", f->shape_hits);
+  osp_stat_u (out, "forest_shape_misses", f->shape_misses);
+  osp_stat_u (out, "forest_trees", f->trees);
+  osp_stat_u (out, "forest_ipf_nodes", f->ipf_nodes);
+  osp_stat_u (out, "forest_ipf_truncated", f->ipf_truncated);
+  osp_stat_u (out, "forest_rows_cut", f->rows_cut);
+  osp_stat_u (out, "forest_bytes_bound", f->bytes_bound);
+}
+
+/* ---- text ------------------------------------------------------------ */
+
+/* The label, the statistics and what the numbers guarantee. */
+static void
+text_header (FILE *out, const struct osp_profile *p)
+{
+  const struct osp_forest_profile *f = &p->forest;
+  const struct osp_forest_stats *s = &f->sum;
+  int burst = f->policy == OSP_FOREST_BURST;
+  uint32_t shown = 0;
+  for (uint32_t r = 0; r < f->nrows; r++)
+    shown += f->rows[r].depth == 0;
+  /* forest.c's guarantee: pruning and dropping only ever lose counts, and
+     never more than LOST from any one n-gram, so whatever occurred more
+     than LOST times survived. */
+  uint64_t lost = s->pruned_mass + s->dropped;
+
+  fputc ('\n', out);
+  if (burst)
+    fprintf (out, "prefix forest (k-BLPP, k=%u): sampled bursts of %u path "
+             "ends every ~%u, estimates +/- 95%% (n-grams spanning more "
+             "than %u path ends under-counted)\n", f->k, f->burst,
+             f->interval, f->warmup + 1);
+  else if (lost == 0)
+    fprintf (out, "prefix forest (k-BLPP, k=%u): exhaustive, exact counts\n",
+             f->k);
+  else
+    fprintf (out, "prefix forest (k-BLPP, k=%u): exhaustive, counts up to "
+             "%llu low (out of nodes)\n", f->k, (unsigned long long) lost);
+
+  fprintf (out, "  path ends counted %llu", (unsigned long long) s->items);
+  if (burst)
+    fprintf (out, " in %llu bursts (+%llu context only; one counted stands "
+             "for %.4g)", (unsigned long long) f->bursts,
+             (unsigned long long) s->context, f->scale);
+  fprintf (out, ", trees %llu (%u shown), k-SF nodes %llu used of %llu "
+           "(peak %llu), k-IPF nodes %llu\n", (unsigned long long) f->trees,
+           shown, (unsigned long long) s->nodes_used,
+           (unsigned long long) s->nodes_cap,
+           (unsigned long long) s->nodes_peak,
+           (unsigned long long) f->ipf_nodes);
+  fprintf (out, "  streams %llu, threads refused %llu, resyncs %llu, "
+           "partial activations %llu, recursion past the frames %llu, "
+           "memory bound %llu\n", (unsigned long long) f->streams,
+           (unsigned long long) f->refused, (unsigned long long) f->resyncs,
+           (unsigned long long) f->partial, (unsigned long long) s->deep,
+           (unsigned long long) f->bytes_bound);
+
+  if (lost)
+    fprintf (out, "  lost %llu counted path ends (pruned %llu in %llu "
+             "nodes, dropped %llu): no count is too high, and every "
+             "n-gram that occurred more than %llu times%s is kept, at most "
+             "that much low\n", (unsigned long long) lost,
+             (unsigned long long) s->pruned_mass,
+             (unsigned long long) s->pruned_nodes,
+             (unsigned long long) s->dropped, (unsigned long long) lost,
+             burst ? " in the bursts" : "");
+  else
+    fprintf (out, "  nothing lost to the node budget: %s\n",
+             burst ? "the bursts' counts are exact" : "every count is exact");
+
+  if (f->prune)
+    fprintf (out, "  nodes below %u%% of their tree's root are not shown;",
+             f->prune);
+  else
+    fprintf (out, "  every node is shown;");
+  fprintf (out, " each line: %s, %% of the parent's, the node's path (its "
+           "n-gram is the paths from the root down to it)\n",
+           burst ? "estimate +/- 95%" : "count");
+
+  if (f->refused)
+    fprintf (out, "osp: %llu threads had no forest stream: raise "
+             "forest_threads\n", (unsigned long long) f->refused);
+  if (s->dropped || s->pruned_mass)
+    fprintf (out, "osp: the forest ran out of nodes: raise forest_bytes\n");
+  if (f->ipf_truncated)
+    fprintf (out, "osp: the k-IPF lost %llu nodes (out of memory): some "
+             "subtrees are missing\n",
+             (unsigned long long) f->ipf_truncated);
+  if (f->rows_cut)
+    fprintf (out, "osp: %llu nodes over the row limit are not shown\n",
+             (unsigned long long) f->rows_cut);
+}
+
+/* LAST[r]: whether row r is the last child of its parent (for roots: the
+   last tree).  In preorder a later sibling always comes after, so one
+   backward pass that remembers which parents already have a child seen
+   answers it.  NULL if out of memory. */
+static unsigned char *
+last_siblings (const struct osp_forest_profile *f)
+{
+  unsigned char *last = malloc (f->nrows ? f->nrows : 1);
+  /* seen[0]: the roots' common "parent"; seen[i + 1]: row i. */
+  unsigned char *seen = calloc ((size_t) f->nrows + 1, 1);
+  if (last == NULL || seen == NULL)
+    {
+      free (last);
+      free (seen);
+      return NULL;
+    }
+  for (uint32_t r = f->nrows; r-- > 0;)
+    {
+      uint32_t par = f->rows[r].parent;
+      size_t key = par == UINT32_MAX ? 0 : (size_t) par + 1;
+      last[r] = !seen[key];
+      seen[key] = 1;
+    }
+  free (seen);
+  return last;
+}
+
+/* The tree drawing in front of row R, two columns per level below the
+   root: "| " for an ancestor with siblings still to come, "  " for one
+   without, then "|-" or "`-" for R itself.  Ancestors are visited from
+   R upwards, so the prefix is filled right to left. */
+static void
+print_prefix (FILE *out, const struct osp_forest_profile *f, uint32_t r,
+              const unsigned char *last)
+{
+  char buf[2 * OSP_FOREST_KMAX + 1];
+  uint32_t depth = f->rows[r].depth;
+  if (depth == 0)
+    return;
+  if (depth > OSP_FOREST_KMAX)
+    depth = OSP_FOREST_KMAX; /* cannot happen: k <= OSP_FOREST_KMAX */
+  buf[2 * depth] = '\0';
+  uint32_t row = r;
+  for (uint32_t d = depth; d > 0; d--)
+    {
+      char *at = buf + 2 * (d - 1);
+      if (d == depth)
+        memcpy (at, last[row] ? "`-" : "|-", 2);
+      else
+        memcpy (at, last[row] ? "  " : "| ", 2);
+      row = f->rows[row].parent;
+    }
+  fputs (buf, out);
+}
+
+int
+osp_format_forest_text (FILE *out, const struct osp_profile *p,
+                        const struct osp_options *o)
+{
+  (void) o; /* the profile already holds every setting it shows */
+  const struct osp_forest_profile *f = &p->forest;
+  if (!f->shown)
+    return 0;
+  int burst = f->policy == OSP_FOREST_BURST;
+  text_header (out, p);
+
+  uint32_t *gids = gids_buffer (f);
+  unsigned char *last = last_siblings (f);
+  if (gids == NULL || last == NULL)
+    {
+      free (gids);
+      free (last);
+      return -1;
+    }
+  int rc = 0;
+  for (uint32_t r = 0; r < f->nrows && rc == 0; r++)
+    {
+      const struct osp_forest_row *row = &f->rows[r];
+      /* A blank line around every tree of more than one node; single-node
+         trees (no successor shown) stay
+         together. */
+      int has_children = r + 1 < f->nrows && f->rows[r + 1].depth > 0;
+      int after_big = r > 0 && f->rows[r - 1].depth > 0;
+      if (row->depth == 0 && (r == 0 || has_children || after_big))
+        fputc ('\n', out);
+      fputs ("  ", out);
+      print_prefix (out, f, r, last);
+      if (burst)
+        fprintf (out, "%.0f +/- %.0f", row->estimate, row->err95);
+      else
+        fprintf (out, "%llu", (unsigned long long) row->count);
+      fprintf (out, " %.2f%%  ", row->share);
+      row_gids (p, row, gids);
+      rc = osp_print_blocks (out, p, gids, row->nsteps);
+      fputc ('\n', out);
+    }
+  free (gids);
+  free (last);
+  return rc;
+}
