@@ -143,8 +143,8 @@ map_or_buf (void *buf, size_t bytes, void **map)
 
 /* ---- the pool -------------------------------------------------------- */
 
-int
-osp_forest_pool_init (struct osp_forest_pool *p, void *buf, size_t bytes)
+static int
+pool_init (struct osp_forest_pool *p, void *buf, size_t bytes, int zeroed)
 {
   memset (p, 0, sizeof *p);
   unsigned bits;
@@ -161,9 +161,22 @@ osp_forest_pool_init (struct osp_forest_pool *p, void *buf, size_t bytes)
   p->nodes = (struct osp_fnode *) (m + ((size_t) 4 << bits));
   p->cap = cap;
   p->bump = 1; /* slot 0 is "none" */
-  if (buf) /* a mapping is zero already */
+  if (buf && !zeroed) /* a mapping is zero already */
     memset (p->buckets, 0, (size_t) 4 << bits);
   return 0;
+}
+
+int
+osp_forest_pool_init (struct osp_forest_pool *p, void *buf, size_t bytes)
+{
+  return pool_init (p, buf, bytes, 0);
+}
+
+int
+osp_forest_pool_init_zeroed (struct osp_forest_pool *p, void *buf,
+                             size_t bytes)
+{
+  return pool_init (p, buf, bytes, 1);
 }
 
 void

@@ -118,6 +118,10 @@ struct osp_forest_stats
    caller's BUF (8-byte aligned) of BYTES.  -1 if BYTES is too small for
    a few nodes or the mapping fails. */
 int osp_forest_pool_init (struct osp_forest_pool *p, void *buf, size_t bytes);
+/* The same for a BUF known to be zero already (a fresh anonymous mapping):
+   its pages are then only touched as nodes are made. */
+int osp_forest_pool_init_zeroed (struct osp_forest_pool *p, void *buf,
+                                 size_t bytes);
 void osp_forest_pool_destroy (struct osp_forest_pool *p);
 /* The part of the budget the geometry uses (<= bytes). */
 size_t osp_forest_pool_footprint (const struct osp_forest_pool *p);

@@ -171,8 +171,8 @@ stream_new (void)
   k->map_len = stream_bytes;
   pthread_mutex_init (&k->lock, NULL);
   char *fr = (char *) m + head;
-  if (osp_forest_pool_init (&k->pool, fr + frames,
-                            stream_bytes - head - frames) != 0
+  if (osp_forest_pool_init_zeroed (&k->pool, fr + frames,
+                                   stream_bytes - head - frames) != 0
       || osp_kslab_init (&k->ks, &k->pool, k_opt, fr, nframes) != 0)
     {
       munmap (m, stream_bytes);
