@@ -29,6 +29,10 @@ OSPRT_SOURCES = \
 	libosprt/report-paths.c \
 	libosprt/report-forest.c \
 	libosprt/online.c \
+	libosprt/crc32.h \
+	libosprt/crc32.c \
+	libosprt/viewwrite.c \
+	libosprt/publish.c \
 	libosprt/runtime.c
 OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
 OSPRT_CFLAGS = -std=c11 $(PTHREAD_CFLAGS) -fvisibility=hidden \
@@ -53,7 +57,7 @@ libosprt_tests_libosprt_check_la_LIBADD = -lm
 
 OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
 	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist \
-	libosprt/tests/t_paths libosprt/tests/t_forest
+	libosprt/tests/t_paths libosprt/tests/t_forest libosprt/tests/t_publish
 OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online \
 	libosprt/tests/t_pathrun
 check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
@@ -90,6 +94,12 @@ libosprt_tests_t_paths_LDADD = $(OSPRT_WHITEBOX_LDADD)
 ## and without pruning; `t_forest bench' is its micro-benchmark (not run by make check).
 libosprt_tests_t_forest_SOURCES = libosprt/tests/t_forest.c libosprt/tests/testutil.h
 libosprt_tests_t_forest_LDADD = $(OSPRT_WHITEBOX_LDADD)
+
+## t_publish: the view writer (viewwrite.c) against a checker of its own and the tsv report's
+## stats, the publisher and its seqlock under stress (two reader threads), the segment's
+## lifecycle (exit, stale sweep, publish=off, a taken name, exec, fork) in child processes.
+libosprt_tests_t_publish_SOURCES = libosprt/tests/t_publish.c libosprt/tests/testutil.h
+libosprt_tests_t_publish_LDADD = $(OSPRT_WHITEBOX_LDADD)
 
 libosprt_tests_t_threads_SOURCES = libosprt/tests/t_threads.c libosprt/tests/testutil.h
 libosprt_tests_t_threads_LDADD = $(OSPRT_BLACKBOX_LDADD)

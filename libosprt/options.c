@@ -456,6 +456,31 @@ parse_forest_prune (struct osp_options *o, const char *value)
   return parse_u32 (value, 0, 100, &o->forest_prune);
 }
 
+static int
+parse_publish (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "on") == 0)
+    o->publish = 1;
+  else if (strcmp (value, "off") == 0)
+    o->publish = 0;
+  else
+    return -1;
+  return 0;
+}
+
+static int
+parse_publish_ms (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 50, 60000, &o->publish_ms);
+}
+
+static int
+parse_publish_bytes (struct osp_options *o, const char *value)
+{
+  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 30,
+                      &o->publish_bytes);
+}
+
 static const struct osp_key keys[] = {
   { "mode", "subpaths, subpaths-exact, blocks, off", parse_mode },
   { "report", "stderr, stdout, none, or a file path with %p %h %%",
@@ -497,6 +522,10 @@ static const struct osp_key keys[] = {
     parse_forest_bytes },
   { "forest_threads", "an integer 1..4096", parse_forest_threads },
   { "forest_prune", "a percentage, an integer 0..100", parse_forest_prune },
+  { "publish", "on, off", parse_publish },
+  { "publish_ms", "milliseconds, an integer 50..60000", parse_publish_ms },
+  { "publish_bytes", "a size 64K..1G, suffix k/K, m/M or g/G allowed",
+    parse_publish_bytes },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -537,6 +566,9 @@ osp_options_defaults (struct osp_options *o)
   o->forest_bytes = (uint64_t) 2 << 20;
   o->forest_threads = 64;
   o->forest_prune = 10;
+  o->publish = 1;
+  o->publish_ms = 500;
+  o->publish_bytes = (uint64_t) 4 << 20;
 }
 
 static void

@@ -32,10 +32,17 @@
  *                 the block-sequence printing the path report shares
  *   report-paths.c    the path and edge sections appended to either report
  *   report-forest.c   the prefix-forest section appended to either report
+ *   crc32.c       CRC-32 of the view's sections (crc32.h, shared with
+ *                 ospview)
+ *   viewwrite.c   a profile as a view (include/osp/view.h)
+ *   publish.c     the shared-memory segment (include/osp/shm.h): views
+ *                 published by a runtime thread, lifecycle, fork
  *   online.c      osp_report() (include/osp/osp.h) and report_signal
  *   runtime.c     init, shutdown, the ABI entry points
  *
  * Locks, always taken in this order (fork's prepare handler takes all):
+ *   osp_publish_lock   the shared-memory segment and its publishing
+ *                      (publish.c): a publish takes a profile under it.
  *   osp_registry_lock  registration; the module table; the function list.
  *   osp_threads_lock   the list of live thread states; the merged totals;
  *                      the path timer thread's tick (pathsample.c).
@@ -47,7 +54,8 @@
  *   osp_forest_lock    the list of forest streams (pathforest.c); then
  *   a stream's lock    its k-SF, frames and pending items (one thread's;
  *                      a report holds them all, in list order).
- * Only fork's prepare handler (all) and the path report (osp_threads_lock,
+ * Only fork's prepare handler (all), a publish (osp_publish_lock, then
+ * what taking a profile takes) and the path report (osp_threads_lock,
  * then osp_path_lock, to count live threads' pending path samples) hold
  * more than one.
  * Hooks take no lock except on a thread's first hook (to link its state)
@@ -137,6 +145,11 @@ struct osp_options
   uint64_t forest_bytes;          /* one thread's k-SF bound */
   uint32_t forest_threads;        /* threads that get a k-SF */
   uint32_t forest_prune;          /* report: nodes below this % of the root */
+  /* Live views in shared memory (publish.c, doc/CONTRACTS.md), every mode
+     but off. */
+  int publish;                    /* publish=on (1) or off (0) */
+  uint32_t publish_ms;            /* milliseconds between views */
+  uint64_t publish_bytes;         /* bytes of each of the two view buffers */
 };
 
 /* The name of policy P as written in OSP_OPTIONS and reports. */
@@ -676,6 +689,10 @@ int osp_report_format (FILE *out, const struct osp_profile *p,
 /* Take a profile and send it where O says; problems get one stderr line.
    Returns 0, or -1 if no report was written. */
 int osp_report_emit (const struct osp_options *o);
+/* The same with profile P already taken (NULL: taking it failed, which is
+   the out-of-memory line unless O's report is none). */
+int osp_report_write (const struct osp_options *o,
+                      const struct osp_profile *p);
 /* Append the subpaths of the current mode to P (sampler.c: the hot-list,
    subexact.c: the table), with estimates, sorted.  Returns 0 or -1. */
 int osp_sampler_collect (struct osp_profile *p, const struct osp_options *o);
@@ -687,10 +704,31 @@ int osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o);
    is 0). */
 int osp_block_counted (const struct osp_fn *f, uint32_t b);
 double osp_share (uint64_t x, uint64_t total);
-/* One tsv `stat' row: an integer, a string, a %.6g number. */
-void osp_stat_u (FILE *out, const char *name, uint64_t v);
-void osp_stat_s (FILE *out, const char *name, const char *v);
-void osp_stat_f (FILE *out, const char *name, double v);
+/* Where the statistics of a profile go: the tsv report's `stat' rows
+   (FILE set), or one call of FN per statistic (the view's STATS,
+   viewwrite.c), so that both carry the same names, values and order. */
+enum osp_stat_kind { OSP_STAT_U, OSP_STAT_F, OSP_STAT_S };
+struct osp_stat_out
+{
+  FILE *file;
+  void (*fn) (void *arg, const char *name, enum osp_stat_kind kind,
+              uint64_t u, double f, const char *s);
+  void *arg;
+};
+/* One statistic: an integer, a string, a number (tsv: %.6g). */
+void osp_stat_u (const struct osp_stat_out *out, const char *name,
+                 uint64_t v);
+void osp_stat_s (const struct osp_stat_out *out, const char *name,
+                 const char *v);
+void osp_stat_f (const struct osp_stat_out *out, const char *name,
+                 double v);
+/* Every statistic of P in report order: the mode's
+   (osp_format_blocks_stats or osp_format_subpaths_stats), the paths'
+   (when shown), the forest's (when shown).  The tsv formatters end with
+   it. */
+void osp_report_stats (const struct osp_stat_out *out,
+                       const struct osp_profile *p,
+                       const struct osp_options *o);
 /* "file:first-last" of lines FIRST..LAST of F into BUF (F's first line
    when FIRST is 0; just the file when that is 0 too). */
 void osp_location (char *buf, size_t size, const struct osp_fn *f,
@@ -716,6 +754,12 @@ int osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
                            const struct osp_options *o);
 int osp_format_blocks_text (FILE *out, const struct osp_profile *p,
                             const struct osp_options *o);
+/* The mode's own statistics (the first part of osp_report_stats). */
+void osp_format_blocks_stats (const struct osp_stat_out *out,
+                              const struct osp_profile *p);
+void osp_format_subpaths_stats (const struct osp_stat_out *out,
+                                const struct osp_profile *p,
+                                const struct osp_options *o);
 int osp_subpath_mode (const struct osp_profile *p);
 int osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                              const struct osp_options *o);
@@ -734,7 +778,8 @@ int osp_print_blocks (FILE *out, const struct osp_profile *p,
 /* The path sections, appended to every report when P->paths.shown: the
    `path' and `edge' rows, the path `stat' rows (tsv), the text section. */
 int osp_format_paths_tsv (FILE *out, const struct osp_profile *p);
-void osp_format_paths_stats (FILE *out, const struct osp_profile *p,
+void osp_format_paths_stats (const struct osp_stat_out *out,
+                             const struct osp_profile *p,
                              const struct osp_options *o);
 int osp_format_paths_text (FILE *out, const struct osp_profile *p,
                            const struct osp_options *o);
@@ -744,9 +789,71 @@ int osp_format_paths_text (FILE *out, const struct osp_profile *p,
 /* The forest section, appended to every report when P->forest.shown:
    the `forest' rows and forest `stat' rows (tsv), the text section. */
 int osp_format_forest_tsv (FILE *out, const struct osp_profile *p);
-void osp_format_forest_stats (FILE *out, const struct osp_profile *p);
+void osp_format_forest_stats (const struct osp_stat_out *out,
+                              const struct osp_profile *p);
 int osp_format_forest_text (FILE *out, const struct osp_profile *p,
                             const struct osp_options *o);
+
+/* ---- crc32.c --------------------------------------------------------- */
+
+/* osp_crc32 (crc32.h): CRC-32 as zlib's; shared with ospview. */
+
+/* ---- viewwrite.c ----------------------------------------------------- */
+
+/* What a view says about the process besides its profile (publish.c
+   fills it; strings may be NULL for ""). */
+struct osp_view_run
+{
+  int64_t pid;
+  uint64_t start_ns;    /* CLOCK_REALTIME at runtime start (or fork) */
+  uint64_t instance_id; /* random per runtime start (or fork) */
+  uint64_t time_ns;     /* CLOCK_REALTIME when the profile was taken */
+  const char *program;  /* /proc/self/exe */
+  const char *args;     /* the command line, spaces between arguments */
+  const char *options;  /* OSP_OPTIONS as given */
+  const struct osp_options *opts; /* the options in force */
+  int exited;           /* the last view, taken at exit */
+};
+
+/* Serialise P as a view (include/osp/view.h) into the CAP bytes at BUF
+   (8-aligned), with view number SEQ.  When the rows do not all fit, the
+   subpath, path and forest sections keep their first rows only (the
+   forest whole trees where it can) and *TRUNCATED is set.  Returns the
+   view's size, or 0 if even a view without rows does not fit or memory
+   ran out.  Pure: no lock, no global state (its scratch is malloc'ed). */
+size_t osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
+                       const struct osp_view_run *run, uint64_t seq,
+                       int *truncated);
+
+/* ---- publish.c ------------------------------------------------------- */
+
+/* publish=on, mode != off: sweep the stale segments of this user, create
+   this process's segment and start the publisher thread (once, from
+   osp_init, after every other module).  A failure is one stderr line and
+   publishing off; the program runs and profiles as before.  Returns 0. */
+int osp_publish_init (const struct osp_options *o);
+/* Whether a segment is being published (the exit path takes a profile
+   for it even with report=none). */
+int osp_publish_active (void);
+/* At exit, after the last profile P was taken (NULL: none could be):
+   publish it as the last view (run.exited = 1), set the state EXITED,
+   unlink the name (only in the process that created it).  A reader that
+   is attached keeps its mapping and sees the last view. */
+void osp_publish_exit (const struct osp_profile *p);
+/* Publish one view now (the publisher thread; tests).  0, or -1 when
+   nothing is published. */
+int osp_publish_now (void);
+/* Tests: this process's mapping of its segment (struct osp_shm_header),
+   or NULL. */
+const void *osp_publish_segment (void);
+/* fork: prepare takes the publisher's lock (before every runtime lock),
+   release drops it (the parent's handler and the end of the child's);
+   the child, after every lock is released, leaves the parent's segment
+   alone (unmaps it) and restarts the publisher thread, which creates the
+   child's own segment at its first publish. */
+void osp_publish_fork_prepare (void);
+void osp_publish_fork_release (void);
+void osp_publish_fork_child (void);
 
 /* ---- online.c -------------------------------------------------------- */
 

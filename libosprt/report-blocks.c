@@ -82,6 +82,15 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
     return -1;
   if (osp_format_forest_tsv (out, p) != 0)
     return -1;
+  struct osp_stat_out so = { .file = out };
+  osp_report_stats (&so, p, o);
+  return 0;
+}
+
+void
+osp_format_blocks_stats (const struct osp_stat_out *out,
+                         const struct osp_profile *p)
+{
   const struct
   {
     const char *name;
@@ -99,10 +108,6 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
   };
   for (size_t s = 0; s < sizeof stats / sizeof stats[0]; s++)
     osp_stat_u (out, stats[s].name, stats[s].value);
-  if (p->paths.shown)
-    osp_format_paths_stats (out, p, o);
-  osp_format_forest_stats (out, p);
-  return 0;
 }
 
 /* ---- text ------------------------------------------------------------ */

@@ -89,7 +89,8 @@ osp_format_forest_tsv (FILE *out, const struct osp_profile *p)
 }
 
 void
-osp_format_forest_stats (FILE *out, const struct osp_profile *p)
+osp_format_forest_stats (const struct osp_stat_out *out,
+                         const struct osp_profile *p)
 {
   const struct osp_forest_profile *f = &p->forest;
   const struct osp_forest_stats *s = &f->sum;

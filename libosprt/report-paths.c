@@ -94,7 +94,8 @@ osp_format_paths_tsv (FILE *out, const struct osp_profile *p)
 }
 
 void
-osp_format_paths_stats (FILE *out, const struct osp_profile *p,
+osp_format_paths_stats (const struct osp_stat_out *out,
+                        const struct osp_profile *p,
                         const struct osp_options *o)
 {
   const struct osp_path_profile *pp = &p->paths;

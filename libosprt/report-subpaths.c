@@ -204,7 +204,16 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
     return -1;
   if (osp_format_forest_tsv (out, p) != 0)
     return -1;
+  struct osp_stat_out so = { .file = out };
+  osp_report_stats (&so, p, o);
+  return 0;
+}
 
+void
+osp_format_subpaths_stats (const struct osp_stat_out *out,
+                           const struct osp_profile *p,
+                           const struct osp_options *o)
+{
   osp_stat_u (out, "modules", p->modules);
   osp_stat_u (out, "functions", p->nfns);
   osp_stat_u (out, "functions_dropped", p->functions_dropped);
@@ -241,8 +250,12 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       osp_stat_u (out, "seed", p->seed);
       osp_stat_u (out, "strata", p->nstrata);
       for (uint32_t i = 0; i < p->nstrata; i++)
-        fprintf (out, "stat\tthreshold_%u-%u\t%.6g\n", p->strata[i].min_len,
-                 p->strata[i].max_len, p->strata[i].threshold);
+        {
+          char name[40];
+          snprintf (name, sizeof name, "threshold_%u-%u",
+                    p->strata[i].min_len, p->strata[i].max_len);
+          osp_stat_f (out, name, p->strata[i].threshold);
+        }
     }
   else
     {
@@ -252,10 +265,6 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       osp_stat_u (out, "exact_bytes_used", p->exact_bytes_used);
       osp_stat_u (out, "exact_bytes", o->exact_bytes);
     }
-  if (p->paths.shown)
-    osp_format_paths_stats (out, p, o);
-  osp_format_forest_stats (out, p);
-  return 0;
 }
 
 /* ---- subpaths: text -------------------------------------------------- */

@@ -163,21 +163,43 @@ osp_report_tsv_header (FILE *out, const struct osp_profile *p,
 }
 
 void
-osp_stat_u (FILE *out, const char *name, uint64_t v)
+osp_stat_u (const struct osp_stat_out *out, const char *name, uint64_t v)
 {
-  fprintf (out, "stat\t%s\t%llu\n", name, (unsigned long long) v);
+  if (out->file)
+    fprintf (out->file, "stat\t%s\t%llu\n", name, (unsigned long long) v);
+  else
+    out->fn (out->arg, name, OSP_STAT_U, v, 0.0, NULL);
 }
 
 void
-osp_stat_s (FILE *out, const char *name, const char *v)
+osp_stat_s (const struct osp_stat_out *out, const char *name, const char *v)
 {
-  fprintf (out, "stat\t%s\t%s\n", name, v);
+  if (out->file)
+    fprintf (out->file, "stat\t%s\t%s\n", name, v);
+  else
+    out->fn (out->arg, name, OSP_STAT_S, 0, 0.0, v);
 }
 
 void
-osp_stat_f (FILE *out, const char *name, double v)
+osp_stat_f (const struct osp_stat_out *out, const char *name, double v)
 {
-  fprintf (out, "stat\t%s\t%.6g\n", name, v);
+  if (out->file)
+    fprintf (out->file, "stat\t%s\t%.6g\n", name, v);
+  else
+    out->fn (out->arg, name, OSP_STAT_F, 0, v, NULL);
+}
+
+void
+osp_report_stats (const struct osp_stat_out *out, const struct osp_profile *p,
+                  const struct osp_options *o)
+{
+  if (osp_subpath_mode (p))
+    osp_format_subpaths_stats (out, p, o);
+  else
+    osp_format_blocks_stats (out, p);
+  if (p->paths.shown)
+    osp_format_paths_stats (out, p, o);
+  osp_format_forest_stats (out, p);
 }
 
 void
@@ -316,6 +338,19 @@ osp_report_emit (const struct osp_options *o)
 {
   if (o->report == OSP_REPORT_NONE)
     return 0;
+  struct osp_profile p;
+  int taken = osp_profile_take (&p) == 0;
+  int rc = osp_report_write (o, taken ? &p : NULL);
+  if (taken)
+    osp_profile_free (&p);
+  return rc;
+}
+
+int
+osp_report_write (const struct osp_options *o, const struct osp_profile *p)
+{
+  if (o->report == OSP_REPORT_NONE)
+    return 0;
   char path[OSP_PATH_MAX];
   const char *where = o->report == OSP_REPORT_STDOUT ? "stdout" : "stderr";
   if (o->report == OSP_REPORT_FILE)
@@ -334,18 +369,16 @@ osp_report_emit (const struct osp_options *o)
       where = path;
     }
 
-  struct osp_profile p;
   char *buf = NULL;
   size_t len = 0;
   FILE *mem = NULL;
-  int ok = osp_profile_take (&p) == 0;
+  int ok = p != NULL;
   if (ok)
     {
       mem = open_memstream (&buf, &len);
-      ok = mem != NULL && osp_report_format (mem, &p, o) == 0;
+      ok = mem != NULL && osp_report_format (mem, p, o) == 0;
       if (mem && fclose (mem) != 0)
         ok = 0;
-      osp_profile_free (&p);
     }
   if (!ok)
     {

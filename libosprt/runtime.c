@@ -31,6 +31,9 @@
  * disabled or done.
  *
  * verify_paths=1 prints its summary line at exit, before the report.
+ *
+ * Publishing (publish.c) starts last, once everything it publishes is up;
+ * at exit the profile of the exit report is also the last published view.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -104,6 +107,8 @@ init_once (void)
   if (ok && osp_opts.mode != OSP_MODE_OFF && osp_online_init (&osp_opts) != 0)
     osp_warn ("osp: report_signal: cannot start the report thread; "
               "reports come at exit only");
+  if (ok)
+    osp_publish_init (&osp_opts); /* its problems are one line, not fatal */
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = 0;
 }
@@ -143,7 +148,14 @@ osp_destructor (void)
       struct osp_thread *t = osp_thread_peek ();
       if (t != NULL)
         osp_thread_settle (t);
-      osp_report_emit (&osp_opts);
+      /* One profile for the exit report and the last published view. */
+      struct osp_profile p;
+      int taken = (osp_opts.report != OSP_REPORT_NONE || osp_publish_active ())
+                  && osp_profile_take (&p) == 0;
+      osp_report_write (&osp_opts, taken ? &p : NULL);
+      osp_publish_exit (taken ? &p : NULL);
+      if (taken)
+        osp_profile_free (&p);
     }
   atomic_store (&phase, PHASE_DONE);
   atomic_signal_fence (memory_order_seq_cst);

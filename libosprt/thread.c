@@ -30,6 +30,8 @@
  * to 1), zeroes the totals, empties the hot-list, the exact table and the
  * path table, drops the forest streams, and restarts the path timer
  * thread (paths=timer), so it reports its own profile at its own exit.
+ * The publisher's lock (publish.c) comes first in prepare; the child
+ * leaves the parent's segment and publishes its own (publish.c).
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -223,6 +225,7 @@ fork_prepare (void)
   in_runtime_before_fork = osp_in_runtime;
   osp_in_runtime = 1;
   atomic_signal_fence (memory_order_seq_cst);
+  osp_publish_fork_prepare ();
   pthread_mutex_lock (&osp_registry_lock);
   pthread_mutex_lock (&osp_threads_lock);
   pthread_mutex_lock (&osp_hot_lock);
@@ -242,6 +245,7 @@ fork_release (void)
   pthread_mutex_unlock (&osp_hot_lock);
   pthread_mutex_unlock (&osp_threads_lock);
   pthread_mutex_unlock (&osp_registry_lock);
+  osp_publish_fork_release ();
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = in_runtime_before_fork;
 }
@@ -276,8 +280,10 @@ fork_child (void)
   atomic_store_explicit (&osp_stats.path_ticks, 0, memory_order_relaxed);
   fork_release ();
   /* The parent's timer thread does not exist here; a new one takes the
-     threads lock, so it starts after the release. */
+     threads lock, so it starts after the release.  So does the child's
+     publisher (its own segment, never the parent's). */
   osp_pathsample_fork_child ();
+  osp_publish_fork_child ();
 }
 
 int

@@ -24,7 +24,8 @@ OSP_E2E_TESTS = \
 	tests/accuracy.sh \
 	tests/paths.sh \
 	tests/path-accuracy.sh \
-	tests/forest.sh
+	tests/forest.sh \
+	tests/publish.sh
 
 TESTS += $(OSP_E2E_TESTS)
 
@@ -41,6 +42,7 @@ EXTRA_DIST += \
 	tests/progs/paths-guided.c \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \
+	tests/progs/publish-live.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \
@@ -96,3 +98,23 @@ clean-local: clean-osp-tests
 .PHONY: clean-osp-tests
 clean-osp-tests:
 	-rm -rf tests/work tests/torture-src tests/torture-work
+
+## ospview (viewer/): batch mode on live processes (the test writer progs/viewer-writer.c, and a
+## real program once the runtime publishes), and its input handling: handmade bad segments and
+## fuzzing (libFuzzer when clang has it, else the gcc mutator progs/viewer-mutate.c).
+OSP_VIEWER_TESTS = tests/viewer-batch.sh tests/viewer-fuzz.sh
+TESTS += $(OSP_VIEWER_TESTS)
+EXTRA_DIST += $(OSP_VIEWER_TESTS) tests/progs/viewer-writer.c tests/progs/viewer-mutate.c \
+	tests/progs/viewer-loop.c
+## Their logs are NAME.sh.log (TEST_EXTENSIONS does not list .sh); named through a variable so
+## that Automake does not take the prerequisites for a rule overriding its own.
+OSP_VIEWER_LOGS = tests/viewer-batch.sh.log tests/viewer-fuzz.sh.log
+$(OSP_VIEWER_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
+
+## ospview's terminal UI (viewer/tui.c, keys.c) driven through tmux: keys, screens, the forest,
+## the filter, help, pause, resizing, the program's exit.  Skipped (77) without tmux.
+OSP_VIEWER_TMUX_TESTS = tests/viewer-tmux.sh
+TESTS += $(OSP_VIEWER_TMUX_TESTS)
+EXTRA_DIST += $(OSP_VIEWER_TMUX_TESTS)
+OSP_VIEWER_TMUX_LOGS = tests/viewer-tmux.sh.log
+$(OSP_VIEWER_TMUX_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh

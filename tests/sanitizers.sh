@@ -15,7 +15,7 @@ src=$abs_top_srcdir/libosprt
 rt=$(sed -n '/^OSPRT_SOURCES = /,/[^\\]$/p' "$src/local.mk" | tr -d '\\' | tr ' \t' '\n\n' |
      grep '\.c$' | sed "s|^libosprt/|$src/|")
 [ -n "$rt" ] || { osp_fail "no OSPRT_SOURCES in $src/local.mk"; osp_done; }
-whitebox="t_options t_registry t_report t_sampler t_subexact t_hotlist t_paths t_forest"
+whitebox="t_options t_registry t_report t_sampler t_subexact t_hotlist t_paths t_forest t_publish"
 blackbox="t_threads t_fork t_online t_pathrun"
 cflags="-std=c11 -g -O1 -Wall -Wextra -pthread -I$abs_top_srcdir/include -I$src"
 

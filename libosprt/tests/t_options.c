@@ -15,7 +15,8 @@
   "encoding, seed, exact_max, exact_bytes, report_signal, paths, "          \
   "path_interval, path_samples, path_stride, path_period, path_bytes, "     \
   "verify_paths, forest, forest_k, forest_burst, forest_interval, "         \
-  "forest_bytes, forest_threads, forest_prune"
+  "forest_bytes, forest_threads, forest_prune, publish, publish_ms, "       \
+  "publish_bytes"
 
 /* Parse SPEC from defaults; return the messages (malloc'ed). */
 static char *
@@ -251,6 +252,53 @@ test_forest (void)
   free (msg);
 }
 
+/* The live view's keys (publish.c). */
+static void
+test_publish (void)
+{
+  struct osp_options o;
+  int n;
+  char *msg = parse (&o, NULL, &n);
+  CHECK_EQ (o.publish, 1);
+  CHECK_EQ (o.publish_ms, 500);
+  CHECK_EQ (o.publish_bytes, 4u << 20);
+  free (msg);
+
+  msg = parse (&o, "publish=off:publish_ms=50:publish_bytes=64k", &n);
+  CHECK_EQ (n, 0);
+  CHECK_STR (msg, "");
+  CHECK_EQ (o.publish, 0);
+  CHECK_EQ (o.publish_ms, 50);
+  CHECK_EQ (o.publish_bytes, 65536);
+  free (msg);
+  msg = parse (&o, "publish=on:publish_ms=60000:publish_bytes=1G", &n);
+  CHECK_EQ (n, 0);
+  CHECK_EQ (o.publish, 1);
+  CHECK_EQ (o.publish_ms, 60000);
+  CHECK_EQ (o.publish_bytes, 1u << 30);
+  free (msg);
+
+  static const char *const bad[] = {
+    "publish=yes",        "publish=1",         "publish_ms=49",
+    "publish_ms=60001",   "publish_ms=0x100",  "publish_bytes=63k",
+    "publish_bytes=1025M", "publish_bytes=2g", "publish_bytes=-1",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      msg = parse (&o, bad[i], &n);
+      CHECK_EQ (n, 1);
+      CHECK_CONTAINS (msg, "osp: OSP_OPTIONS: bad value");
+      CHECK_EQ (o.publish, 1);
+      CHECK_EQ (o.publish_ms, 500);
+      CHECK_EQ (o.publish_bytes, 4u << 20);
+      free (msg);
+    }
+  msg = parse (&o, "publish_ms=10", &n);
+  CHECK_STR (msg, "osp: OSP_OPTIONS: bad value '10' for key 'publish_ms' "
+                  "(accepted: milliseconds, an integer 50..60000)\n");
+  free (msg);
+}
+
 static void
 test_expand (void)
 {
@@ -281,6 +329,7 @@ main (int argc, char **argv)
   test_all_keys ();
   test_bad_input ();
   test_forest ();
+  test_publish ();
   test_expand ();
 
   /* The whole runtime: bad options print one line each, the program runs

@@ -1,0 +1,88 @@
+/* osp/shm.h - the shared-memory segment a profiled process publishes into
+ * and ospview reads (layout version OSP_SHM_MAJOR.OSP_SHM_MINOR).
+ *
+ * One POSIX shared-memory object per process: "/osp-<uid>-<pid>", i.e. the
+ * file /dev/shm/osp-<uid>-<pid>, created O_CREAT|O_EXCL mode 0600 by the
+ * runtime (libosprt/publish.c), its whole size reserved up front
+ * (posix_fallocate: a full /dev/shm fails at creation, never as SIGBUS
+ * later), unlinked at normal exit by the process that created it; a forked
+ * child publishes under its own pid; segments of dead processes are swept
+ * by the next runtime of the same user that starts.
+ *
+ *   [0, header_size)                      struct osp_shm_header
+ *   [buf_off[0], buf_off[0] + buf_cap)    view buffer 0 (osp/view.h)
+ *   [buf_off[1], buf_off[1] + buf_cap)    view buffer 1
+ *
+ * Publishing (one writer, the runtime's publisher thread; any number of
+ * readers; nobody ever waits for anybody): the writer fills the buffer that
+ * `current' does not name, bracketed by its sequence number:
+ *     seq[b] += 1 (odd: being written), release fence
+ *     write the view, len[b] = its size
+ *     seq[b] += 1 (even), release store
+ *     current = b, release store
+ * A reader:
+ *     b = current (acquire); s1 = seq[b] (acquire); odd -> retry
+ *     l = len[b]; check l <= buf_cap; copy the buffer out
+ *     acquire fence; s2 = seq[b]; s1 != s2 -> retry
+ * and gives up after a bounded number of retries (the writer rewrites a
+ * buffer only every other publish, so a reader that copies faster than a
+ * publish period always succeeds).  The copy is then validated as any
+ * untrusted view (osp/view.h).
+ *
+ * The header's fixed fields never change after state becomes ONLINE; the
+ * atomics are written only by the writer.  A reader validates magic,
+ * byte_order, major, header_size, segment_size against the object's real
+ * size, and the buffers lying inside it, before trusting any offset.
+ */
+#ifndef OSP_SHM_H
+#define OSP_SHM_H
+
+#include <stdint.h>
+
+#define OSP_SHM_MAGIC "OSPSHM\000\001" /* 8 bytes */
+#define OSP_SHM_MAJOR 1u
+#define OSP_SHM_MINOR 0u
+#define OSP_SHM_BYTE_ORDER 0x01020304u
+/* Object names: OSP_SHM_PREFIX "<uid>-<pid>" (shm_open), files in /dev/shm. */
+#define OSP_SHM_PREFIX "/osp-"
+#define OSP_SHM_DIR "/dev/shm"
+
+enum osp_shm_state
+{
+  OSP_SHM_INIT = 0,   /* being set up: not to be read yet */
+  OSP_SHM_ONLINE = 1, /* the process runs and publishes */
+  OSP_SHM_EXITED = 2  /* the process has ended; the last view stays */
+};
+
+#ifdef __cplusplus
+#define OSP_SHM_ATOMIC(t) t
+#else
+#define OSP_SHM_ATOMIC(t) _Atomic t
+#endif
+
+struct osp_shm_header
+{
+  char magic[8];           /* OSP_SHM_MAGIC */
+  uint32_t byte_order;     /* OSP_SHM_BYTE_ORDER as stored by the writer */
+  uint16_t major, minor;
+  uint32_t header_size;    /* sizeof (struct osp_shm_header) of the writer */
+  uint32_t publish_ms;     /* the writer's period between views */
+  uint64_t segment_size;   /* bytes of the whole object */
+  uint64_t instance_id;    /* random per runtime start */
+  int64_t pid;
+  uint64_t start_ns;       /* CLOCK_REALTIME at runtime start-up */
+  uint64_t buf_off[2];     /* view buffers, 64-aligned */
+  uint64_t buf_cap;        /* bytes of each buffer */
+  char program[256];       /* the executable's name (NUL-terminated) */
+  OSP_SHM_ATOMIC (uint32_t) state;       /* enum osp_shm_state */
+  uint32_t pad;
+  OSP_SHM_ATOMIC (uint64_t) heartbeat_ns; /* CLOCK_REALTIME, each publish */
+  OSP_SHM_ATOMIC (uint64_t) current;      /* buffer with the newest view */
+  OSP_SHM_ATOMIC (uint64_t) seq[2];       /* odd while buffer i is written */
+  OSP_SHM_ATOMIC (uint64_t) len[2];       /* bytes of buffer i's view */
+  OSP_SHM_ATOMIC (uint64_t) publishes;    /* views written */
+  OSP_SHM_ATOMIC (uint64_t) truncated;    /* views cut to fit buf_cap */
+  OSP_SHM_ATOMIC (uint64_t) publish_ns;   /* time spent publishing, total */
+};
+
+#endif

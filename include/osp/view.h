@@ -1,0 +1,179 @@
+/* osp/view.h - a profile view: everything a report shows, in one
+ * self-contained, position-independent block of bytes.
+ *
+ * The runtime's publisher writes a view into the shared-memory segment
+ * (osp/shm.h) a few times a second; ospview reads it, and a snapshot file is
+ * a view on disk.  So the view must decode without the binary, the source or
+ * the process: function names, files and block line ranges travel with it.
+ *
+ * Layout (all offsets are byte offsets from the start of the view, never
+ * pointers; all integers little-endian, doubles IEEE 754 binary64; every
+ * structure is naturally aligned and every section starts 8-byte aligned):
+ *
+ *   struct osp_view_header
+ *   struct osp_view_section[nsections]        the table of contents
+ *   sections, in any order                    each: count elements of
+ *                                             elem_size bytes, with a CRC-32
+ *
+ * A reader must check, before using anything: the magic, byte_order,
+ * version (major must match; a newer minor may add sections or grow
+ * elements at their end), header_size, that the section table and every
+ * section lie inside `size', that elem_size is at least the size the reader
+ * knows (it reads only the fields it knows, striding by elem_size), the
+ * CRC of every section it uses, and every reference inside a section
+ * (string offsets inside STRINGS and NUL-terminated there, block indices
+ * below the BLOCKS count, id runs inside IDS, parents before children).
+ * Unknown section kinds are skipped.  A view that fails a check is refused
+ * with one message naming the problem; nothing in it is trusted.
+ *
+ * Sections (at most one of each kind):
+ *   STRINGS  bytes; a string is the offset of its first byte in the section
+ *            (NUL-terminated); offset 0 is the empty string
+ *   RUN      one struct osp_vrun: the process, the options, the totals
+ *   FUNCS    struct osp_vfn per registered function
+ *   BLOCKS   struct osp_vblock per block of every function, functions in
+ *            FUNCS order (a function's blocks are [block0, block0+nblocks))
+ *   IDS      uint32 block indices (into BLOCKS): the blocks of subpaths,
+ *            paths and forest nodes, each a run [ids, ids + len)
+ *   SUBPATHS struct osp_vsubpath per hot subpath, ranked (rank 1 first)
+ *   PATHS    struct osp_vpath per Ball-Larus path, ranked
+ *   FOREST   struct osp_vforest per prefix-forest node, in preorder (trees
+ *            hottest first, children hottest first; a parent before its
+ *            children), as the report shows them
+ *   STATS    struct osp_vstat per statistic, in report order
+ */
+#ifndef OSP_VIEW_H
+#define OSP_VIEW_H
+
+#include <stdint.h>
+
+#define OSP_VIEW_MAGIC "OSPVIEW\001" /* 8 bytes, no NUL needed */
+#define OSP_VIEW_MAJOR 1u
+#define OSP_VIEW_MINOR 0u
+#define OSP_VIEW_BYTE_ORDER 0x01020304u
+
+/* "Not known" for counts and lines; "none" for parents. */
+#define OSP_VIEW_NONE UINT64_MAX
+#define OSP_VIEW_NO_PARENT UINT32_MAX
+
+enum osp_view_kind
+{
+  OSP_VS_STRINGS = 1,
+  OSP_VS_RUN = 2,
+  OSP_VS_FUNCS = 3,
+  OSP_VS_BLOCKS = 4,
+  OSP_VS_IDS = 5,
+  OSP_VS_SUBPATHS = 6,
+  OSP_VS_PATHS = 7,
+  OSP_VS_FOREST = 8,
+  OSP_VS_STATS = 9
+};
+
+struct osp_view_header
+{
+  char magic[8];        /* OSP_VIEW_MAGIC */
+  uint32_t byte_order;  /* OSP_VIEW_BYTE_ORDER as the writer stored it */
+  uint16_t major, minor;
+  uint32_t header_size; /* sizeof (struct osp_view_header) of the writer */
+  uint32_t nsections;   /* entries in the table after the header */
+  uint64_t size;        /* bytes of the whole view */
+  uint64_t time_ns;     /* CLOCK_REALTIME when the profile was taken */
+  uint64_t seq;         /* the writer's view number (publishes so far) */
+};
+
+struct osp_view_section
+{
+  uint32_t kind;      /* enum osp_view_kind */
+  uint32_t elem_size; /* bytes per element (1 for STRINGS) */
+  uint64_t offset;    /* from the view's start, 8-aligned */
+  uint64_t count;     /* elements */
+  uint32_t crc32;     /* CRC-32 (IEEE, as zlib's crc32) of the count x
+                         elem_size bytes */
+  uint32_t reserved;  /* 0 */
+};
+
+/* The process and how it is profiled (strings are STRINGS offsets). */
+struct osp_vrun
+{
+  int64_t pid;
+  uint64_t start_ns;    /* CLOCK_REALTIME at runtime start-up */
+  uint64_t instance_id; /* random per runtime start (tells PID reuse apart) */
+  uint32_t program;     /* the executable's path (/proc/self/exe) */
+  uint32_t args;        /* the command line, arguments separated by spaces */
+  uint32_t options;     /* OSP_OPTIONS as given ("" if unset) */
+  uint32_t mode;        /* "subpaths", "subpaths-exact", "blocks", "off" */
+  uint32_t paths;       /* path policy, or "" when no path section */
+  uint32_t forest;      /* forest policy, or "" when no forest */
+  uint32_t exited;      /* 1: taken at exit (the last view) */
+  uint32_t pad;
+  uint64_t blocks_seen; /* subpath modes: blocks passed (the subpath
+                           share's denominator); mode=blocks: entries */
+  uint64_t path_ends;   /* Ball-Larus path ends passed */
+  double path_scale;    /* estimate of one path sample */
+  double forest_scale;  /* estimate of one forest count */
+  uint32_t forest_k;
+  uint32_t pad2;
+};
+
+struct osp_vfn
+{
+  uint32_t id;          /* the runtime's function id (fid of tsv reports) */
+  uint32_t name;        /* string */
+  uint32_t file;        /* string */
+  uint32_t first_line;
+  uint32_t block0;      /* its first block in BLOCKS */
+  uint32_t nblocks;
+  uint64_t calls;       /* entries of block 0, or OSP_VIEW_NONE */
+};
+
+struct osp_vblock
+{
+  uint32_t fn;          /* index into FUNCS */
+  uint32_t block;       /* the block's number in its function */
+  uint32_t first_line, last_line; /* 0: no line */
+  uint64_t count;       /* entries (mode=blocks), or OSP_VIEW_NONE */
+};
+
+struct osp_vsubpath
+{
+  uint64_t ids;         /* index of its first block in IDS */
+  uint32_t len;         /* blocks */
+  uint32_t rank;
+  uint64_t count;       /* hot-list count (exact: the count) */
+  double estimate, err95, share; /* share: a fraction of blocks_seen */
+};
+
+struct osp_vpath
+{
+  uint64_t ids;         /* its blocks in IDS */
+  uint32_t len;
+  uint32_t fn;          /* index into FUNCS */
+  uint64_t id;          /* the Ball-Larus path id */
+  uint64_t samples;
+  double estimate, err95, share;
+  uint32_t branches;
+  uint32_t rank;
+};
+
+struct osp_vforest
+{
+  uint64_t ids;         /* the node's own path's blocks in IDS */
+  uint32_t len;
+  uint32_t fn;          /* index into FUNCS */
+  uint32_t parent;      /* index into FOREST, or OSP_VIEW_NO_PARENT */
+  uint32_t depth;       /* 0 for a root */
+  uint64_t id;          /* the node's Ball-Larus path id */
+  uint64_t count;
+  double estimate, err95, share; /* share: a fraction of the parent's */
+};
+
+enum osp_vstat_kind { OSP_VSTAT_U64 = 0, OSP_VSTAT_F64 = 1, OSP_VSTAT_STR = 2 };
+
+struct osp_vstat
+{
+  uint32_t name;        /* string: the tsv report's stat name */
+  uint32_t kind;        /* enum osp_vstat_kind */
+  uint64_t value;       /* U64; F64 as its bits; STR a string offset */
+};
+
+#endif

@@ -1,0 +1,605 @@
+/* publish.c - live views: the profile published into shared memory a few
+ * times a second for ospview (OSP_OPTIONS publish=on|off, publish_ms,
+ * publish_bytes; the layout is include/osp/shm.h, the view
+ * include/osp/view.h).
+ *
+ * The segment.  One file per process, OSP_SHM_DIR "/osp-<euid>-<pid>"
+ * (the POSIX shared-memory object "/osp-<euid>-<pid>": glibc's shm_open
+ * is open(2) in /dev/shm, which is called directly here, with O_NOFOLLOW,
+ * and so needs no librt), created O_EXCL mode 0600, its whole size
+ * reserved with posix_fallocate so that a full /dev/shm fails here, at
+ * creation, and never as a SIGBUS when a page is first written.  The
+ * header is filled, then its state set ONLINE with a release store, last.
+ * Before creating it, the runtime removes the segments of this user whose
+ * process is gone (kill (pid, 0) fails with ESRCH): a crashed or killed
+ * program cannot unlink its own.  A file of this very pid is a segment
+ * left by the image this process exec'ed from (it has osp's magic and our
+ * pid) and is replaced; anything else there makes publishing fail.
+ *
+ * Publishing.  A runtime thread (osp_start_thread: every signal blocked,
+ * osp_in_runtime set, it runs no instrumented code; start_publisher waits
+ * until it runs, so that a fork right after start-up never copies a
+ * thread half set up - under ASan that left the child's allocator lock
+ * held forever) wakes every
+ * publish_ms, takes a profile exactly as a report does (osp_profile_take,
+ * which holds the runtime's locks only while it copies), serialises it
+ * into a private buffer (viewwrite.c, no lock), and copies that into the
+ * view buffer readers are not directed to, under the seqlock of shm.h:
+ *     seq[b] odd (relaxed), release fence, the bytes, len[b],
+ *     seq[b] even (release), current = b (release).
+ * The bytes are copied with relaxed 8-byte atomic stores: in C11 a
+ * seqlock's payload must be atomic on both sides (a reader's copy races
+ * with the writer by design, and is thrown away when seq changed), and on
+ * x86-64 or arm64 these are plain stores.  Readers are never waited for:
+ * with two buffers a reader that copies within a publish period always
+ * gets a whole view.  Then heartbeat, publishes, truncated, publish_ns.
+ *
+ * osp_publish_lock serialises the writers (the thread, the exit path, a
+ * test's osp_publish_now) and the segment's lifecycle; it comes before
+ * every runtime lock (a publish takes a profile under it), and fork's
+ * prepare handler takes it first, so a fork waits for a publish under way
+ * to end.
+ *
+ * Exit.  The exit path (runtime.c) hands over the profile of the exit
+ * report: it becomes the last view (run.exited = 1), the state becomes
+ * EXITED, and the name is unlinked - by the process that created it
+ * only.  A viewer already attached keeps its mapping, so it goes on
+ * showing the last view marked exited.  A process that dies without
+ * exiting leaves its segment ONLINE; the viewer sees the pid gone, and the
+ * next runtime of the same user sweeps it.
+ *
+ * fork.  The child inherits the parent's MAP_SHARED mapping: writing it
+ * would corrupt the parent's views and break the single-writer seqlock.
+ * So the child unmaps it (never unlinks it) and starts a publisher thread
+ * of its own, which creates the child's segment at its first publish,
+ * publish_ms later: a child that execs or exits at once (system(),
+ * popen()) costs a thread start, never a segment.  (Starting a thread in
+ * a fork handler is what pathsample.c's timer does too; glibc resets its
+ * thread and allocator locks in the child.  Under ThreadSanitizer or
+ * AddressSanitizer, which cannot, a fork child does not publish.)
+ *
+ * Failures (no /dev/shm, full, name taken, no thread, no memory) are one
+ * stderr line, "osp: cannot publish (...): the program runs and profiles
+ * as before", and publishing off for the process; nothing else changes.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "osp/shm.h"
+
+#if ATOMIC_LLONG_LOCK_FREE != 2
+#error "the shared-memory header needs lock-free 64-bit atomics"
+#endif
+
+/* The sanitizers cannot start a thread in the child of a multithreaded
+   fork, and every process with a publisher is multithreaded: TSan dies
+   ("starting new threads after multi-threaded fork is not supported"),
+   ASan deadlocks when a parent thread held its allocator or thread
+   registry lock at the fork (glibc resets its own).  In a build with
+   either, a fork child does not publish. */
+#if defined __SANITIZE_THREAD__ || defined __SANITIZE_ADDRESS__
+#define FORK_CHILD_PUBLISHES 0
+#elif defined __has_feature
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define FORK_CHILD_PUBLISHES 0
+#endif
+#endif
+#ifndef FORK_CHILD_PUBLISHES
+#define FORK_CHILD_PUBLISHES 1
+#endif
+
+static pthread_mutex_t osp_publish_lock = PTHREAD_MUTEX_INITIALIZER;
+
+#define ARGS_MAX 4096
+
+/* Immutable after osp_publish_init (inherited by a fork child). */
+static int enabled;            /* publishing was set up at start-up */
+static uint32_t period_ms;
+static uint64_t cap;           /* bytes of each view buffer */
+static char program[OSP_PATH_MAX], args[ARGS_MAX], options[ARGS_MAX];
+
+/* Under osp_publish_lock. */
+static struct osp_shm_header *hdr; /* the mapping, or NULL */
+static size_t map_size;
+static char path[64];              /* OSP_SHM_DIR "/osp-<euid>-<pid>" */
+static pid_t creator;              /* the pid that created the segment */
+static pid_t owner;                /* the process this state is for */
+static uint64_t instance_id, start_ns;
+static void *scratch;              /* cap bytes: the view being written */
+static int failed;                 /* publishing is off for this process */
+static int exited;                 /* the last view is out */
+static int warned_size;            /* "does not fit" said once */
+static int thread_up;              /* the publisher thread has started */
+static pthread_cond_t thread_up_cond = PTHREAD_COND_INITIALIZER;
+
+/* ---- helpers --------------------------------------------------------- */
+
+static uint64_t
+clock_ns (clockid_t id)
+{
+  struct timespec ts;
+  clock_gettime (id, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static uint64_t
+round64 (uint64_t x)
+{
+  return (x + 63) & ~(uint64_t) 63;
+}
+
+static void
+cannot (const char *what, int err)
+{
+  osp_warn ("osp: cannot publish (%s: %s): the program runs and profiles "
+            "as before", what, strerror (err));
+}
+
+/* Read up to SIZE - 1 bytes of FILE into BUF (NUL-terminated); the
+   bytes read, or -1. */
+static ssize_t
+read_small (const char *file, char *buf, size_t size)
+{
+  int fd = open (file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  size_t n = 0;
+  while (n + 1 < size)
+    {
+      ssize_t r = read (fd, buf + n, size - 1 - n);
+      if (r < 0 && errno == EINTR)
+        continue;
+      if (r <= 0)
+        break;
+      n += (size_t) r;
+    }
+  close (fd);
+  buf[n] = '\0';
+  return (ssize_t) n;
+}
+
+static void
+read_identity (void)
+{
+  ssize_t n = readlink ("/proc/self/exe", program, sizeof program - 1);
+  program[n > 0 ? n : 0] = '\0';
+  n = read_small ("/proc/self/cmdline", args, sizeof args);
+  /* Arguments are NUL-terminated: spaces between them, none at the end. */
+  while (n > 0 && args[n - 1] == '\0')
+    n--;
+  for (ssize_t i = 0; i < n; i++)
+    if (args[i] == '\0')
+      args[i] = ' ';
+  args[n > 0 ? n : 0] = '\0';
+  const char *env = getenv ("OSP_OPTIONS");
+  snprintf (options, sizeof options, "%s", env ? env : "");
+}
+
+static uint64_t
+random_id (void)
+{
+  uint64_t id = 0;
+  if (getrandom (&id, sizeof id, GRND_NONBLOCK) != (ssize_t) sizeof id)
+    {
+      /* splitmix64 of the seed, the time and the pid */
+      id = osp_seed ^ clock_ns (CLOCK_REALTIME)
+           ^ ((uint64_t) getpid () << 32);
+      id += 0x9e3779b97f4a7c15u;
+      id = (id ^ (id >> 30)) * 0xbf58476d1ce4e5b9u;
+      id = (id ^ (id >> 27)) * 0x94d049bb133111ebu;
+      id ^= id >> 31;
+    }
+  return id ? id : 1;
+}
+
+/* ---- the segment ----------------------------------------------------- */
+
+/* Remove the segments of this user whose process is gone. */
+static void
+sweep_stale (void)
+{
+  DIR *d = opendir (OSP_SHM_DIR);
+  if (d == NULL)
+    return;
+  char prefix[32];
+  int plen = snprintf (prefix, sizeof prefix, "%s%lu-", OSP_SHM_PREFIX + 1,
+                       (unsigned long) geteuid ());
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    {
+      if (strncmp (e->d_name, prefix, (size_t) plen) != 0)
+        continue;
+      const char *digits = e->d_name + plen;
+      char *end;
+      errno = 0;
+      unsigned long long pid = strtoull (digits, &end, 10);
+      if (*digits < '1' || *digits > '9' || *end != '\0' || errno != 0
+          || pid > INT32_MAX || (pid_t) pid == getpid ())
+        continue;
+      if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
+        continue;
+      struct stat st;
+      if (fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
+          && S_ISREG (st.st_mode) && st.st_uid == geteuid ())
+        unlinkat (dirfd (d), e->d_name, 0);
+    }
+  closedir (d);
+}
+
+/* Whether the file at PATH is a segment of this pid left by the program
+   this process exec'ed from (osp's magic, our pid, our user). */
+static int
+left_by_exec (void)
+{
+  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  struct stat st;
+  struct osp_shm_header h;
+  int ours = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
+             && st.st_uid == geteuid ()
+             && pread (fd, &h, sizeof h, 0) == (ssize_t) sizeof h
+             && memcmp (h.magic, OSP_SHM_MAGIC, sizeof h.magic) == 0
+             && h.pid == (int64_t) getpid ();
+  close (fd);
+  return ours;
+}
+
+/* Create, size, map and fill this process's segment.  Under the lock.
+   0, or -1 after one line (publishing is then off). */
+static int
+create_segment (void)
+{
+  pid_t pid = getpid ();
+  snprintf (path, sizeof path, "%s%s%lu-%ld", OSP_SHM_DIR, OSP_SHM_PREFIX,
+            (unsigned long) geteuid (), (long) pid);
+  int fd = -1;
+  for (int attempt = 0; fd < 0; attempt++)
+    {
+      fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                 0600);
+      if (fd < 0 && errno == EEXIST && attempt == 0 && left_by_exec ())
+        {
+          unlink (path);
+          continue;
+        }
+      if (fd < 0)
+        {
+          cannot (path, errno);
+          failed = 1;
+          return -1;
+        }
+    }
+  uint64_t off0 = round64 (sizeof (struct osp_shm_header));
+  uint64_t size = off0 + 2 * cap;
+  int err = 0;
+  if (fchmod (fd, 0600) != 0)
+    err = errno;
+  if (err == 0)
+    err = posix_fallocate (fd, 0, (off_t) size);
+  void *m = MAP_FAILED;
+  if (err == 0)
+    {
+      m = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+      if (m == MAP_FAILED)
+        err = errno;
+    }
+  close (fd);
+  if (err != 0)
+    {
+      unlink (path);
+      cannot (path, err);
+      failed = 1;
+      return -1;
+    }
+
+  struct osp_shm_header *h = m;
+  creator = pid;
+  instance_id = random_id ();
+  start_ns = clock_ns (CLOCK_REALTIME);
+  memcpy (h->magic, OSP_SHM_MAGIC, sizeof h->magic);
+  h->byte_order = OSP_SHM_BYTE_ORDER;
+  h->major = OSP_SHM_MAJOR;
+  h->minor = OSP_SHM_MINOR;
+  h->header_size = sizeof *h;
+  h->publish_ms = period_ms;
+  h->segment_size = size;
+  h->instance_id = instance_id;
+  h->pid = pid;
+  h->start_ns = start_ns;
+  h->buf_off[0] = off0;
+  h->buf_off[1] = off0 + cap;
+  h->buf_cap = cap;
+  /* The path, or its last component when the path is too long. */
+  const char *name = program;
+  if (strlen (name) >= sizeof h->program && strrchr (name, '/'))
+    name = strrchr (name, '/') + 1;
+  size_t len = strnlen (name, sizeof h->program - 1);
+  memcpy (h->program, name, len);
+  h->program[len] = '\0';
+  atomic_store_explicit (&h->heartbeat_ns, start_ns, memory_order_relaxed);
+  atomic_store_explicit (&h->state, OSP_SHM_ONLINE, memory_order_release);
+  hdr = h;
+  map_size = size;
+  return 0;
+}
+
+/* ---- publishing ------------------------------------------------------ */
+
+/* N bytes (a multiple of 8) from SRC to the view buffer DST, each word a
+   relaxed atomic store (the seqlock's payload, see the top). */
+static void
+copy_out (void *dst, const void *src, size_t n)
+{
+  uint64_t *d = dst;
+  const uint64_t *s = src;
+  for (size_t i = 0; i < n / 8; i++)
+    __atomic_store_n (&d[i], s[i], __ATOMIC_RELAXED);
+}
+
+/* One view of P (NULL: take one now) into the buffer readers are not
+   directed to.  Under the lock, with a segment.  0 or -1. */
+static int
+publish_locked (const struct osp_profile *p, int last)
+{
+  uint64_t t0 = clock_ns (CLOCK_MONOTONIC);
+  struct osp_profile own;
+  if (p == NULL)
+    {
+      if (osp_profile_take (&own) != 0)
+        return -1;
+      p = &own;
+    }
+  struct osp_view_run run = {
+    .pid = creator,
+    .start_ns = start_ns,
+    .instance_id = instance_id,
+    .time_ns = clock_ns (CLOCK_REALTIME),
+    .program = program,
+    .args = args,
+    .options = options,
+    .opts = &osp_opts,
+    .exited = last,
+  };
+  uint64_t seq = atomic_load_explicit (&hdr->publishes, memory_order_relaxed)
+                 + 1;
+  int truncated = 0;
+  size_t n = osp_view_write (scratch, cap, p, &run, seq, &truncated);
+  if (p == &own)
+    osp_profile_free (&own);
+  atomic_store_explicit (&hdr->heartbeat_ns, clock_ns (CLOCK_REALTIME),
+                         memory_order_relaxed);
+  if (n == 0)
+    {
+      if (!warned_size)
+        osp_warn ("osp: publish: the functions and blocks of this program "
+                  "do not fit publish_bytes=%llu (or out of memory): no "
+                  "view is published; raise publish_bytes",
+                  (unsigned long long) cap);
+      warned_size = 1;
+      return -1;
+    }
+
+  /* The seqlock of osp/shm.h; only this (locked) writer stores. */
+  uint64_t b = 1 - atomic_load_explicit (&hdr->current, memory_order_relaxed);
+  uint64_t s = atomic_load_explicit (&hdr->seq[b], memory_order_relaxed);
+  atomic_store_explicit (&hdr->seq[b], s + 1, memory_order_relaxed);
+  atomic_thread_fence (memory_order_release);
+  copy_out ((char *) hdr + hdr->buf_off[b], scratch, n);
+  atomic_store_explicit (&hdr->len[b], n, memory_order_relaxed);
+  atomic_store_explicit (&hdr->seq[b], s + 2, memory_order_release);
+  atomic_store_explicit (&hdr->current, b, memory_order_release);
+
+  atomic_store_explicit (&hdr->publishes, seq, memory_order_relaxed);
+  if (truncated)
+    atomic_fetch_add_explicit (&hdr->truncated, 1, memory_order_relaxed);
+  atomic_fetch_add_explicit (&hdr->publish_ns,
+                             clock_ns (CLOCK_MONOTONIC) - t0,
+                             memory_order_relaxed);
+  return 0;
+}
+
+static void
+add_ms (struct timespec *ts, uint32_t ms)
+{
+  ts->tv_sec += ms / 1000;
+  ts->tv_nsec += (long) (ms % 1000) * 1000000L;
+  if (ts->tv_nsec >= 1000000000L)
+    {
+      ts->tv_sec++;
+      ts->tv_nsec -= 1000000000L;
+    }
+}
+
+static void *
+publisher_main (void *arg)
+{
+  (void) arg;
+  osp_in_runtime = 1; /* runs no instrumented code; never counted */
+  pthread_mutex_lock (&osp_publish_lock);
+  thread_up = 1;
+  pthread_cond_signal (&thread_up_cond);
+  pthread_mutex_unlock (&osp_publish_lock);
+  struct timespec next, now;
+  clock_gettime (CLOCK_MONOTONIC, &next);
+  for (;;)
+    {
+      add_ms (&next, period_ms);
+      while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)
+             == EINTR)
+        ;
+      /* Fell behind (a stopped process, a busy machine): go on from now
+         rather than publish in a burst. */
+      clock_gettime (CLOCK_MONOTONIC, &now);
+      if (now.tv_sec > next.tv_sec
+          || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
+        next = now;
+      pthread_mutex_lock (&osp_publish_lock);
+      int stop = failed || exited;
+      if (!stop && osp_running ())
+        {
+          /* A fork child's segment is made here, at its first publish. */
+          if (hdr == NULL)
+            stop = create_segment () != 0;
+          if (!stop)
+            publish_locked (NULL, 0);
+        }
+      pthread_mutex_unlock (&osp_publish_lock);
+      if (stop)
+        return NULL;
+    }
+}
+
+/* Start the publisher thread and wait until it runs, so that a fork that
+   follows never copies a thread still being set up (its stack, its TLS,
+   a sanitizer's bookkeeping: locks the child could never take).  0 or
+   -1. */
+static int
+start_publisher (void)
+{
+  pthread_mutex_lock (&osp_publish_lock);
+  thread_up = 0;
+  pthread_mutex_unlock (&osp_publish_lock);
+  if (osp_start_thread (publisher_main, NULL) != 0)
+    return -1;
+  pthread_mutex_lock (&osp_publish_lock);
+  while (!thread_up)
+    pthread_cond_wait (&thread_up_cond, &osp_publish_lock);
+  pthread_mutex_unlock (&osp_publish_lock);
+  return 0;
+}
+
+/* ---- entry points ---------------------------------------------------- */
+
+int
+osp_publish_init (const struct osp_options *o)
+{
+  if (!o->publish || o->mode == OSP_MODE_OFF)
+    return 0;
+  period_ms = o->publish_ms;
+  cap = round64 (o->publish_bytes);
+  read_identity ();
+  pthread_mutex_lock (&osp_publish_lock);
+  owner = getpid ();
+  scratch = malloc (cap);
+  if (scratch == NULL)
+    {
+      cannot ("view buffer", ENOMEM);
+      failed = 1;
+    }
+  else
+    {
+      sweep_stale ();
+      if (create_segment () == 0)
+        enabled = 1;
+    }
+  pthread_mutex_unlock (&osp_publish_lock);
+  if (enabled && start_publisher () != 0)
+    {
+      pthread_mutex_lock (&osp_publish_lock);
+      unlink (path);
+      munmap (hdr, map_size);
+      hdr = NULL;
+      failed = 1;
+      enabled = 0;
+      pthread_mutex_unlock (&osp_publish_lock);
+      cannot ("publisher thread", EAGAIN);
+    }
+  return 0;
+}
+
+int
+osp_publish_active (void)
+{
+  pthread_mutex_lock (&osp_publish_lock);
+  int active = hdr != NULL && !exited;
+  pthread_mutex_unlock (&osp_publish_lock);
+  return active;
+}
+
+int
+osp_publish_now (void)
+{
+  pthread_mutex_lock (&osp_publish_lock);
+  int rc = hdr != NULL && !exited ? publish_locked (NULL, 0) : -1;
+  pthread_mutex_unlock (&osp_publish_lock);
+  return rc;
+}
+
+const void *
+osp_publish_segment (void)
+{
+  pthread_mutex_lock (&osp_publish_lock);
+  const void *h = hdr;
+  pthread_mutex_unlock (&osp_publish_lock);
+  return h;
+}
+
+void
+osp_publish_exit (const struct osp_profile *p)
+{
+  /* A vfork child exiting through exit() shares our memory: it must not
+     even set `exited'. */
+  pthread_mutex_lock (&osp_publish_lock);
+  if (owner == getpid ())
+    {
+      if (hdr != NULL && !exited && creator == owner)
+        {
+          if (p != NULL)
+            publish_locked (p, 1);
+          atomic_store_explicit (&hdr->state, OSP_SHM_EXITED,
+                                 memory_order_release);
+          unlink (path);
+        }
+      exited = 1; /* a fork child's publisher makes no segment now */
+    }
+  pthread_mutex_unlock (&osp_publish_lock);
+}
+
+void
+osp_publish_fork_prepare (void)
+{
+  pthread_mutex_lock (&osp_publish_lock);
+}
+
+void
+osp_publish_fork_release (void)
+{
+  pthread_mutex_unlock (&osp_publish_lock);
+}
+
+void
+osp_publish_fork_child (void)
+{
+  /* Nobody waits on it in the parent once its thread is up; a fresh one
+     all the same, as for every lock the child inherits. */
+  pthread_cond_init (&thread_up_cond, NULL);
+  pthread_mutex_lock (&osp_publish_lock);
+  if (hdr != NULL)
+    munmap (hdr, map_size);
+  hdr = NULL;
+  creator = 0;
+  owner = getpid ();
+  warned_size = 0;
+  int restart = enabled && !failed && !exited && FORK_CHILD_PUBLISHES;
+  pthread_mutex_unlock (&osp_publish_lock);
+  if (restart && start_publisher () != 0)
+    {
+      pthread_mutex_lock (&osp_publish_lock);
+      failed = 1;
+      pthread_mutex_unlock (&osp_publish_lock);
+      cannot ("publisher thread", EAGAIN);
+    }
+}

@@ -1,0 +1,1336 @@
+/* t_publish.c - live views (viewwrite.c, publish.c, crc32.c;
+ * include/osp/view.h and shm.h).
+ *
+ *   crc32: zlib's check value and pieces.
+ *   view: osp_view_write on a hand-made profile (three functions, subpaths
+ *     with one of an unknown block, paths, a forest of three trees), the
+ *     bytes validated by a small checker of our own (magic, sections
+ *     inside and aligned, CRCs, string and block references, the forest's
+ *     preorder); the values against the profile; STATS against the tsv
+ *     report's stat rows (same names, order and values); then every
+ *     buffer size from nothing to the whole view: each view that is
+ *     written fits, is valid, is cut only at the end of the row sections
+ *     (the forest at a tree's start when it can), and keeps more rows as
+ *     the buffer grows.
+ *   stress (scenario): the real publisher every 50 ms plus a thread
+ *     publishing back to back, a program thread changing counts, and two
+ *     readers following osp/shm.h's protocol (one on the writer's own
+ *     mapping, so ThreadSanitizer sees the seqlock, one on a mapping of
+ *     its own, as ospview): every copy accepted must be a valid view, its
+ *     seq and its counts never decreasing; and every other copy of the
+ *     second reader is made to straddle three publishes (it waits halfway),
+ *     which the protocol must refuse every time.
+ *   lifecycle (scenarios run as separate processes): the segment exists
+ *     with mode 0600 while the program runs, carries its pid, program,
+ *     arguments and options, is unlinked at exit while a reader still
+ *     mapped sees the last view marked exited; a stale segment of a dead
+ *     pid is swept at start-up (and nothing else); publish=off and
+ *     mode=off create none; a name already taken, or no room for the
+ *     segment (a file size limit), is one stderr line and the program
+ *     runs on; a segment left by an exec'ed image of the same
+ *     pid is replaced; a fork child publishes its own segment and leaves
+ *     its parent's alone (under TSan or ASan it publishes none).
+ */
+#include "testutil.h"
+
+#include "osprt.h"
+#include "crc32.h"
+#include "osp/shm.h"
+#include "osp/view.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+/* publish.c: under ThreadSanitizer or AddressSanitizer a fork child does
+   not publish. */
+#if defined __SANITIZE_THREAD__ || defined __SANITIZE_ADDRESS__
+#define SANITIZED 1
+#elif defined __has_feature
+#if __has_feature(thread_sanitizer) || __has_feature(address_sanitizer)
+#define SANITIZED 1
+#endif
+#endif
+#ifndef SANITIZED
+#define SANITIZED 0
+#endif
+
+/* ---- a small view checker -------------------------------------------- */
+
+struct vinfo
+{
+  const struct osp_view_header *h;
+  const char *str;
+  uint64_t nstr;
+  const struct osp_vrun *run;
+  const struct osp_vfn *fns;
+  uint64_t nfns;
+  const struct osp_vblock *blocks;
+  uint64_t nblocks;
+  const uint32_t *ids;
+  uint64_t nids;
+  const struct osp_vsubpath *subs;
+  uint64_t nsubs;
+  const struct osp_vpath *paths;
+  uint64_t npaths;
+  const struct osp_vforest *forest;
+  uint64_t nforest;
+  const struct osp_vstat *stats;
+  uint64_t nstats;
+};
+
+static const uint32_t elem_sizes[10] = {
+  0,
+  1,
+  sizeof (struct osp_vrun),
+  sizeof (struct osp_vfn),
+  sizeof (struct osp_vblock),
+  sizeof (uint32_t),
+  sizeof (struct osp_vsubpath),
+  sizeof (struct osp_vpath),
+  sizeof (struct osp_vforest),
+  sizeof (struct osp_vstat),
+};
+
+/* NULL if the LEN bytes at BUF (8-aligned) are a valid view, else what is
+   wrong.  Fills V. */
+static const char *
+view_check (const void *buf, size_t len, struct vinfo *v)
+{
+  const char *base = buf;
+  memset (v, 0, sizeof *v);
+  const struct osp_view_header *h = buf;
+  v->h = h;
+  if (len < sizeof *h)
+    return "shorter than the header";
+  if (memcmp (h->magic, OSP_VIEW_MAGIC, 8) != 0)
+    return "magic";
+  if (h->byte_order != OSP_VIEW_BYTE_ORDER || h->major != OSP_VIEW_MAJOR)
+    return "byte order or version";
+  if (h->header_size < sizeof *h || h->size != len || h->nsections > 64)
+    return "header size, size or nsections";
+  uint64_t toc = (h->header_size + 7) & ~7u;
+  uint64_t data = toc + (uint64_t) h->nsections * sizeof (struct osp_view_section);
+  if (data > len)
+    return "section table outside";
+  const struct osp_view_section *s
+      = (const struct osp_view_section *) (base + toc);
+  const void *at[10] = { 0 };
+  uint64_t count[10] = { 0 };
+  for (uint32_t i = 0; i < h->nsections; i++)
+    {
+      uint32_t k = s[i].kind;
+      if (k < 1 || k > 9 || at[k] != NULL)
+        return "unknown or repeated section kind";
+      if (s[i].elem_size != elem_sizes[k] || s[i].reserved != 0)
+        return "element size";
+      if (s[i].offset % 8 || s[i].offset < data || s[i].offset > len
+          || s[i].count > (len - s[i].offset) / s[i].elem_size)
+        return "section outside the view or misaligned";
+      if (osp_crc32 (0, base + s[i].offset, s[i].count * s[i].elem_size)
+          != s[i].crc32)
+        return "section CRC";
+      at[k] = base + s[i].offset;
+      count[k] = s[i].count;
+    }
+  for (int k = 1; k <= 9; k++)
+    if (at[k] == NULL)
+      return "a section is missing";
+  v->str = at[OSP_VS_STRINGS];
+  v->nstr = count[OSP_VS_STRINGS];
+  v->run = at[OSP_VS_RUN];
+  v->fns = at[OSP_VS_FUNCS];
+  v->nfns = count[OSP_VS_FUNCS];
+  v->blocks = at[OSP_VS_BLOCKS];
+  v->nblocks = count[OSP_VS_BLOCKS];
+  v->ids = at[OSP_VS_IDS];
+  v->nids = count[OSP_VS_IDS];
+  v->subs = at[OSP_VS_SUBPATHS];
+  v->nsubs = count[OSP_VS_SUBPATHS];
+  v->paths = at[OSP_VS_PATHS];
+  v->npaths = count[OSP_VS_PATHS];
+  v->forest = at[OSP_VS_FOREST];
+  v->nforest = count[OSP_VS_FOREST];
+  v->stats = at[OSP_VS_STATS];
+  v->nstats = count[OSP_VS_STATS];
+
+#define STR_OK(off) ((off) < v->nstr)
+  if (v->nstr < 1 || v->str[0] != '\0' || v->str[v->nstr - 1] != '\0')
+    return "STRINGS not NUL-terminated";
+  if (count[OSP_VS_RUN] != 1)
+    return "RUN count";
+  const struct osp_vrun *r = v->run;
+  if (!STR_OK (r->program) || !STR_OK (r->args) || !STR_OK (r->options)
+      || !STR_OK (r->mode) || !STR_OK (r->paths) || !STR_OK (r->forest)
+      || r->exited > 1)
+    return "RUN strings";
+  uint64_t next = 0;
+  for (uint64_t i = 0; i < v->nfns; i++)
+    {
+      const struct osp_vfn *f = &v->fns[i];
+      if (!STR_OK (f->name) || !STR_OK (f->file) || f->block0 != next)
+        return "FUNCS";
+      next += f->nblocks;
+    }
+  if (next != v->nblocks)
+    return "FUNCS do not cover BLOCKS";
+  for (uint64_t i = 0; i < v->nblocks; i++)
+    {
+      const struct osp_vblock *b = &v->blocks[i];
+      if (b->fn >= v->nfns || v->fns[b->fn].block0 + b->block != i)
+        return "BLOCKS";
+    }
+  for (uint64_t i = 0; i < v->nids; i++)
+    if (v->ids[i] >= v->nblocks)
+      return "IDS";
+  for (uint64_t i = 0; i < v->nsubs; i++)
+    if (v->subs[i].ids > v->nids || v->subs[i].len > v->nids - v->subs[i].ids
+        || v->subs[i].rank == 0)
+      return "SUBPATHS";
+  for (uint64_t i = 0; i < v->npaths; i++)
+    {
+      const struct osp_vpath *p = &v->paths[i];
+      if (p->ids > v->nids || p->len > v->nids - p->ids || p->fn >= v->nfns)
+        return "PATHS";
+      for (uint32_t k = 0; k < p->len; k++)
+        if (v->blocks[v->ids[p->ids + k]].fn != p->fn)
+          return "PATHS block of another function";
+    }
+  for (uint64_t i = 0; i < v->nforest; i++)
+    {
+      const struct osp_vforest *f = &v->forest[i];
+      if (f->ids > v->nids || f->len > v->nids - f->ids || f->fn >= v->nfns)
+        return "FOREST";
+      if (f->parent == OSP_VIEW_NO_PARENT ? f->depth != 0
+                                          : f->parent >= i
+                                                || f->depth
+                                                       != v->forest[f->parent]
+                                                                  .depth
+                                                              + 1)
+        return "FOREST parent";
+    }
+  for (uint64_t i = 0; i < v->nstats; i++)
+    {
+      const struct osp_vstat *st = &v->stats[i];
+      if (!STR_OK (st->name) || st->name == 0 || st->kind > OSP_VSTAT_STR
+          || (st->kind == OSP_VSTAT_STR && !STR_OK (st->value)))
+        return "STATS";
+    }
+#undef STR_OK
+  return NULL;
+}
+
+static const struct osp_vstat *
+view_stat (const struct vinfo *v, const char *name)
+{
+  for (uint64_t i = 0; i < v->nstats; i++)
+    if (strcmp (v->str + v->stats[i].name, name) == 0)
+      return &v->stats[i];
+  return NULL;
+}
+
+/* ---- crc32 ----------------------------------------------------------- */
+
+static void
+test_crc32 (void)
+{
+  CHECK_EQ (osp_crc32 (0, "123456789", 9), 0xCBF43926u);
+  CHECK_EQ (osp_crc32 (0, "", 0), 0);
+  CHECK_EQ (osp_crc32 (0, "a", 1), 0xE8B7BE43u);
+  uint32_t c = osp_crc32 (0, "1234", 4);
+  CHECK_EQ (osp_crc32 (c, "56789", 5), 0xCBF43926u);
+}
+
+/* ---- a hand-made profile --------------------------------------------- */
+
+static struct osp_block blk_a[4], blk_b[3], blk_c[2];
+static struct osp_fn fn_a, fn_b, fn_c;
+static struct osp_fn *fns[3];
+static uint64_t words[9], *counts[3];
+static uint32_t sub_words[64];
+static struct osp_subpath subs[5];
+static struct osp_path_step steps[64];
+static struct osp_path_row prows[4];
+static struct osp_forest_row frows[7];
+static uint64_t *edges[3];
+
+static void
+make_fn (struct osp_fn *f, uint32_t id, const char *name, const char *file,
+         struct osp_block *b, uint32_t n, uint32_t line, uint32_t base)
+{
+  memset (f, 0, sizeof *f);
+  f->id = id;
+  f->flags = OSP_FN_BLOCK_HOOKS;
+  f->nblocks = n;
+  f->first_line = line;
+  f->name = (char *) name;
+  f->file = (char *) file;
+  f->blocks = b;
+  f->block_base = base;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      b[i].line_first = line + 2 * i;
+      b[i].line_last = line + 2 * i + 1;
+    }
+}
+
+/* Subpath modes: 5 subpaths, the fourth with a block of no function. */
+static void
+make_profile (struct osp_profile *p, struct osp_options *o)
+{
+  osp_options_defaults (o);
+  make_fn (&fn_a, 1, "alpha", "a.c", blk_a, 4, 10, 0);
+  make_fn (&fn_b, 2, "beta", "b.c", blk_b, 3, 30, 4);
+  make_fn (&fn_c, 3, "gamma", "a.c", blk_c, 2, 50, 7);
+  fns[0] = &fn_a;
+  fns[1] = &fn_b;
+  fns[2] = &fn_c;
+  counts[0] = words;
+  counts[1] = words + 4;
+  counts[2] = words + 7;
+  memset (p, 0, sizeof *p);
+  p->fns = fns;
+  p->counts = counts;
+  p->words = words;
+  p->nfns = 3;
+  p->modules = 1;
+  p->functions = 3;
+  p->threads = 2;
+  p->pid = 4242;
+  p->mode = OSP_MODE_SUBPATHS;
+  p->walk[OSP_W_BLOCKS_SEEN] = 100000;
+  p->walk[OSP_W_BLOCKS_SAMPLED] = 500;
+  p->walk[OSP_W_STARTS] = 90;
+  p->walk[OSP_W_SAMPLES] = 88;
+  p->seed = 7;
+  p->nstrata = 2;
+  p->strata[0] = (struct osp_stratum) { 2, 2, 1.5, 3 };
+  p->strata[1] = (struct osp_stratum) { 4, 1024, 2.25, 2 };
+  p->hl.threshold = 2.25;
+  p->hl.entries = 5;
+
+  /* subpaths: lengths 2, 3, 2, 2 (unknown block 999), 4 */
+  static const uint32_t sb[] = { 0, 1, 4, 5, 6, 7, 8, 999, 1, 0, 1, 2, 3 };
+  static const uint32_t sl[] = { 2, 3, 2, 2, 4 };
+  memcpy (sub_words, sb, sizeof sb);
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < 5; i++)
+    {
+      subs[i].len = sl[i];
+      subs[i].blocks = sub_words + at;
+      subs[i].count = 100 - 10 * i;
+      subs[i].threshold = 1;
+      subs[i].estimate = 1000.5 - 100 * i;
+      subs[i].err95 = 12.25;
+      subs[i].share = 0.01 * (5 - i);
+      at += sl[i];
+    }
+  p->subs = subs;
+  p->nsubs = 5;
+  p->sub_words = sub_words;
+
+  /* paths: alpha 0-1-3, beta 0-2, alpha 0-2-3, gamma 0-1 */
+  static const struct path_spec
+  {
+    uint32_t fi, n, b[4];
+  } ps[4] = { { 0, 3, { 0, 1, 3 } }, { 1, 2, { 0, 2 } },
+              { 0, 3, { 0, 2, 3 } }, { 2, 2, { 0, 1 } } };
+  uint32_t sat = 0;
+  for (uint32_t r = 0; r < 4; r++)
+    {
+      prows[r].fi = ps[r].fi;
+      prows[r].nsteps = ps[r].n;
+      prows[r].id = r * 3;
+      prows[r].samples = 40 - r;
+      prows[r].steps = steps + sat;
+      prows[r].branches = r % 2;
+      prows[r].estimate = 4000 - 100 * r;
+      prows[r].err95 = 7;
+      prows[r].share = 0.1 * (4 - r);
+      for (uint32_t k = 0; k < ps[r].n; k++)
+        steps[sat++] = (struct osp_path_step) { ps[r].b[k], 0 };
+    }
+  p->paths.shown = 1;
+  p->paths.functions = 3;
+  p->paths.rows = prows;
+  p->paths.nrows = 4;
+  p->paths.edges = edges;
+  p->paths.scale = 1000;
+  p->paths.ends_seen = 123456;
+  p->paths.samples = 150;
+
+  /* forest: tree {0: root, 1: child, 2: grandchild, 3: child}, tree {4},
+     tree {5: root, 6: child} */
+  static const struct forest_spec
+  {
+    uint32_t parent, depth, fi, n, b[3];
+  } fs[7] = { { UINT32_MAX, 0, 0, 3, { 0, 1, 3 } }, { 0, 1, 0, 3, { 0, 2, 3 } },
+              { 1, 2, 0, 2, { 0, 1 } },          { 0, 1, 0, 1, { 0 } },
+              { UINT32_MAX, 0, 1, 2, { 0, 2 } }, { UINT32_MAX, 0, 2, 2, { 0, 1 } },
+              { 5, 1, 2, 1, { 1 } } };
+  for (uint32_t r = 0; r < 7; r++)
+    {
+      frows[r].parent = fs[r].parent;
+      frows[r].depth = fs[r].depth;
+      frows[r].fi = fs[r].fi;
+      frows[r].nsteps = fs[r].n;
+      frows[r].id = 100 + r;
+      frows[r].count = 70 - r;
+      frows[r].steps = steps + sat;
+      frows[r].estimate = 700 - 10 * r;
+      frows[r].err95 = 3;
+      frows[r].share = 50.0 - r;
+      for (uint32_t k = 0; k < fs[r].n; k++)
+        steps[sat++] = (struct osp_path_step) { fs[r].b[k], 0 };
+    }
+  p->forest.shown = 1;
+  p->forest.policy = OSP_FOREST_BURST;
+  p->forest.k = 8;
+  p->forest.scale = 2.5;
+  p->forest.rows = frows;
+  p->forest.nrows = 7;
+  p->forest.trees = 3;
+}
+
+static struct osp_view_run
+make_run (const struct osp_options *o)
+{
+  struct osp_view_run run = {
+    .pid = 4242, .start_ns = 11, .instance_id = 0xabcdef, .time_ns = 22,
+    .program = "/bin/prog", .args = "prog -x 1", .options = "mode=subpaths",
+    .opts = o, .exited = 1,
+  };
+  return run;
+}
+
+/* The tsv report's stat rows of P must be the view's STATS, in order. */
+static void
+check_stats_match_tsv (const struct vinfo *v, const struct osp_profile *p,
+                       struct osp_options *o)
+{
+  o->report_format = OSP_FORMAT_TSV;
+  char *tsv = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&tsv, &len);
+  CHECK_EQ (osp_report_format (f, p, o), 0);
+  fclose (f);
+  uint64_t i = 0;
+  int rows = 0;
+  for (char *line = strtok (tsv, "\n"); line; line = strtok (NULL, "\n"))
+    {
+      if (strncmp (line, "stat\t", 5) != 0)
+        continue;
+      rows++;
+      char *name = line + 5, *tab = strchr (name, '\t');
+      if (tab == NULL || i >= v->nstats)
+        {
+          CHECK (!"more stat rows in the tsv than in the view");
+          break;
+        }
+      *tab = '\0';
+      const char *value = tab + 1;
+      const struct osp_vstat *st = &v->stats[i++];
+      CHECK_STR (v->str + st->name, name);
+      char got[128];
+      if (st->kind == OSP_VSTAT_U64)
+        snprintf (got, sizeof got, "%llu", (unsigned long long) st->value);
+      else if (st->kind == OSP_VSTAT_F64)
+        {
+          double d;
+          memcpy (&d, &st->value, sizeof d);
+          snprintf (got, sizeof got, "%.6g", d);
+        }
+      else
+        snprintf (got, sizeof got, "%s", v->str + st->value);
+      CHECK_STR (got, value);
+    }
+  CHECK_EQ (i, v->nstats);
+  CHECK (rows > 40); /* the subpath, path and forest stats are all there */
+  free (tsv);
+}
+
+static void
+test_view (void)
+{
+  struct osp_profile p;
+  struct osp_options o;
+  make_profile (&p, &o);
+  struct osp_view_run run = make_run (&o);
+  size_t cap = 1 << 16;
+  uint64_t *buf = malloc (cap);
+  int truncated = -1;
+  size_t n = osp_view_write (buf, cap, &p, &run, 5, &truncated);
+  CHECK (n > 0 && n % 8 == 0);
+  CHECK_EQ (truncated, 0);
+  struct vinfo v;
+  const char *why = view_check (buf, n, &v);
+  if (why)
+    fprintf (stderr, "view: %s\n", why);
+  CHECK (why == NULL);
+  if (why)
+    {
+      free (buf);
+      return;
+    }
+  CHECK_EQ (v.h->seq, 5);
+  CHECK_EQ (v.h->time_ns, 22);
+  CHECK_EQ (v.h->nsections, 9);
+  CHECK_EQ (v.run->pid, 4242);
+  CHECK_EQ (v.run->instance_id, 0xabcdef);
+  CHECK_EQ (v.run->exited, 1);
+  CHECK_STR (v.str + v.run->program, "/bin/prog");
+  CHECK_STR (v.str + v.run->args, "prog -x 1");
+  CHECK_STR (v.str + v.run->mode, "subpaths");
+  CHECK_STR (v.str + v.run->paths, "counter");
+  CHECK_STR (v.str + v.run->forest, "burst");
+  CHECK_EQ (v.run->blocks_seen, 100000);
+  CHECK_EQ (v.run->path_ends, 123456);
+  CHECK (v.run->path_scale == 1000 && v.run->forest_scale == 2.5);
+  CHECK_EQ (v.run->forest_k, 8);
+
+  CHECK_EQ (v.nfns, 3);
+  CHECK_EQ (v.nblocks, 9);
+  CHECK_STR (v.str + v.fns[1].name, "beta");
+  CHECK_EQ (v.fns[2].id, 3);
+  CHECK_EQ (v.fns[0].file, v.fns[2].file); /* "a.c" once */
+  CHECK (v.fns[0].file != v.fns[1].file);
+  CHECK_EQ (v.fns[0].calls, OSP_VIEW_NONE); /* no counts in subpath modes */
+  CHECK_EQ (v.blocks[5].fn, 1);
+  CHECK_EQ (v.blocks[5].block, 1);
+  CHECK_EQ (v.blocks[5].first_line, 32);
+  CHECK_EQ (v.blocks[5].last_line, 33);
+  CHECK_EQ (v.blocks[5].count, OSP_VIEW_NONE);
+
+  /* The subpath with block 999 is left out; ranks stay the report's. */
+  CHECK_EQ (v.nsubs, 4);
+  static const uint32_t rank[] = { 1, 2, 3, 5 };
+  for (uint32_t i = 0; i < 4 && i < v.nsubs; i++)
+    {
+      const struct osp_subpath *s = &subs[rank[i] - 1];
+      CHECK_EQ (v.subs[i].rank, rank[i]);
+      CHECK_EQ (v.subs[i].len, s->len);
+      CHECK_EQ (v.subs[i].count, s->count);
+      CHECK (v.subs[i].estimate == s->estimate && v.subs[i].share == s->share);
+      for (uint32_t k = 0; k < s->len; k++)
+        CHECK_EQ (v.ids[v.subs[i].ids + k], s->blocks[k]); /* block0s agree */
+    }
+  CHECK_EQ (v.npaths, 4);
+  for (uint32_t r = 0; r < 4 && r < v.npaths; r++)
+    {
+      CHECK_EQ (v.paths[r].rank, r + 1);
+      CHECK_EQ (v.paths[r].fn, prows[r].fi);
+      CHECK_EQ (v.paths[r].id, prows[r].id);
+      CHECK_EQ (v.paths[r].samples, prows[r].samples);
+      CHECK_EQ (v.paths[r].branches, prows[r].branches);
+      CHECK (v.paths[r].share == prows[r].share);
+      for (uint32_t k = 0; k < prows[r].nsteps; k++)
+        CHECK_EQ (v.ids[v.paths[r].ids + k],
+                  v.fns[prows[r].fi].block0 + prows[r].steps[k].block);
+    }
+  CHECK_EQ (v.nforest, 7);
+  for (uint32_t r = 0; r < 7 && r < v.nforest; r++)
+    {
+      CHECK_EQ (v.forest[r].parent, frows[r].parent);
+      CHECK_EQ (v.forest[r].count, frows[r].count);
+      CHECK (v.forest[r].share == frows[r].share / 100.0);
+      CHECK_EQ (v.forest[r].len, frows[r].nsteps);
+    }
+  const struct osp_vstat *st = view_stat (&v, "threshold_4-1024");
+  CHECK (st != NULL && st->kind == OSP_VSTAT_F64);
+  st = view_stat (&v, "policy");
+  CHECK (st != NULL && st->kind == OSP_VSTAT_STR
+         && strcmp (v.str + st->value, "concise") == 0);
+  st = view_stat (&v, "blocks_seen");
+  CHECK (st != NULL && st->kind == OSP_VSTAT_U64 && st->value == 100000);
+  check_stats_match_tsv (&v, &p, &o);
+
+  /* Every size: nothing, then views cut at the end of the rows, then the
+     whole view. */
+  size_t full = n;
+  uint64_t last_sub = 0, last_path = 0, last_forest = 0;
+  size_t first = 0;
+  uint64_t *small = malloc (full);
+  for (size_t c = 0; c <= full; c += 8)
+    {
+      memset (small, 0xa5, full);
+      size_t m = osp_view_write (small, c, &p, &run, 1, &truncated);
+      if (m == 0)
+        {
+          CHECK_EQ (first, 0); /* no gap once views fit */
+          continue;
+        }
+      if (first == 0)
+        first = c;
+      CHECK (m <= c);
+      CHECK_EQ (truncated, c < full);
+      struct vinfo w;
+      why = view_check (small, m, &w);
+      if (why)
+        {
+          fprintf (stderr, "cap %zu: %s\n", c, why);
+          CHECK (why == NULL);
+          break;
+        }
+      CHECK_EQ (w.nfns, 3);
+      CHECK_EQ (w.nblocks, 9);
+      CHECK_EQ (w.nstats, v.nstats);
+      CHECK (w.nsubs >= last_sub && w.npaths >= last_path
+             && w.nforest >= last_forest);
+      last_sub = w.nsubs;
+      last_path = w.npaths;
+      last_forest = w.nforest;
+      /* The forest is cut at a tree's start, unless within the first. */
+      if (w.nforest > 0 && w.nforest < 7)
+        CHECK (frows[w.nforest].parent == UINT32_MAX || w.nforest < 4);
+      for (uint64_t r = 0; r < w.nforest; r++)
+        CHECK_EQ (w.forest[r].count, frows[r].count);
+    }
+  CHECK (first > 0 && first < full);
+  CHECK_EQ (last_sub, 4);
+  CHECK_EQ (last_forest, 7);
+  /* The first view that fits has no rows at all. */
+  CHECK_EQ (osp_view_write (small, first, &p, &run, 1, &truncated) > 0, 1);
+  struct vinfo w;
+  CHECK (view_check (small, osp_view_write (small, first, &p, &run, 1,
+                                            &truncated),
+                     &w)
+         == NULL);
+  CHECK (w.nsubs == 0 && w.npaths == 0 && w.nforest == 0 && truncated);
+
+  /* mode=blocks: calls and counts. */
+  p.mode = OSP_MODE_BLOCKS;
+  p.nsubs = 0;
+  for (int i = 0; i < 9; i++)
+    words[i] = 10 * (uint64_t) i + 1;
+  blk_b[2].flags = OSP_BB_NO_HOOK;
+  n = osp_view_write (buf, cap, &p, &run, 6, &truncated);
+  CHECK (n > 0 && view_check (buf, n, &v) == NULL);
+  if (n > 0 && view_check (buf, n, &v) == NULL)
+    {
+      CHECK_STR (v.str + v.run->mode, "blocks");
+      CHECK_EQ (v.fns[1].calls, 41);
+      CHECK_EQ (v.blocks[5].count, 51);
+      CHECK_EQ (v.blocks[6].count, OSP_VIEW_NONE);
+      CHECK_EQ (v.run->blocks_seen, 1 + 11 + 21 + 31 + 41 + 51 + 71 + 81);
+      st = view_stat (&v, "block_entries");
+      CHECK (st != NULL && st->value == v.run->blocks_seen);
+      check_stats_match_tsv (&v, &p, &o);
+    }
+  blk_b[2].flags = 0;
+  free (small);
+  free (buf);
+}
+
+/* ---- reading a segment (osp/shm.h's reader protocol) ----------------- */
+
+static char shm_path[128];
+
+static const char *
+segment_path (long pid)
+{
+  snprintf (shm_path, sizeof shm_path, "%s%s%lu-%ld", OSP_SHM_DIR,
+            OSP_SHM_PREFIX, (unsigned long) geteuid (), pid);
+  return shm_path;
+}
+
+/* Map the segment of PID read-only (NULL if none); *SIZE its size. */
+static const struct osp_shm_header *
+map_segment (long pid, size_t *size)
+{
+  int fd = open (segment_path (pid), O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  void *m = MAP_FAILED;
+  if (fstat (fd, &st) == 0 && st.st_size >= (off_t) sizeof (struct osp_shm_header))
+    m = mmap (NULL, (size_t) st.st_size, PROT_READ, MAP_SHARED, fd, 0);
+  close (fd);
+  if (m == MAP_FAILED)
+    return NULL;
+  *size = (size_t) st.st_size;
+  return m;
+}
+
+struct read_stats
+{
+  uint64_t accepted, retries, giveups, bad, spoiled;
+};
+
+static atomic_int stop;
+
+/* One attempt of osp/shm.h's reader protocol on H into BUF (H->buf_cap
+   bytes): 1 with the view's length in *LEN (0: none published yet), or 0
+   when it must be retried.  SPOIL: halfway through the copy, wait until
+   the writer has published three more views, so the buffer being copied
+   has been rewritten under the copy (the attempt must then fail). */
+static int
+read_once (const struct osp_shm_header *h, uint64_t *buf, uint64_t *len,
+           int spoil, struct read_stats *rs)
+{
+  uint64_t b = atomic_load_explicit (&h->current, memory_order_acquire);
+  if (b > 1)
+    {
+      rs->bad++;
+      return 0;
+    }
+  uint64_t s1 = atomic_load_explicit (&h->seq[b], memory_order_acquire);
+  if (s1 & 1)
+    return 0;
+  uint64_t l = atomic_load_explicit (&h->len[b], memory_order_relaxed);
+  if (l > h->buf_cap || l % 8)
+    return 0;
+  const uint64_t *src = (const uint64_t *) ((const char *) h + h->buf_off[b]);
+  uint64_t p0 = atomic_load_explicit (&h->publishes, memory_order_relaxed);
+  for (uint64_t i = 0; i < l / 8; i++)
+    {
+      if (spoil && i == l / 16)
+        while (atomic_load_explicit (&h->publishes, memory_order_relaxed)
+                   < p0 + 3
+               && !atomic_load_explicit (&stop, memory_order_relaxed))
+          sched_yield ();
+      buf[i] = __atomic_load_n (&src[i], __ATOMIC_RELAXED);
+    }
+  atomic_thread_fence (memory_order_acquire);
+  if (atomic_load_explicit (&h->seq[b], memory_order_relaxed) != s1)
+    return 0;
+  *len = l;
+  return 1;
+}
+
+/* The newest view: its length, 0 if none yet, -1 after the retries. */
+static long
+read_view (const struct osp_shm_header *h, uint64_t *buf,
+           struct read_stats *rs)
+{
+  for (int tries = 0; tries < 64; tries++)
+    {
+      uint64_t l;
+      if (read_once (h, buf, &l, 0, rs))
+        return (long) l;
+      rs->retries++;
+    }
+  rs->giveups++;
+  return -1;
+}
+
+/* ---- scenario: stress ------------------------------------------------ */
+
+/* Views of some size (~100 KB: 128 functions of 16 blocks), so that a
+   reader's copy takes long enough to overlap writes. */
+#define SFNS 128
+static struct osp_fn_record srec[SFNS] __attribute__ ((aligned (8)));
+static uint32_t scfg[SFNS][6 * 16];
+
+static void *
+program_thread (void *arg)
+{
+  (void) arg;
+  while (!atomic_load_explicit (&stop, memory_order_relaxed))
+    for (uint32_t f = 0; f < SFNS; f++)
+      for (uint32_t b = 0; b < 16; b++)
+        osp_test_block (&srec[f], b);
+  return NULL;
+}
+
+static void *
+writer_thread (void *arg)
+{
+  uint64_t *n = arg;
+  while (!atomic_load_explicit (&stop, memory_order_relaxed))
+    if (osp_publish_now () == 0)
+      ++*n;
+  return NULL;
+}
+
+struct reader
+{
+  const struct osp_shm_header *h;
+  int spoiler; /* every other read is spoiled (read_once) */
+  struct read_stats rs;
+  const char *problem;
+};
+
+static void *
+reader_thread (void *arg)
+{
+  struct reader *r = arg;
+  uint64_t *buf = malloc (r->h->buf_cap);
+  uint64_t last_seq = 0, last_count = 0;
+  while (!atomic_load_explicit (&stop, memory_order_relaxed) && !r->problem)
+    {
+      uint64_t len;
+      if (r->spoiler && (r->rs.accepted + r->rs.spoiled) % 2)
+        {
+          if (read_once (r->h, buf, &len, 1, &r->rs))
+            {
+              if (!atomic_load (&stop))
+                r->problem = "a copy overwritten under it was accepted";
+            }
+          else
+            r->rs.spoiled++;
+          continue;
+        }
+      long l = read_view (r->h, buf, &r->rs);
+      if (l <= 0)
+        continue;
+      struct vinfo v;
+      const char *why = view_check (buf, (size_t) l, &v);
+      if (why)
+        {
+          r->problem = why;
+          break;
+        }
+      if (v.h->seq < last_seq)
+        r->problem = "seq decreased";
+      if (v.nblocks >= 1 && v.blocks[0].count != OSP_VIEW_NONE)
+        {
+          if (v.blocks[0].count < last_count)
+            r->problem = "a count decreased";
+          last_count = v.blocks[0].count;
+        }
+      last_seq = v.h->seq;
+      r->rs.accepted++;
+    }
+  free (buf);
+  return NULL;
+}
+
+static int
+scenario_stress (void)
+{
+  static char names[SFNS][16];
+  for (int f = 0; f < SFNS; f++)
+    {
+      snprintf (names[f], sizeof names[f], "spin%d", f);
+      osp_test_chain (&srec[f], scfg[f], names[f], "spin.c", 16,
+                      (uint32_t) (1 + 20 * f));
+    }
+  __osp_register_module (OSP_ABI_VERSION, srec, srec + SFNS);
+  struct reader r[2];
+  memset (r, 0, sizeof r);
+  r[0].h = osp_publish_segment ();
+  r[1].spoiler = 1;
+  size_t size;
+  r[1].h = map_segment ((long) getpid (), &size);
+  if (r[0].h == NULL || r[1].h == NULL)
+    {
+      puts ("no segment");
+      return 1;
+    }
+  uint64_t published = 0;
+  pthread_t prog, wr, rd[2];
+  pthread_create (&prog, NULL, program_thread, NULL);
+  pthread_create (&wr, NULL, writer_thread, &published);
+  for (int i = 0; i < 2; i++)
+    pthread_create (&rd[i], NULL, reader_thread, &r[i]);
+  struct timespec ts = { 2, 0 };
+  nanosleep (&ts, NULL);
+  atomic_store (&stop, 1);
+  pthread_join (prog, NULL);
+  pthread_join (wr, NULL);
+  for (int i = 0; i < 2; i++)
+    pthread_join (rd[i], NULL);
+  const struct osp_shm_header *h = r[0].h;
+  uint64_t publishes = atomic_load (&h->publishes);
+  printf ("stress: %llu views published (%llu back to back), %llu "
+          "truncated, %.1f us per publish\n",
+          (unsigned long long) publishes, (unsigned long long) published,
+          (unsigned long long) atomic_load (&h->truncated),
+          publishes ? atomic_load (&h->publish_ns) / 1e3 / publishes : 0.0);
+  int rc = 0;
+  for (int i = 0; i < 2; i++)
+    {
+      printf ("reader %d (%s mapping): %llu views accepted, %llu retries, "
+              "%llu gave up, %llu bad, %llu spoiled copies refused\n", i,
+              i ? "own" : "the writer's",
+              (unsigned long long) r[i].rs.accepted,
+              (unsigned long long) r[i].rs.retries,
+              (unsigned long long) r[i].rs.giveups,
+              (unsigned long long) r[i].rs.bad,
+              (unsigned long long) r[i].rs.spoiled);
+      if (r[i].problem)
+        printf ("reader %d: %s\n", i, r[i].problem);
+      if (r[i].problem || r[i].rs.bad || r[i].rs.accepted < 10
+          || (r[i].spoiler && r[i].rs.spoiled < 10))
+        rc = 1;
+    }
+  if (publishes < 20 || published < 10)
+    rc = 1;
+  munmap ((void *) r[1].h, size);
+  return rc;
+}
+
+/* ---- scenarios: lifecycle -------------------------------------------- */
+
+/* Print the pid, count some blocks, wait for a line (or EOF) on stdin. */
+static int
+scenario_life (void)
+{
+  printf ("%ld\n", (long) getpid ());
+  fflush (stdout);
+  osp_test_chain (&srec[0], scfg[0], "life", "life.c", 8, 1);
+  __osp_register_module (OSP_ABI_VERSION, srec, srec + 1);
+  for (int i = 0; i < 1000; i++)
+    osp_test_block (&srec[0], (uint32_t) i % 8);
+  char c;
+  while (read (0, &c, 1) < 0 && errno == EINTR)
+    ;
+  return 0;
+}
+
+/* Map the segment of PID once it is ONLINE (a file that exists may still
+   be being set up), waiting up to 5 s; NULL if it never is. */
+static const struct osp_shm_header *
+map_online (long pid, size_t *size)
+{
+  for (int i = 0; i < 500; i++)
+    {
+      const struct osp_shm_header *h = map_segment (pid, size);
+      if (h && atomic_load_explicit (&h->state, memory_order_acquire)
+                   == OSP_SHM_ONLINE)
+        return h;
+      if (h)
+        munmap ((void *) h, *size);
+      struct timespec ts = { 0, 10000000 };
+      nanosleep (&ts, NULL);
+    }
+  return NULL;
+}
+
+/* The child publishes its own segment; the parent's stays the parent's. */
+static int
+scenario_fork (void)
+{
+  osp_test_chain (&srec[0], scfg[0], "fork", "fork.c", 8, 1);
+  __osp_register_module (OSP_ABI_VERSION, srec, srec + 1);
+  for (int i = 0; i < 100; i++)
+    osp_test_block (&srec[0], (uint32_t) i % 8);
+  const struct osp_shm_header *mine = osp_publish_segment ();
+  if (mine == NULL)
+    {
+      puts ("parent: no segment");
+      return 1;
+    }
+  pid_t parent = getpid ();
+  uint64_t parent_instance = mine->instance_id;
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      for (int i = 0; i < 100; i++)
+        osp_test_block (&srec[0], (uint32_t) i % 8);
+      int rc = 0;
+      size_t size;
+#if SANITIZED
+      /* publish.c: under TSan or ASan a fork child does not publish. */
+      struct timespec ts = { 0, 300000000 };
+      nanosleep (&ts, NULL);
+      exit (osp_publish_segment () != NULL
+            || map_segment ((long) getpid (), &size) != NULL);
+#endif
+      const struct osp_shm_header *h = map_online ((long) getpid (), &size);
+      if (h == NULL)
+        {
+          puts ("child: no segment of its own");
+          _exit (1);
+        }
+      if (h->pid != getpid () || h->instance_id == parent_instance)
+        {
+          puts ("child: its segment is not its own");
+          rc = 1;
+        }
+      /* (Its mapping may reuse the address the parent's had.) */
+      const struct osp_shm_header *now = osp_publish_segment ();
+      if (now == NULL || now->pid != getpid ())
+        {
+          puts ("child: still maps the parent's segment");
+          rc = 1;
+        }
+      /* a view of the child's own, with the child's pid */
+      uint64_t *buf = malloc (h->buf_cap);
+      struct read_stats rs = { 0 };
+      long l = 0;
+      for (int i = 0; i < 500 && l <= 0; i++)
+        {
+          l = read_view (h, buf, &rs);
+          if (l <= 0)
+            {
+              struct timespec ts = { 0, 10000000 };
+              nanosleep (&ts, NULL);
+            }
+        }
+      struct vinfo v;
+      if (l <= 0 || view_check (buf, (size_t) l, &v) != NULL
+          || v.run->pid != getpid ())
+        {
+          puts ("child: no valid view of its own");
+          rc = 1;
+        }
+      free (buf);
+      munmap ((void *) h, size);
+      exit (rc); /* the exit path: last view, unlink */
+    }
+  int status;
+  waitpid (pid, &status, 0);
+  int rc = !WIFEXITED (status) || WEXITSTATUS (status) != 0;
+  struct stat st;
+  if (stat (segment_path ((long) pid), &st) == 0)
+    {
+      puts ("parent: the child's segment is left behind");
+      rc = 1;
+    }
+  if (mine->pid != parent || mine->instance_id != parent_instance
+      || atomic_load (&mine->state) != OSP_SHM_ONLINE
+      || stat (segment_path ((long) parent), &st) != 0)
+    {
+      puts ("parent: its segment changed");
+      rc = 1;
+    }
+  /* The parent's views are still the parent's. */
+  osp_publish_now ();
+  uint64_t *buf = malloc (mine->buf_cap);
+  struct read_stats rs = { 0 };
+  long l = read_view (mine, buf, &rs);
+  struct vinfo v;
+  if (l <= 0 || view_check (buf, (size_t) l, &v) != NULL
+      || v.run->pid != parent)
+    {
+      puts ("parent: its view is not its own");
+      rc = 1;
+    }
+  free (buf);
+  puts (rc ? "fork: failed" : "fork: ok");
+  return rc;
+}
+
+/* ---- lifecycle, from the outside ------------------------------------- */
+
+struct child
+{
+  pid_t pid;
+  int in;    /* its stdin */
+  FILE *out; /* its stdout */
+};
+
+/* Run SCENARIO in a new process with OSP_OPTIONS; PRE: 1 takes its
+   segment's name first with a plain file, 2 with a segment of its pid
+   as an exec'ed image would leave, 3 limits its file size to 1M (as a
+   full /dev/shm would, posix_fallocate fails). */
+static int
+spawn (struct child *c, const char *scenario, const char *options, int pre,
+       const char *err)
+{
+  int in[2], out[2];
+  if (pipe (in) != 0 || pipe (out) != 0)
+    return -1;
+  fflush (NULL);
+  c->pid = fork ();
+  if (c->pid < 0)
+    return -1;
+  if (c->pid == 0)
+    {
+      dup2 (in[0], 0);
+      dup2 (out[1], 1);
+      close (in[1]);
+      close (out[0]);
+      if (err && !freopen (err, "w", stderr))
+        _exit (126);
+      if (pre == 3)
+        {
+          struct rlimit rl = { 1 << 20, 1 << 20 };
+          signal (SIGXFSZ, SIG_IGN); /* EFBIG instead of the signal */
+          setrlimit (RLIMIT_FSIZE, &rl);
+        }
+      else if (pre)
+        {
+          int fd = open (segment_path ((long) getpid ()),
+                         O_RDWR | O_CREAT | O_EXCL, 0600);
+          if (fd < 0)
+            _exit (125);
+          if (pre == 2)
+            {
+              struct osp_shm_header h;
+              memset (&h, 0, sizeof h);
+              memcpy (h.magic, OSP_SHM_MAGIC, sizeof h.magic);
+              h.pid = getpid ();
+              h.instance_id = 77;
+              if (write (fd, &h, sizeof h) != (ssize_t) sizeof h)
+                _exit (125);
+            }
+          close (fd);
+        }
+      setenv ("OSP_OPTIONS", options, 1);
+      execl ("/proc/self/exe", "osp-test", scenario, (char *) NULL);
+      _exit (127);
+    }
+  close (in[0]);
+  close (out[1]);
+  c->in = in[1];
+  c->out = fdopen (out[0], "r");
+  return 0;
+}
+
+/* Let the child end; its exit status. */
+static int
+finish (struct child *c)
+{
+  if (write (c->in, "\n", 1) != 1)
+    return -1;
+  close (c->in);
+  fclose (c->out);
+  int status;
+  while (waitpid (c->pid, &status, 0) < 0)
+    if (errno != EINTR)
+      return -1;
+  return WIFEXITED (status) ? WEXITSTATUS (status) : -1;
+}
+
+static long
+child_pid (struct child *c)
+{
+  char line[64];
+  if (fgets (line, sizeof line, c->out) == NULL)
+    return -1;
+  return atol (line);
+}
+
+static void
+test_lifecycle (const char *dir)
+{
+  /* A stale segment of a dead process, and a name that is no pid. */
+  pid_t dead = fork ();
+  if (dead == 0)
+    _exit (0);
+  waitpid (dead, NULL, 0);
+  char stale[128], odd[128];
+  snprintf (stale, sizeof stale, "%s", segment_path ((long) dead));
+  snprintf (odd, sizeof odd, "%s%s%lu-12ab", OSP_SHM_DIR, OSP_SHM_PREFIX,
+            (unsigned long) geteuid ());
+  int fd = open (stale, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  close (fd);
+  fd = open (odd, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  close (fd);
+  char err[4200];
+  snprintf (err, sizeof err, "%s/err", dir);
+
+  struct child c;
+  const char *opts = "mode=blocks:publish_ms=50:report=none";
+  CHECK_EQ (spawn (&c, "life", opts, 0, err), 0);
+  long pid = child_pid (&c);
+  CHECK (pid > 0);
+  char seg[128];
+  snprintf (seg, sizeof seg, "%s", segment_path (pid));
+  struct stat st;
+  CHECK_EQ (stat (seg, &st), 0);
+  CHECK (S_ISREG (st.st_mode) && (st.st_mode & 07777) == 0600
+         && st.st_uid == geteuid ());
+  CHECK (stat (stale, &st) != 0 && errno == ENOENT); /* swept */
+  CHECK_EQ (stat (odd, &st), 0);                     /* not a segment name */
+  unlink (odd);
+  if (osp_publish_segment () != NULL) /* alive: ours is not swept */
+    CHECK_EQ (stat (segment_path ((long) getpid ()), &st), 0);
+
+  size_t size = 0;
+  const struct osp_shm_header *h = map_segment (pid, &size);
+  CHECK (h != NULL);
+  if (h != NULL)
+    {
+      CHECK (memcmp (h->magic, OSP_SHM_MAGIC, 8) == 0);
+      CHECK_EQ (h->byte_order, OSP_SHM_BYTE_ORDER);
+      CHECK_EQ (h->major, OSP_SHM_MAJOR);
+      CHECK_EQ (h->header_size, sizeof *h);
+      CHECK_EQ (h->segment_size, size);
+      CHECK_EQ (h->pid, pid);
+      CHECK_EQ (h->publish_ms, 50);
+      CHECK_EQ (h->buf_cap, 4u << 20);
+      CHECK (h->buf_off[0] % 64 == 0 && h->buf_off[0] >= sizeof *h
+             && h->buf_off[1] == h->buf_off[0] + h->buf_cap
+             && h->buf_off[1] + h->buf_cap <= size);
+      CHECK (strstr (h->program, "t_publish") != NULL);
+      CHECK_EQ (atomic_load (&h->state), OSP_SHM_ONLINE);
+      for (int i = 0; i < 500 && atomic_load (&h->publishes) < 2; i++)
+        {
+          struct timespec ts = { 0, 10000000 };
+          nanosleep (&ts, NULL);
+        }
+      CHECK (atomic_load (&h->publishes) >= 2);
+      uint64_t *buf = malloc (h->buf_cap);
+      struct read_stats rs = { 0 };
+      long l = read_view (h, buf, &rs);
+      struct vinfo v;
+      CHECK (l > 0 && view_check (buf, (size_t) l, &v) == NULL);
+      if (l > 0 && view_check (buf, (size_t) l, &v) == NULL)
+        {
+          CHECK_EQ (v.run->pid, pid);
+          CHECK_EQ (v.run->exited, 0);
+          CHECK_EQ (v.run->instance_id, h->instance_id);
+          CHECK_STR (v.str + v.run->args, "osp-test life");
+          CHECK_STR (v.str + v.run->options, opts);
+          CHECK (strstr (v.str + v.run->program, "t_publish") != NULL);
+          CHECK_EQ (v.nfns, 1);
+          CHECK_EQ (v.blocks[3].count, 125);
+        }
+
+      CHECK_EQ (finish (&c), 0);
+      /* Gone from /dev/shm, yet still readable where it was mapped: the
+         last view, marked exited. */
+      CHECK (stat (seg, &st) != 0 && errno == ENOENT);
+      CHECK_EQ (atomic_load (&h->state), OSP_SHM_EXITED);
+      l = read_view (h, buf, &rs);
+      CHECK (l > 0 && view_check (buf, (size_t) l, &v) == NULL);
+      if (l > 0 && view_check (buf, (size_t) l, &v) == NULL)
+        {
+          CHECK_EQ (v.run->exited, 1);
+          CHECK_EQ (v.h->seq, atomic_load (&h->publishes));
+          CHECK_EQ (v.blocks[3].count, 125);
+        }
+      free (buf);
+      munmap ((void *) h, size);
+    }
+  else
+    finish (&c);
+  char *e = osp_test_slurp (err);
+  CHECK_STR (e, "");
+  free (e);
+
+  /* publish=off, mode=off: no segment. */
+  static const char *const none[] = { "publish=off:report=none",
+                                      "mode=off:report=none" };
+  for (int i = 0; i < 2; i++)
+    {
+      CHECK_EQ (spawn (&c, "life", none[i], 0, err), 0);
+      pid = child_pid (&c);
+      CHECK (pid > 0 && stat (segment_path (pid), &st) != 0);
+      CHECK_EQ (finish (&c), 0);
+      e = osp_test_slurp (err);
+      CHECK_STR (e, "");
+      free (e);
+    }
+
+  /* The name is taken: one line, the program runs on; the file is left
+     alone. */
+  CHECK_EQ (spawn (&c, "life", "report=none", 1, err), 0);
+  pid = child_pid (&c);
+  CHECK (pid > 0);
+  snprintf (seg, sizeof seg, "%s", segment_path (pid));
+  CHECK_EQ (finish (&c), 0);
+  e = osp_test_slurp (err);
+  char want[512];
+  snprintf (want, sizeof want,
+            "osp: cannot publish (%s: File exists): the program runs and "
+            "profiles as before\n", seg);
+  CHECK_STR (e, want);
+  free (e);
+  CHECK (stat (seg, &st) == 0 && st.st_size == 0);
+  unlink (seg);
+
+  /* No room for the segment: one line, no file left, the program runs. */
+  CHECK_EQ (spawn (&c, "life", "report=none", 3, err), 0);
+  pid = child_pid (&c);
+  CHECK (pid > 0);
+  snprintf (seg, sizeof seg, "%s", segment_path (pid));
+  CHECK (stat (seg, &st) != 0 && errno == ENOENT);
+  CHECK_EQ (finish (&c), 0);
+  e = osp_test_slurp (err);
+  snprintf (want, sizeof want,
+            "osp: cannot publish (%s: File too large): the program runs "
+            "and profiles as before\n", seg);
+  CHECK_STR (e, want);
+  free (e);
+
+  /* A segment of this pid left by the image it exec'ed from: replaced. */
+  CHECK_EQ (spawn (&c, "life", "report=none", 2, err), 0);
+  pid = child_pid (&c);
+  h = pid > 0 ? map_segment (pid, &size) : NULL;
+  CHECK (h != NULL);
+  if (h)
+    {
+      CHECK (h->instance_id != 77 && h->segment_size == size);
+      CHECK_EQ (atomic_load (&h->state), OSP_SHM_ONLINE);
+      munmap ((void *) h, size);
+    }
+  CHECK_EQ (finish (&c), 0);
+  CHECK (stat (segment_path (pid), &st) != 0);
+  e = osp_test_slurp (err);
+  CHECK_STR (e, "");
+  free (e);
+  unlink (err);
+}
+
+/* Run SCENARIO with OPTIONS; its stdout is shown, its stderr must be
+   empty and its status 0.  NOLEAKS: without LeakSanitizer's exit check
+   (a scenario whose fork child exits: in the child of a threaded process
+   it cannot stop the threads, google/sanitizers #836, and says so). */
+static void
+run_scenario (const char *dir, const char *scenario, const char *options,
+              int noleaks)
+{
+  char out[4200], err[4200];
+  snprintf (out, sizeof out, "%s/out", dir);
+  snprintf (err, sizeof err, "%s/err", dir);
+  char *saved = getenv ("ASAN_OPTIONS") ? strdup (getenv ("ASAN_OPTIONS"))
+                                        : NULL;
+  if (noleaks)
+    {
+      char *o;
+      if (asprintf (&o, "%s%sdetect_leaks=0", saved ? saved : "",
+                    saved ? ":" : "") < 0)
+        abort ();
+      setenv ("ASAN_OPTIONS", o, 1);
+      free (o);
+    }
+  int rc = osp_test_run (scenario, options, out, err);
+  if (saved)
+    setenv ("ASAN_OPTIONS", saved, 1);
+  else
+    unsetenv ("ASAN_OPTIONS");
+  free (saved);
+  char *o = osp_test_slurp (out), *e = osp_test_slurp (err);
+  printf ("%s", o ? o : "");
+  if (rc != 0)
+    fprintf (stderr, "scenario %s (%s): exit status %d\n", scenario, options,
+             rc);
+  CHECK_EQ (rc, 0);
+  CHECK_STR (e, "");
+  free (o);
+  free (e);
+  unlink (out);
+  unlink (err);
+}
+
+int
+main (int argc, char **argv)
+{
+  osp_init ();
+  if (argc > 1 && strcmp (argv[1], "stress") == 0)
+    return scenario_stress ();
+  if (argc > 1 && strcmp (argv[1], "life") == 0)
+    return scenario_life ();
+  if (argc > 1 && strcmp (argv[1], "fork") == 0)
+    return scenario_fork ();
+
+  test_crc32 ();
+  test_view ();
+  if (access (OSP_SHM_DIR, W_OK) != 0)
+    {
+      printf ("t_publish: no writable %s: the publisher is not tested\n",
+              OSP_SHM_DIR);
+      return osp_test_failures ? osp_test_done ("t_publish") : 77;
+    }
+  char *dir = osp_test_tmpdir ();
+  run_scenario (dir, "stress", "mode=blocks:publish_ms=50:report=none", 0);
+  run_scenario (dir, "stress",
+                "mode=subpaths:interval=10:publish_ms=50:publish_bytes=64k:"
+                "report=none", 0);
+  run_scenario (dir, "fork", "mode=blocks:publish_ms=50:report=none", 1);
+  test_lifecycle (dir);
+  rmdir (dir);
+  free (dir);
+  return osp_test_done ("t_publish");
+}

@@ -1,0 +1,152 @@
+/* batch.c - ospview -b N: the screens as plain text, N refreshes.
+ *
+ * Why: scripts and tests need the viewer's output without a terminal, and
+ * it is the simplest check that the screens say what the UI will show
+ * (both draw the rows of screens.c).  Each refresh copies the newest view
+ * out of the segment, validates it, and prints the status lines and the
+ * chosen screens; refreshes after the first are introduced by a line
+ * "--- refresh N ---".  A refresh that cannot read or validate the view
+ * says why on stderr and the next one tries again; the exit status is 1
+ * if any refresh failed.
+ */
+#define _GNU_SOURCE
+#include "ospview.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+void
+ospview_live (const struct seg *s, struct scr_live *l)
+{
+  memset (l, 0, sizeof *l);
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  l->program = s->fixed.program;
+  l->pid = (long) s->fixed.pid;
+  l->start_ns = s->fixed.start_ns;
+  l->state = atomic_load_explicit (&s->hdr->state, memory_order_acquire);
+  l->alive = l->pid > 0 && (long) (pid_t) l->pid == l->pid
+             && seg_alive ((pid_t) l->pid);
+  l->heartbeat_ns
+      = atomic_load_explicit (&s->hdr->heartbeat_ns, memory_order_relaxed);
+  l->publishes
+      = atomic_load_explicit (&s->hdr->publishes, memory_order_relaxed);
+  l->truncated
+      = atomic_load_explicit (&s->hdr->truncated, memory_order_relaxed);
+  l->now_ns = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+static void
+pause_for (double seconds)
+{
+  if (!(seconds > 0))
+    return;
+  struct timespec ts;
+  ts.tv_sec = (time_t) seconds;
+  ts.tv_nsec = (long) ((seconds - (double) ts.tv_sec) * 1e9);
+  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+    ;
+}
+
+static void
+print_table (const struct scr_table *t)
+{
+  printf ("\n%s\n", t->title ? t->title : "");
+  if (t->n == 0 && t->note)
+    {
+      printf ("  (%s)\n", t->note);
+      return;
+    }
+  printf ("%s\n", t->header ? t->header : "");
+  for (size_t i = 0; i < t->n; i++)
+    printf ("%s\n", t->rows[i].text);
+}
+
+/* One refresh: 0, or 1 if the view could not be read or used. */
+static int
+refresh (const struct seg *s, const struct ospview_opts *o, void **buf,
+         size_t *cap)
+{
+  char err[512];
+  long len = seg_read (s, buf, cap, err, sizeof err);
+  struct scr_live live;
+  ospview_live (s, &live);
+  if (len < 0)
+    {
+      fprintf (stderr, "ospview: %s\n", err);
+      return 1;
+    }
+  struct view v;
+  int have = 0;
+  if (len > 0)
+    {
+      if (view_parse (&v, *buf, (size_t) len, err, sizeof err) != 0)
+        {
+          fprintf (stderr, "ospview: %s: %s\n", s->path, err);
+          return 1;
+        }
+      have = 1;
+    }
+  struct scr_table t;
+  if (scr_status (&t, have ? &v : NULL, &live) != 0)
+    {
+      fprintf (stderr, "ospview: out of memory\n");
+      return 1;
+    }
+  for (size_t i = 0; i < t.n; i++)
+    printf ("%s\n", t.rows[i].text);
+  scr_table_free (&t);
+  if (!have)
+    return 0;
+
+  struct scr_opts so;
+  memset (&so, 0, sizeof so);
+  so.filter = o->filter;
+  so.sort = o->sort;
+  so.reverse = o->reverse;
+  so.top = o->top;
+  so.open_depth = UINT32_MAX; /* batch: the whole forest */
+  for (int scr = 0; scr < SCR_NSCREENS; scr++)
+    {
+      if (!(o->screens >> scr & 1))
+        continue;
+      if (scr_build (&t, &v, (enum scr_screen) scr, &so) != 0)
+        {
+          fprintf (stderr, "ospview: out of memory\n");
+          return 1;
+        }
+      print_table (&t);
+      scr_table_free (&t);
+    }
+  return 0;
+}
+
+int
+batch_run (const struct seg *s, const struct ospview_opts *o)
+{
+  void *buf = NULL;
+  size_t cap = 0;
+  int rc = 0;
+  for (long i = 1; i <= o->count; i++)
+    {
+      if (i > 1)
+        {
+          pause_for (o->delay);
+          printf ("\n--- refresh %ld ---\n", i);
+        }
+      rc |= refresh (s, o, &buf, &cap);
+      if (fflush (stdout) != 0 || ferror (stdout))
+        {
+          /* a closed pipe (ospview -b 100 | head): stop quietly */
+          rc = 1;
+          break;
+        }
+    }
+  free (buf);
+  return rc;
+}

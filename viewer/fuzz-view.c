@@ -1,0 +1,194 @@
+/* fuzz-view.c - the fuzz target of the viewer's input handling: a view
+ * (view_parse and everything the screens do with an accepted view) or a
+ * whole segment file (seg_attach_path, seg_read, then the view in it).
+ *
+ * Why: views and segments come from other processes and from files; the
+ * viewer must refuse anything malformed with a message and never read
+ * outside what it was given.  Built by tests/viewer-fuzz.sh with
+ * -fsanitize=address,undefined, either with clang's libFuzzer
+ * (-fsanitize=fuzzer, which supplies main) or with the self-contained
+ * mutator tests/progs/viewer-mutate.c (gcc only); not part of ospview.
+ *
+ * An input that starts with the segment magic is a segment: it is written
+ * to a scratch file ($OSPVIEW_FUZZ_FILE, else /tmp/ospview-fuzz-<pid>) and
+ * attached by path.  Anything else is a view, copied into a buffer of
+ * exactly its size so that any read past the end is caught, and parsed
+ * twice: as it is, and with every section's CRC recomputed, so that
+ * mutations reach the checks behind the checksums.  The contract
+ * checked besides "no crash": a refusal comes with a one-line message, an
+ * acceptance yields screens whose every row is a string.
+ */
+#define _GNU_SOURCE
+#include "ospview.h"
+
+#include "crc32.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
+
+/* Views accepted and refused (the mutator's summary). */
+unsigned long fuzz_view_accepted, fuzz_view_refused;
+
+static void
+check_message (const char *err)
+{
+  if (err[0] == '\0' || strchr (err, '\n') != NULL)
+    {
+      fprintf (stderr, "fuzz-view: refusal without a one-line message: "
+               "'%s'\n", err);
+      abort ();
+    }
+}
+
+/* Every screen under a few option sets, and the status lines. */
+static void
+exercise (const struct view *v)
+{
+  static const char *const filters[] = { NULL, "demo", "()", "zzz" };
+  struct scr_keyset toggled = { 0 };
+  for (uint64_t i = 0; i < v->nforest && i < 8; i++)
+    if (scr_keyset_toggle (&toggled, i * 0x9e3779b97f4a7c15ull) != 0)
+      abort ();
+  for (int s = 0; s < SCR_NSCREENS; s++)
+    for (int k = 0; k < SORT_NKEYS; k++)
+      {
+        struct scr_opts o;
+        memset (&o, 0, sizeof o);
+        o.sort = (enum scr_sort) k;
+        o.reverse = k & 1;
+        o.filter = filters[k % 4];
+        o.full_paths = k & 2;
+        o.top = k == 3 ? 2 : 0;
+        o.open_depth = k == 1 ? 1 : UINT32_MAX;
+        o.toggled = &toggled;
+        struct scr_table t;
+        if (scr_build (&t, v, (enum scr_screen) s, &o) != 0)
+          abort (); /* only out of memory may fail */
+        size_t sum = 0;
+        for (size_t i = 0; i < t.n; i++)
+          sum += strlen (t.rows[i].text);
+        if (t.title == NULL || t.header == NULL || t.n > t.total)
+          abort ();
+        (void) sum;
+        scr_table_free (&t);
+      }
+  scr_keyset_free (&toggled);
+  struct scr_live l = { "prog", 1, 1, OSP_SHM_ONLINE, 1, 2, 3, 4, 0 };
+  struct scr_table t;
+  if (scr_status (&t, v, &l) != 0)
+    abort ();
+  scr_table_free (&t);
+}
+
+/* Recompute the checksum of every section that lies inside the view: a
+   mutated view then gets past the CRC checks to the ones behind them
+   (the table entries are copied in and out: nothing need be aligned). */
+static void
+fix_crcs (unsigned char *b, size_t size)
+{
+  struct osp_view_header h;
+  if (size < sizeof h)
+    return;
+  memcpy (&h, b, sizeof h);
+  if (h.header_size > size)
+    return;
+  uint64_t room = (size - h.header_size) / sizeof (struct osp_view_section);
+  uint64_t n = h.nsections < room ? h.nsections : room;
+  for (uint64_t i = 0; i < n; i++)
+    {
+      struct osp_view_section s;
+      unsigned char *at = b + h.header_size + i * sizeof s;
+      memcpy (&s, at, sizeof s);
+      if (s.elem_size == 0 || s.offset > size
+          || s.count > (size - s.offset) / s.elem_size)
+        continue;
+      s.crc32 = osp_crc32 (0, b + s.offset, (size_t) (s.count * s.elem_size));
+      memcpy (at, &s, sizeof s);
+    }
+}
+
+/* The view as given, then with its checksums made right. */
+static void
+one_view (const uint8_t *data, size_t size)
+{
+  for (int fixed = 0; fixed < 2; fixed++)
+    {
+      unsigned char *buf = malloc (size ? size : 1);
+      if (buf == NULL)
+        return;
+      memcpy (buf, data, size);
+      if (fixed)
+        fix_crcs (buf, size);
+      struct view v;
+      char err[512] = "";
+      if (view_parse (&v, buf, size, err, sizeof err) == 0)
+        {
+          fuzz_view_accepted++;
+          exercise (&v);
+        }
+      else
+        {
+          fuzz_view_refused++;
+          check_message (err);
+        }
+      free (buf);
+    }
+}
+
+static void
+one_segment (const uint8_t *data, size_t size)
+{
+  static char path[256];
+  if (path[0] == '\0')
+    {
+      const char *p = getenv ("OSPVIEW_FUZZ_FILE");
+      if (p)
+        snprintf (path, sizeof path, "%s", p);
+      else
+        snprintf (path, sizeof path, "/tmp/ospview-fuzz-%ld",
+                  (long) getpid ());
+    }
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (fd < 0)
+    return;
+  size_t done = 0;
+  while (done < size)
+    {
+      ssize_t k = write (fd, data + done, size - done);
+      if (k <= 0)
+        break;
+      done += (size_t) k;
+    }
+  close (fd);
+  struct seg s;
+  char err[512] = "";
+  if (seg_attach_path (&s, path, err, sizeof err) != 0)
+    {
+      check_message (err);
+      return;
+    }
+  void *buf = NULL;
+  size_t cap = 0;
+  long len = seg_read (&s, &buf, &cap, err, sizeof err);
+  if (len < 0)
+    check_message (err);
+  else if (len > 0)
+    one_view (buf, (size_t) len); /* a copy of exactly len bytes */
+  free (buf);
+  seg_detach (&s);
+}
+
+int
+LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
+{
+  if (size >= 8 && memcmp (data, OSP_SHM_MAGIC, 8) == 0)
+    one_segment (data, size);
+  else
+    one_view (data, size);
+  return 0;
+}

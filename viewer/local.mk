@@ -1,0 +1,24 @@
+## viewer/local.mk - ospview, the live viewer (included by the top-level Makefile.am; appends
+## only).  C11, ncursesw from configure (NCURSESW_CFLAGS/NCURSESW_LIBS).  It compiles the
+## runtime's libosprt/crc32.c (the checksums of the view sections) but links nothing else of
+## the runtime: it reads the shared-memory segments (include/osp/shm.h, include/osp/view.h).
+
+bin_PROGRAMS += viewer/ospview
+viewer_ospview_SOURCES = \
+	viewer/ospview.h \
+	viewer/ospview.c \
+	viewer/segment.c \
+	viewer/view.c \
+	viewer/screens.c \
+	viewer/status.c \
+	viewer/batch.c \
+	viewer/tui.h \
+	viewer/tui.c \
+	viewer/keys.c \
+	libosprt/crc32.h \
+	libosprt/crc32.c
+viewer_ospview_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt \
+	-I$(top_srcdir)/viewer $(NCURSESW_CFLAGS)
+viewer_ospview_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes
+viewer_ospview_LDADD = $(NCURSESW_LIBS) -lm
+EXTRA_DIST += viewer/README viewer/fuzz-view.c

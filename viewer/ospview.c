@@ -1,0 +1,373 @@
+/* ospview.c - the command line and main of the live viewer.
+ *
+ *   ospview -l                    list the profiled processes of this user
+ *   ospview [-p PID]              watch one (without -p: the only one)
+ *   ospview --segment FILE        read a segment file by path
+ *   -b N, -d SECONDS, --screen=.. batch output instead of the terminal UI
+ *
+ * Why here and nothing else: option parsing and choosing what to attach
+ * to are the only things main does; listing, reading, validating and
+ * drawing live in segment.c, view.c, screens.c, batch.c and tui.c.
+ * Errors in the command line are one line naming the problem, exit 2;
+ * "nothing to attach to" and unreadable segments exit 1.
+ */
+#define _GNU_SOURCE
+#ifdef HAVE_CONFIG_H
+#include "osp-config.h"
+#endif
+#include "ospview.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "?"
+#endif
+
+#define MAX_LIST 256
+
+static void
+usage (FILE *out)
+{
+  fprintf (out,
+"usage: ospview [-p PID | --segment FILE] [options]   watch a profiled process\n"
+"       ospview -l                                     list profiled processes\n"
+"\n"
+"ospview shows the profile of a running program built with osp (gcc\n"
+"-fplugin=osp): its hot subpaths, Ball-Larus paths, prefix forest and\n"
+"functions, refreshed as the program publishes them.  Without -p it\n"
+"attaches to your only profiled process, or lists them if there are several.\n"
+"\n"
+"  -l, --list           list your profiled processes: pid, state, uptime,\n"
+"                       heartbeat age, program\n"
+"  -p, --pid PID        attach to process PID\n"
+"      --segment FILE   read a segment file (a copy of /dev/shm/osp-UID-PID)\n"
+"  -b, --batch N        print the screens as text N times, no terminal UI\n"
+"  -d, --delay SECONDS  between refreshes (default 1; batch may use 0)\n"
+"      --screen=LIST    subpaths, paths, forest, functions or all (default;\n"
+"                       batch: a comma-separated list; UI: the first shown)\n"
+"      --top=N          rows per screen in batch mode (default 20, 0: all)\n"
+"      --filter=TEXT    only rows whose path or name contains TEXT\n"
+"      --sort=KEY       rank (default), estimate, share, length, branches,\n"
+"                       calls, name\n"
+"  -r, --reverse        reverse the sort\n"
+"      --keys           the keys of the interactive mode\n"
+"  -h, --help           this help\n"
+"      --version        the version\n");
+}
+
+/* Command-line errors: one line, exit 2. */
+static void
+bad (const char *fmt, const char *a, const char *b)
+{
+  fprintf (stderr, "ospview: ");
+  fprintf (stderr, fmt, a, b);
+  fprintf (stderr, " (ospview --help for usage)\n");
+  exit (2);
+}
+
+static long
+parse_long (const char *opt, const char *s, long lo, long hi)
+{
+  char *end;
+  errno = 0;
+  long x = strtol (s, &end, 10);
+  if (*s == '\0' || *end != '\0' || errno != 0 || x < lo || x > hi)
+    {
+      char range[64];
+      snprintf (range, sizeof range, "a whole number %ld..%ld", lo, hi);
+      fprintf (stderr, "ospview: %s: '%s' is not %s (ospview --help for "
+               "usage)\n", opt, s, range);
+      exit (2);
+    }
+  return x;
+}
+
+static unsigned
+parse_screens (const char *s)
+{
+  unsigned mask = 0;
+  char *copy = strdup (s);
+  if (copy == NULL)
+    {
+      fprintf (stderr, "ospview: out of memory\n");
+      exit (1);
+    }
+  char *save = NULL;
+  for (char *w = strtok_r (copy, ",", &save); w;
+       w = strtok_r (NULL, ",", &save))
+    {
+      if (strcmp (w, "all") == 0)
+        {
+          mask |= (1u << SCR_NSCREENS) - 1;
+          continue;
+        }
+      int k = scr_screen_by_name (w);
+      if (k < 0)
+        bad ("--screen: unknown screen '%s' (subpaths, paths, forest, "
+             "functions, all)%s", w, "");
+      mask |= 1u << k;
+    }
+  free (copy);
+  if (mask == 0)
+    bad ("--screen: no screen named in '%s'%s", s, "");
+  return mask;
+}
+
+static const char *
+state_word (const struct seg_info *i)
+{
+  if (i->state == OSP_SHM_EXITED)
+    return "exited";
+  if (!i->alive)
+    return "dead";
+  return i->state == OSP_SHM_ONLINE ? "running" : "starting";
+}
+
+static void
+fmt_age (char *buf, size_t n, uint64_t now, uint64_t then)
+{
+  if (then == 0)
+    {
+      snprintf (buf, n, "-");
+      return;
+    }
+  double s = now > then ? (double) (now - then) / 1e9 : 0.0;
+  if (s < 60)
+    snprintf (buf, n, "%.1fs", s);
+  else if (s < 3600)
+    snprintf (buf, n, "%dm%02ds", (int) s / 60, (int) s % 60);
+  else
+    snprintf (buf, n, "%dh%02dm", (int) (s / 3600), (int) s / 60 % 60);
+}
+
+static void
+print_list (const struct seg_info *l, int n)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  uint64_t now = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+  printf ("%8s  %-8s %9s %10s  %s\n", "PID", "STATE", "UPTIME", "HEARTBEAT",
+          "PROGRAM");
+  for (int i = 0; i < n; i++)
+    {
+      char up[32], hb[32];
+      uint64_t end = l[i].alive && l[i].state == OSP_SHM_ONLINE
+                         ? now
+                         : l[i].heartbeat_ns;
+      fmt_age (up, sizeof up, end, l[i].start_ns);
+      fmt_age (hb, sizeof hb, now, l[i].heartbeat_ns);
+      printf ("%8ld  %-8s %9s %10s  %s\n", (long) l[i].pid, state_word (&l[i]),
+              up, hb, l[i].program);
+    }
+}
+
+static int
+do_list (void)
+{
+  static struct seg_info l[MAX_LIST];
+  char err[512];
+  int n = seg_list (l, MAX_LIST, err, sizeof err);
+  if (n < 0)
+    {
+      fprintf (stderr, "ospview: %s\n", err);
+      return 1;
+    }
+  if (n == 0)
+    {
+      printf ("no profiled processes of yours (no %s%s%lu-* segments)\n",
+              OSP_SHM_DIR, OSP_SHM_PREFIX, (unsigned long) geteuid ());
+      return 0;
+    }
+  print_list (l, n < MAX_LIST ? n : MAX_LIST);
+  if (n > MAX_LIST)
+    printf ("(%d more not shown)\n", n - MAX_LIST);
+  return 0;
+}
+
+/* No -p: the only profiled process (the only live one if some are dead). */
+static pid_t
+pick (void)
+{
+  static struct seg_info l[MAX_LIST];
+  char err[512];
+  int n = seg_list (l, MAX_LIST, err, sizeof err);
+  if (n < 0)
+    {
+      fprintf (stderr, "ospview: %s\n", err);
+      exit (1);
+    }
+  if (n == 0)
+    {
+      fprintf (stderr, "ospview: no profiled process of yours is running "
+               "(no %s%s%lu-* segment); build with gcc -fplugin=osp and "
+               "start it, or give -p PID\n", OSP_SHM_DIR, OSP_SHM_PREFIX,
+               (unsigned long) geteuid ());
+      exit (1);
+    }
+  if (n > MAX_LIST)
+    n = MAX_LIST;
+  int alive = 0, which = 0;
+  for (int i = 0; i < n; i++)
+    if (l[i].alive && l[i].state == OSP_SHM_ONLINE)
+      {
+        alive++;
+        which = i;
+      }
+  if (n == 1)
+    return l[0].pid;
+  if (alive == 1)
+    return l[which].pid;
+  print_list (l, n);
+  fprintf (stderr, "ospview: %d profiled processes: choose one with -p PID\n",
+           n);
+  exit (1);
+}
+
+int
+main (int argc, char **argv)
+{
+  enum { OPT_SEGMENT = 256, OPT_SCREEN, OPT_TOP, OPT_FILTER, OPT_SORT,
+         OPT_VERSION, OPT_KEYS };
+  static const struct option longs[] = {
+    { "list", no_argument, 0, 'l' },
+    { "pid", required_argument, 0, 'p' },
+    { "batch", required_argument, 0, 'b' },
+    { "delay", required_argument, 0, 'd' },
+    { "segment", required_argument, 0, OPT_SEGMENT },
+    { "screen", required_argument, 0, OPT_SCREEN },
+    { "top", required_argument, 0, OPT_TOP },
+    { "filter", required_argument, 0, OPT_FILTER },
+    { "sort", required_argument, 0, OPT_SORT },
+    { "reverse", no_argument, 0, 'r' },
+    { "help", no_argument, 0, 'h' },
+    { "version", no_argument, 0, OPT_VERSION },
+    { "keys", no_argument, 0, OPT_KEYS },
+    { 0, 0, 0, 0 }
+  };
+  struct ospview_opts o;
+  memset (&o, 0, sizeof o);
+  o.delay = 1.0;
+  o.top = 20;
+  o.sort = SORT_RANK;
+  int list = 0, screen_given = 0;
+  long pid = 0;
+  const char *segment = NULL;
+
+  opterr = 0; /* our own messages */
+  int c;
+  while ((c = getopt_long (argc, argv, ":lp:b:d:rh", longs, NULL)) != -1)
+    switch (c)
+      {
+      case 'l':
+        list = 1;
+        break;
+      case 'p':
+        pid = parse_long ("-p", optarg, 1, INT_MAX);
+        break;
+      case 'b':
+        o.count = parse_long ("-b", optarg, 1, 1000000000L);
+        break;
+      case 'd':
+        {
+          char *end;
+          errno = 0;
+          double d = strtod (optarg, &end);
+          if (*optarg == '\0' || *end != '\0' || errno != 0 || !isfinite (d)
+              || d < 0 || d > 86400)
+            bad ("-d: '%s' is not a number of seconds 0..86400%s", optarg,
+                 "");
+          o.delay = d;
+        }
+        break;
+      case OPT_SEGMENT:
+        segment = optarg;
+        break;
+      case OPT_SCREEN:
+        o.screens = parse_screens (optarg);
+        screen_given = 1;
+        break;
+      case OPT_TOP:
+        o.top = (size_t) parse_long ("--top", optarg, 0, 100000000L);
+        break;
+      case OPT_FILTER:
+        o.filter = optarg;
+        break;
+      case OPT_SORT:
+        {
+          int k = scr_sort_by_name (optarg);
+          if (k < 0)
+            bad ("--sort: unknown key '%s' (rank, estimate, share, length, "
+                 "branches, calls, name)%s", optarg, "");
+          o.sort = (enum scr_sort) k;
+        }
+        break;
+      case 'r':
+        o.reverse = 1;
+        break;
+      case 'h':
+        usage (stdout);
+        return 0;
+      case OPT_VERSION:
+        printf ("ospview (osp) %s, segment layout %u.%u, view format %u.%u\n",
+                PACKAGE_VERSION, OSP_SHM_MAJOR, OSP_SHM_MINOR, OSP_VIEW_MAJOR,
+                OSP_VIEW_MINOR);
+        return 0;
+      case OPT_KEYS:
+        return ospview_keys ();
+      case ':':
+        {
+          char opt[3] = { '-', (char) optopt, 0 };
+          bad ("%s needs a value%s", optopt ? opt : argv[optind - 1], "");
+        }
+        break;
+      default:
+        {
+          char opt[3] = { '-', (char) optopt, 0 };
+          bad ("unknown option '%s'%s", optopt ? opt : argv[optind - 1], "");
+        }
+      }
+  if (optind < argc)
+    bad ("unexpected argument '%s'%s", argv[optind], "");
+  if (pid && segment)
+    bad ("-p and --segment both name what to read: give one%s%s", "", "");
+  if (list)
+    {
+      if (pid || segment || o.count)
+        bad ("-l lists processes: it takes no -p, --segment or -b%s%s", "",
+             "");
+      return do_list ();
+    }
+  if (!screen_given)
+    o.screens = (1u << SCR_NSCREENS) - 1;
+
+  struct seg s;
+  char err[512];
+  int rc;
+  if (segment)
+    rc = seg_attach_path (&s, segment, err, sizeof err);
+  else
+    {
+      if (!pid)
+        pid = pick ();
+      rc = seg_attach (&s, (pid_t) pid, err, sizeof err);
+    }
+  if (rc != 0)
+    {
+      fprintf (stderr, "ospview: %s\n", err);
+      return 1;
+    }
+  if (o.count > 0)
+    rc = batch_run (&s, &o);
+  else
+    rc = ospview_tui (&s, &o);
+  seg_detach (&s);
+  return rc;
+}

@@ -1,0 +1,257 @@
+/* ospview.h - internal contracts between the files of the viewer.
+ *
+ *   segment.c  finding (-l), attaching to and copying views out of the
+ *              shared-memory segments of profiled processes (osp/shm.h)
+ *   view.c     validating a view (osp/view.h) and giving it a C shape
+ *   screens.c  the screens as rows of text: hot subpaths, Ball-Larus paths,
+ *              the prefix forest, functions; filtering and sorting; used by
+ *              both the batch output and the terminal UI
+ *   status.c   the status lines above the screens (process, liveness,
+ *              the totals behind the estimates)
+ *   batch.c    -b: print the screens as text, N refreshes
+ *   tui.c      the ncurses UI: windows, drawing, the key loop
+ *   keys.c     the key table (the one place a key is bound; the help
+ *              screen is generated from it)
+ *   ospview.c  command line, main
+ * libosprt/crc32.c is compiled in too (the view's section checksums).
+ */
+#ifndef OSPVIEW_H
+#define OSPVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "osp/shm.h"
+#include "osp/view.h"
+
+/* ---- segment.c ------------------------------------------------------- */
+
+/* One segment found in OSP_SHM_DIR for this user. */
+struct seg_info
+{
+  pid_t pid;
+  int alive;             /* the process exists */
+  uint32_t state;        /* enum osp_shm_state, as last read */
+  char program[256];
+  uint64_t start_ns, heartbeat_ns;
+};
+
+/* The segments of the calling user (up to MAX, newest pid first).  Returns
+   how many were found (may exceed MAX), or -1 with ERR set. */
+int seg_list (struct seg_info *out, int max, char *err, size_t errlen);
+
+struct seg
+{
+  int fd;
+  void *map;
+  size_t size;
+  pid_t pid;
+  const struct osp_shm_header *hdr; /* validated */
+  /* Added by segment.c: the header as validated at attach (a private
+     copy; its offsets and sizes are the ones used, the shared page's fixed
+     fields are not trusted to stay put), and the file's path for
+     messages. */
+  struct osp_shm_header fixed;
+  char path[256];
+};
+
+/* Attach to the segment of PID (read-only).  0, or -1 with a one-line ERR
+   naming the problem (no such segment, not osp's, another version, ...). */
+int seg_attach (struct seg *s, pid_t pid, char *err, size_t errlen);
+/* Attach to a segment file given by path (tests, fuzzing). */
+int seg_attach_path (struct seg *s, const char *path, char *err,
+                     size_t errlen);
+void seg_detach (struct seg *s);
+/* Copy the newest view into *BUF (malloc'ed, grown as needed; *CAP its
+   size).  Returns the view's length, 0 when no view was published yet, or
+   -1 with ERR (torn after the retries, length out of range, ...). */
+long seg_read (const struct seg *s, void **buf, size_t *cap, char *err,
+               size_t errlen);
+/* Whether PID exists (kill (pid, 0); EPERM counts as alive). */
+int seg_alive (pid_t pid);
+
+/* ---- view.c ---------------------------------------------------------- */
+
+/* A validated view: pointers into the caller's copy of the bytes. */
+struct view
+{
+  const struct osp_view_header *hdr;
+  const char *strings;
+  uint64_t nstrings; /* bytes */
+  struct osp_vrun run; /* zeroed when absent */
+  const struct osp_vfn *fns;
+  uint64_t nfns;
+  const struct osp_vblock *blocks;
+  uint64_t nblocks;
+  const uint32_t *ids;
+  uint64_t nids;
+  const struct osp_vsubpath *subpaths;
+  uint64_t nsubpaths;
+  const struct osp_vpath *paths;
+  uint64_t npaths;
+  const struct osp_vforest *forest;
+  uint64_t nforest;
+  const struct osp_vstat *stats;
+  uint64_t nstats;
+  /* element strides as written (>= the sizes above) */
+  uint32_t fn_size, block_size, subpath_size, path_size, forest_size,
+      stat_size;
+};
+
+/* Validate the LEN bytes at BUF (8-byte aligned) as a view and fill V.
+   0, or -1 with a one-line ERR naming the problem.  Nothing of BUF is
+   trusted before this returns 0. */
+int view_parse (struct view *v, const void *buf, size_t len, char *err,
+                size_t errlen);
+/* Element I of a section, striding by its element size. */
+const struct osp_vfn *view_fn (const struct view *v, uint64_t i);
+const struct osp_vblock *view_block (const struct view *v, uint64_t i);
+const struct osp_vsubpath *view_subpath (const struct view *v, uint64_t i);
+const struct osp_vpath *view_path (const struct view *v, uint64_t i);
+const struct osp_vforest *view_forest (const struct view *v, uint64_t i);
+const struct osp_vstat *view_stat (const struct view *v, uint64_t i);
+/* String at OFF (validated by view_parse). */
+const char *view_str (const struct view *v, uint32_t off);
+/* The STATS row NAME as a number (U64 or F64) or a string: 1 and *OUT if
+   present with a fitting kind, else 0 (NULL for the string). */
+int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
+int view_stat_f64 (const struct view *v, const char *name, double *out);
+const char *view_stat_str (const struct view *v, const char *name);
+
+/* ---- screens.c ------------------------------------------------------- */
+
+/* The screens, in Tab order. */
+enum scr_screen
+{
+  SCR_SUBPATHS,  /* hot subpaths (mode=subpaths, subpaths-exact) */
+  SCR_PATHS,     /* hot Ball-Larus paths */
+  SCR_FOREST,    /* the prefix forest (k-BLPP) as an indented tree */
+  SCR_FUNCTIONS, /* functions with their calls and hot rows */
+  SCR_NSCREENS
+};
+
+/* Sort keys.  SORT_RANK is the view's own order (the runtime's ranking;
+   the forest's preorder; functions: by hot rows).  Not every key applies
+   to every screen (scr_sort_ok); descending for numbers, ascending for
+   names, REVERSE flips. */
+enum scr_sort
+{
+  SORT_RANK,
+  SORT_ESTIMATE, /* estimate (forest: count or estimate; functions: calls) */
+  SORT_SHARE,
+  SORT_LENGTH,   /* blocks */
+  SORT_BRANCHES, /* paths */
+  SORT_CALLS,    /* functions */
+  SORT_NAME,     /* the row's path text or function name */
+  SORT_NKEYS
+};
+
+const char *scr_screen_name (enum scr_screen s); /* "subpaths", ... */
+int scr_screen_by_name (const char *name);        /* -1 if unknown */
+const char *scr_sort_name (enum scr_sort k);      /* "rank", ... */
+int scr_sort_by_name (const char *name);          /* -1 if unknown */
+int scr_sort_ok (enum scr_screen s, enum scr_sort k);
+
+/* A set of row keys (the forest nodes whose expansion the user toggled),
+   kept by the caller across refreshes: keys are stable for one process. */
+struct scr_keyset
+{
+  uint64_t *keys; /* sorted */
+  size_t n, cap;
+};
+int scr_keyset_has (const struct scr_keyset *set, uint64_t key);
+/* Add KEY if absent, remove it if present.  0, or -1 out of memory. */
+int scr_keyset_toggle (struct scr_keyset *set, uint64_t key);
+void scr_keyset_free (struct scr_keyset *set);
+
+struct scr_opts
+{
+  const char *filter;    /* keep rows whose text contains it (NULL: all);
+                            forest: matches and their ancestors, opened */
+  enum scr_sort sort;    /* a key scr_sort_ok allows, else SORT_RANK */
+  int reverse;
+  int full_paths;        /* 0: a long path shows its first 8 and last 5
+                            steps around "...", like the text report */
+  size_t top;            /* at most this many rows (0: all) */
+  uint32_t open_depth;   /* forest: nodes shallower than this start open */
+  const struct scr_keyset *toggled; /* forest: nodes open/closed unlike
+                            open_depth says (NULL: none) */
+};
+
+struct scr_row
+{
+  char *text;            /* the whole row, no newline */
+  uint64_t key;          /* identity across refreshes (selection, folds) */
+  uint64_t index;        /* its element in the view's section */
+  uint32_t depth;        /* forest: the node's depth, else 0 */
+  unsigned char has_children, expanded; /* forest */
+};
+
+struct scr_table
+{
+  char *title;           /* e.g. "hottest subpaths (20 of 57)" */
+  char *header;          /* the column titles, aligned with the rows */
+  char *note;            /* why the table is empty, or NULL */
+  size_t path_col;       /* where the path (or name) column starts */
+  struct scr_row *rows;
+  size_t n, cap;
+  size_t total;          /* rows before the filter and TOP */
+};
+
+/* Fill T (zeroed or freed before) with screen S of V.  0, or -1 out of
+   memory (T is then freed). */
+int scr_build (struct scr_table *t, const struct view *v, enum scr_screen s,
+               const struct scr_opts *o);
+void scr_table_free (struct scr_table *t);
+
+/* ---- status.c -------------------------------------------------------- */
+
+/* What the status lines say about the process besides the view. */
+struct scr_live
+{
+  const char *program;   /* the segment header's program name */
+  long pid;
+  uint64_t start_ns;     /* CLOCK_REALTIME of the runtime's start */
+  uint32_t state;        /* enum osp_shm_state */
+  int alive;             /* the pid exists */
+  uint64_t heartbeat_ns; /* the writer's last publish (REALTIME) */
+  uint64_t now_ns;       /* CLOCK_REALTIME now */
+  uint64_t publishes;    /* views written so far */
+  uint64_t truncated;    /* views the writer had to cut */
+};
+
+/* The status lines (2 or 3) into T->rows: program, pid, uptime, state,
+   heartbeat age; the counts behind the estimates (blocks seen, samples,
+   path ends), thresholds and memory.  V may be NULL (no view yet).
+   0, or -1 out of memory. */
+int scr_status (struct scr_table *t, const struct view *v,
+                const struct scr_live *l);
+/* "exited" when the state says so or the pid is gone, else NULL. */
+const char *scr_exited (const struct scr_live *l);
+
+/* ---- batch.c, tui.c, ospview.c --------------------------------------- */
+
+struct ospview_opts
+{
+  long count;            /* -b N: refreshes (batch mode when > 0) */
+  double delay;          /* -d: seconds between refreshes */
+  unsigned screens;      /* --screen: a bit per enum scr_screen */
+  size_t top;            /* --top: rows per screen (0: all) */
+  const char *filter;    /* --filter */
+  enum scr_sort sort;    /* --sort */
+  int reverse;
+};
+
+/* The live state of the attached segment, for the status lines. */
+void ospview_live (const struct seg *s, struct scr_live *l);
+
+/* Print the screens O selects as text, O->count times.  Exit status. */
+int batch_run (const struct seg *s, const struct ospview_opts *o);
+/* The interactive UI.  Exit status. */
+int ospview_tui (const struct seg *s, const struct ospview_opts *o);
+/* ospview --keys: the UI's key table as text (keys.c; also in tui.h). */
+int ospview_keys (void);
+
+
+#endif

@@ -1,0 +1,923 @@
+/* screens.c - the viewer's screens as rows of text.
+ *
+ * Why a separate layer: the batch output (-b) and the ncurses UI must show
+ * the same thing, and the UI should only have to draw lines, move a
+ * cursor and keep a few choices (screen, sort key, filter, which forest
+ * nodes are open).  So everything that turns a validated view (view.c)
+ * into text lives here: the column layouts, paths decoded to function and
+ * file:line exactly as the runtime's text report writes them (compact
+ * steps; see libosprt/report-subpaths.c), filtering, sorting, the forest
+ * as an indented tree with open and closed nodes, and the status lines.
+ *
+ * Every row carries a key that stays the same for the same subpath, path,
+ * forest node or function from one view of a process to the next (a hash
+ * of the runtime's function ids, block numbers and path ids, never of
+ * positions), so that the UI can keep the cursor on a row and remember
+ * which forest nodes the user opened while the ranking changes.
+ */
+#define _GNU_SOURCE
+#include "ospview.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ----------------------------------------------------------- */
+
+static const char *const screen_names[SCR_NSCREENS]
+    = { "subpaths", "paths", "forest", "functions" };
+static const char *const sort_names[SORT_NKEYS]
+    = { "rank", "estimate", "share", "length", "branches", "calls", "name" };
+
+const char *
+scr_screen_name (enum scr_screen s)
+{
+  return (unsigned) s < SCR_NSCREENS ? screen_names[s] : "?";
+}
+
+int
+scr_screen_by_name (const char *name)
+{
+  for (int i = 0; i < SCR_NSCREENS; i++)
+    if (strcmp (name, screen_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+const char *
+scr_sort_name (enum scr_sort k)
+{
+  return (unsigned) k < SORT_NKEYS ? sort_names[k] : "?";
+}
+
+int
+scr_sort_by_name (const char *name)
+{
+  for (int i = 0; i < SORT_NKEYS; i++)
+    if (strcmp (name, sort_names[i]) == 0)
+      return i;
+  return -1;
+}
+
+int
+scr_sort_ok (enum scr_screen s, enum scr_sort k)
+{
+  static const unsigned ok[SCR_NSCREENS] = {
+    [SCR_SUBPATHS] = 1u << SORT_RANK | 1u << SORT_ESTIMATE | 1u << SORT_SHARE
+                     | 1u << SORT_LENGTH | 1u << SORT_NAME,
+    [SCR_PATHS] = 1u << SORT_RANK | 1u << SORT_ESTIMATE | 1u << SORT_SHARE
+                  | 1u << SORT_LENGTH | 1u << SORT_BRANCHES | 1u << SORT_NAME,
+    [SCR_FOREST] = 1u << SORT_RANK | 1u << SORT_ESTIMATE | 1u << SORT_SHARE
+                   | 1u << SORT_NAME,
+    [SCR_FUNCTIONS] = 1u << SORT_RANK | 1u << SORT_CALLS | 1u << SORT_NAME,
+  };
+  return (unsigned) s < SCR_NSCREENS && (unsigned) k < SORT_NKEYS
+         && (ok[s] >> k & 1);
+}
+
+/* ---- key sets -------------------------------------------------------- */
+
+static size_t
+keyset_find (const struct scr_keyset *set, uint64_t key)
+{
+  size_t lo = 0, hi = set->n;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (set->keys[mid] < key)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo;
+}
+
+int
+scr_keyset_has (const struct scr_keyset *set, uint64_t key)
+{
+  if (set == NULL || set->n == 0)
+    return 0;
+  size_t i = keyset_find (set, key);
+  return i < set->n && set->keys[i] == key;
+}
+
+int
+scr_keyset_toggle (struct scr_keyset *set, uint64_t key)
+{
+  size_t i = keyset_find (set, key);
+  if (i < set->n && set->keys[i] == key)
+    {
+      memmove (&set->keys[i], &set->keys[i + 1],
+               (set->n - i - 1) * sizeof *set->keys);
+      set->n--;
+      return 0;
+    }
+  if (set->n == set->cap)
+    {
+      size_t ncap = set->cap ? 2 * set->cap : 16;
+      uint64_t *nk = realloc (set->keys, ncap * sizeof *nk);
+      if (nk == NULL)
+        return -1;
+      set->keys = nk;
+      set->cap = ncap;
+    }
+  memmove (&set->keys[i + 1], &set->keys[i],
+           (set->n - i) * sizeof *set->keys);
+  set->keys[i] = key;
+  set->n++;
+  return 0;
+}
+
+void
+scr_keyset_free (struct scr_keyset *set)
+{
+  free (set->keys);
+  memset (set, 0, sizeof *set);
+}
+
+/* ---- a growing string ------------------------------------------------ */
+
+struct sb
+{
+  char *s;
+  size_t n, cap;
+  int oom;
+};
+
+static void sb_printf (struct sb *b, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
+
+static void
+sb_printf (struct sb *b, const char *fmt, ...)
+{
+  if (b->oom)
+    return;
+  for (;;)
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      size_t room = b->cap - b->n;
+      int k = vsnprintf (b->s ? b->s + b->n : NULL, room, fmt, ap);
+      va_end (ap);
+      if (k < 0)
+        {
+          b->oom = 1;
+          return;
+        }
+      if ((size_t) k < room)
+        {
+          b->n += (size_t) k;
+          return;
+        }
+      size_t ncap = b->cap ? b->cap : 128;
+      while (ncap - b->n <= (size_t) k)
+        ncap *= 2;
+      char *ns = realloc (b->s, ncap);
+      if (ns == NULL)
+        {
+          b->oom = 1;
+          return;
+        }
+      b->s = ns;
+      b->cap = ncap;
+    }
+}
+
+static void
+sb_puts (struct sb *b, const char *s)
+{
+  sb_printf (b, "%s", s);
+}
+
+/* Take the string out (never NULL unless out of memory). */
+static char *
+sb_take (struct sb *b)
+{
+  if (b->s == NULL && !b->oom)
+    sb_puts (b, "");
+  char *s = b->oom ? NULL : b->s;
+  if (b->oom)
+    free (b->s);
+  memset (b, 0, sizeof *b);
+  return s;
+}
+
+/* ---- keys ------------------------------------------------------------ */
+
+static uint64_t
+mix (uint64_t h, uint64_t x)
+{
+  /* splitmix64's finaliser over h ^ x: cheap and well spread */
+  uint64_t z = h ^ (x + 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/* A block as the runtime names it: (function id, block number). */
+static uint64_t
+block_key (const struct view *v, uint32_t bi)
+{
+  const struct osp_vblock *b = view_block (v, bi);
+  return (uint64_t) view_fn (v, b->fn)->id << 32 | b->block;
+}
+
+static uint64_t
+run_key (const struct view *v, uint64_t seed, uint64_t ids, uint32_t len)
+{
+  uint64_t h = mix (seed, len);
+  for (uint32_t k = 0; k < len; k++)
+    h = mix (h, block_key (v, v->ids[ids + k]));
+  return h;
+}
+
+/* ---- paths as text (the runtime's text report form) ------------------ */
+
+/* Consecutive blocks of one function whose lines continue each other are
+   one step "file:first-last"; the function's name is shown when it
+   changes.  This is report-subpaths.c's steps_of / print_step on the
+   view's data. */
+struct step
+{
+  uint32_t fi, first, last;
+};
+
+#define HEAD_STEPS 8
+#define TAIL_STEPS 5
+
+static void
+put_step (struct sb *b, const struct view *v, const struct step *st,
+          uint32_t *shown)
+{
+  const struct osp_vfn *f = view_fn (v, st->fi);
+  if (st->fi != *shown)
+    sb_printf (b, "%s() ", view_str (v, f->name));
+  *shown = st->fi;
+  const char *file = view_str (v, f->file);
+  if (st->first == 0)
+    sb_puts (b, file);
+  else if (st->last == st->first)
+    sb_printf (b, "%s:%u", file, st->first);
+  else
+    sb_printf (b, "%s:%u-%u", file, st->first, st->last);
+}
+
+static void
+put_path (struct sb *b, const struct view *v, uint64_t ids, uint32_t len,
+          int full, struct step *steps)
+{
+  size_t n = 0;
+  for (uint32_t i = 0; i < len; i++)
+    {
+      const struct osp_vblock *bl = view_block (v, v->ids[ids + i]);
+      uint32_t fi = bl->fn, lf = bl->first_line, ll = bl->last_line;
+      if (ll < lf)
+        ll = lf;
+      struct step *prev = n ? &steps[n - 1] : NULL;
+      if (prev && prev->fi == fi
+          && (lf == 0
+              || (prev->first != 0 && lf >= prev->first
+                  && lf <= prev->last + 1)))
+        {
+          if (ll > prev->last)
+            prev->last = ll;
+          continue;
+        }
+      if (prev && prev->fi == fi && prev->first == 0)
+        {
+          prev->first = lf;
+          prev->last = ll;
+          continue;
+        }
+      steps[n++] = (struct step) { fi, lf, ll };
+    }
+  uint32_t shown = UINT32_MAX;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (!full && n > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
+        {
+          size_t skip = n - HEAD_STEPS - TAIL_STEPS;
+          sb_printf (b, " -> ... (%zu steps omitted) ...", skip);
+          i += skip - 1;
+          shown = UINT32_MAX; /* name the function again after it */
+          continue;
+        }
+      if (i)
+        sb_puts (b, " -> ");
+      put_step (b, v, &steps[i], &shown);
+    }
+}
+
+/* ---- tables ---------------------------------------------------------- */
+
+void
+scr_table_free (struct scr_table *t)
+{
+  for (size_t i = 0; i < t->n; i++)
+    free (t->rows[i].text);
+  free (t->rows);
+  free (t->title);
+  free (t->header);
+  free (t->note);
+  memset (t, 0, sizeof *t);
+}
+
+static struct scr_row *
+add_row (struct scr_table *t, char *text)
+{
+  if (text == NULL)
+    return NULL;
+  if (t->n == t->cap)
+    {
+      size_t ncap = t->cap ? 2 * t->cap : 64;
+      struct scr_row *nr = realloc (t->rows, ncap * sizeof *nr);
+      if (nr == NULL)
+        {
+          free (text);
+          return NULL;
+        }
+      t->rows = nr;
+      t->cap = ncap;
+    }
+  struct scr_row *r = &t->rows[t->n++];
+  memset (r, 0, sizeof *r);
+  r->text = text;
+  return r;
+}
+
+static int
+set_str (char **dst, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
+
+static int
+set_str (char **dst, const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  char *s = NULL;
+  int k = vasprintf (&s, fmt, ap);
+  va_end (ap);
+  if (k < 0)
+    return -1;
+  free (*dst);
+  *dst = s;
+  return 0;
+}
+
+/* One candidate row before filtering and sorting. */
+struct cand
+{
+  uint64_t index, key;
+  double num;          /* the sort key's number */
+  char *text;          /* the row */
+  const char *name;    /* the sort key's name part (in text) */
+};
+
+static enum scr_sort sort_key;
+static int sort_rev;
+
+static int
+cand_cmp (const void *pa, const void *pb)
+{
+  const struct cand *a = pa, *b = pb;
+  int c = 0;
+  if (sort_key == SORT_NAME)
+    c = strcmp (a->name, b->name);
+  else if (sort_key != SORT_RANK && a->num != b->num)
+    c = a->num > b->num ? -1 : 1;
+  if (sort_rev)
+    c = -c;
+  if (c == 0) /* stable: the view's order */
+    c = a->index < b->index ? -1 : a->index > b->index;
+  return c;
+}
+
+static int
+matches (const char *text, const char *filter)
+{
+  return filter == NULL || *filter == '\0' || strstr (text, filter) != NULL;
+}
+
+static int
+run_is (const struct view *v, uint32_t off, const char *what)
+{
+  return strcmp (view_str (v, off), what) == 0;
+}
+
+/* Sort CANDS by KEY and filter them into T's rows (taking their texts), at
+   most O->top; *MATCHED: how many passed the filter.  Frees every text
+   and C itself. */
+static int
+emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
+      enum scr_sort key, size_t *matched)
+{
+  size_t m = 0;
+  int rc = 0;
+  for (size_t i = 0; i < n; i++)
+    if (c[i].text == NULL)
+      rc = -1;
+  for (size_t i = 0; i < n; i++)
+    {
+      if (rc == 0 && matches (c[i].text + t->path_col, o->filter))
+        c[m++] = c[i];
+      else
+        free (c[i].text);
+    }
+  *matched = m;
+  sort_key = key;
+  sort_rev = o->reverse;
+  if (sort_key != SORT_RANK || sort_rev)
+    qsort (c, m, sizeof *c, cand_cmp);
+  for (size_t i = 0; i < m; i++)
+    {
+      if (rc != 0 || (o->top && t->n >= o->top))
+        {
+          free (c[i].text);
+          continue;
+        }
+      struct scr_row *r = add_row (t, c[i].text);
+      if (r == NULL)
+        {
+          rc = -1;
+          continue;
+        }
+      r->key = c[i].key;
+      r->index = c[i].index;
+    }
+  free (c);
+  return rc;
+}
+
+static const char *
+filter_note (const struct scr_opts *o)
+{
+  return o->filter && *o->filter ? o->filter : NULL;
+}
+
+static int
+set_title (struct scr_table *t, const char *what, const struct scr_opts *o,
+           size_t matched)
+{
+  const char *f = filter_note (o);
+  if (f)
+    return set_str (&t->title, "%s (%zu of %zu matching \"%s\", of %zu)",
+                    what, t->n, matched, f, t->total);
+  return set_str (&t->title, "%s (%zu of %zu)", what, t->n, t->total);
+}
+
+static void
+free_cands (struct cand *c, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    free (c[i].text);
+  free (c);
+}
+
+/* The row prefix ("  rank  estimate ...  ") is PATH_COL bytes; the name
+   of the sort is the path text after it. */
+static int
+build_subpaths (struct scr_table *t, const struct view *v,
+                const struct scr_opts *o, struct step *steps)
+{
+  int exact = run_is (v, v->run.mode, "subpaths-exact");
+  t->total = v->nsubpaths;
+  if (set_str (&t->header, "%5s %14s %12s %7s %5s  %s", "rank", "estimate",
+               exact ? "" : "+/- 95%", "share", "len", "path")
+      != 0)
+    return -1;
+  t->path_col = strlen (t->header) - 4;
+  if (v->nsubpaths == 0
+      && set_str (&t->note, "%s",
+                  v->run.mode && !run_is (v, v->run.mode, "subpaths")
+                          && !exact
+                      ? "no hot subpaths: the program runs with mode=blocks "
+                        "or off"
+                      : "no hot subpaths yet")
+             != 0)
+    return -1;
+  struct cand *c = calloc (v->nsubpaths ? v->nsubpaths : 1, sizeof *c);
+  if (c == NULL)
+    return -1;
+  for (uint64_t i = 0; i < v->nsubpaths; i++)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      struct sb b = { 0 };
+      char err[40] = "";
+      if (!exact)
+        snprintf (err, sizeof err, "+/- %.0f", s->err95);
+      sb_printf (&b, "%5u %14.0f %12s %6.2f%% %5u  ", s->rank, s->estimate,
+                 err, 100.0 * s->share, s->len);
+      put_path (&b, v, s->ids, s->len, o->full_paths, steps);
+      c[i].index = i;
+      c[i].key = run_key (v, 1, s->ids, s->len);
+      c[i].num = o->sort == SORT_SHARE    ? s->share
+                 : o->sort == SORT_LENGTH ? s->len
+                                          : s->estimate;
+      c[i].text = sb_take (&b);
+      c[i].name = c[i].text ? c[i].text + t->path_col : "";
+    }
+  size_t matched = 0;
+  int rc = emit (t, c, v->nsubpaths, o,
+                 scr_sort_ok (SCR_SUBPATHS, o->sort) ? o->sort : SORT_RANK,
+                 &matched);
+  if (rc == 0)
+    rc = set_title (t, "hottest subpaths", o, matched);
+  return rc;
+}
+
+static int
+build_paths (struct scr_table *t, const struct view *v,
+             const struct scr_opts *o, struct step *steps)
+{
+  int timer = run_is (v, v->run.paths, "timer");
+  int exact = run_is (v, v->run.paths, "exhaustive");
+  t->total = v->npaths;
+  if (set_str (&t->header, "%5s %14s %12s %7s %8s %5s  %s", "rank",
+               timer ? "samples" : "estimate",
+               exact || timer ? "" : "+/- 95%", "share", "branches", "len",
+               "path")
+      != 0)
+    return -1;
+  t->path_col = strlen (t->header) - 4;
+  if (v->npaths == 0
+      && set_str (&t->note, "%s",
+                  v->run.paths == 0 || run_is (v, v->run.paths, "off")
+                      ? "no Ball-Larus paths: none are profiled (paths=off, "
+                        "or the code was built without instrument=paths)"
+                      : "no hot paths yet")
+             != 0)
+    return -1;
+  struct cand *c = calloc (v->npaths ? v->npaths : 1, sizeof *c);
+  if (c == NULL)
+    return -1;
+  for (uint64_t i = 0; i < v->npaths; i++)
+    {
+      const struct osp_vpath *p = view_path (v, i);
+      struct sb b = { 0 };
+      char err[40] = "";
+      if (!exact && !timer)
+        snprintf (err, sizeof err, "+/- %.0f", p->err95);
+      sb_printf (&b, "%5u %14.0f %12s %6.2f%% %8u %5u  ", p->rank,
+                 timer ? (double) p->samples : p->estimate, err,
+                 100.0 * p->share, p->branches, p->len);
+      put_path (&b, v, p->ids, p->len, o->full_paths, steps);
+      c[i].index = i;
+      c[i].key = mix (mix (2, view_fn (v, p->fn)->id), p->id);
+      c[i].num = o->sort == SORT_SHARE      ? p->share
+                 : o->sort == SORT_LENGTH   ? p->len
+                 : o->sort == SORT_BRANCHES ? p->branches
+                 : timer                    ? (double) p->samples
+                                            : p->estimate;
+      c[i].text = sb_take (&b);
+      c[i].name = c[i].text ? c[i].text + t->path_col : "";
+    }
+  size_t matched = 0;
+  int rc = emit (t, c, v->npaths, o,
+                 scr_sort_ok (SCR_PATHS, o->sort) ? o->sort : SORT_RANK,
+                 &matched);
+  if (rc == 0)
+    rc = set_title (t, "hottest Ball-Larus paths", o, matched);
+  return rc;
+}
+
+/* ---- functions ------------------------------------------------------- */
+
+static int
+build_functions (struct scr_table *t, const struct view *v,
+                 const struct scr_opts *o)
+{
+  t->total = v->nfns;
+  if (set_str (&t->header, "%14s %8s %8s  %s", "calls", "subpaths", "paths",
+               "function")
+      != 0)
+    return -1;
+  t->path_col = strlen (t->header) - 8;
+  if (v->nfns == 0 && set_str (&t->note, "no functions registered") != 0)
+    return -1;
+  /* Hot rows per function: subpath rows that enter one of its blocks,
+     Ball-Larus path rows of it. */
+  uint32_t *nsub = calloc (v->nfns ? v->nfns : 1, sizeof *nsub);
+  uint32_t *npath = calloc (v->nfns ? v->nfns : 1, sizeof *npath);
+  uint64_t *mark = calloc (v->nfns ? v->nfns : 1, sizeof *mark);
+  struct cand *c = calloc (v->nfns ? v->nfns : 1, sizeof *c);
+  int rc = -1;
+  if (nsub == NULL || npath == NULL || mark == NULL || c == NULL)
+    goto out;
+  for (uint64_t i = 0; i < v->nsubpaths; i++)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      for (uint32_t k = 0; k < s->len; k++)
+        {
+          uint32_t fn = view_block (v, v->ids[s->ids + k])->fn;
+          if (mark[fn] != i + 1)
+            {
+              mark[fn] = i + 1;
+              nsub[fn]++;
+            }
+        }
+    }
+  for (uint64_t i = 0; i < v->npaths; i++)
+    npath[view_path (v, i)->fn]++;
+  for (uint64_t i = 0; i < v->nfns; i++)
+    {
+      const struct osp_vfn *f = view_fn (v, i);
+      struct sb b = { 0 };
+      char calls[32] = "-";
+      if (f->calls != OSP_VIEW_NONE)
+        snprintf (calls, sizeof calls, "%llu", (unsigned long long) f->calls);
+      sb_printf (&b, "%14s %8u %8u  ", calls, nsub[i], npath[i]);
+      size_t name_at = b.n;
+      sb_printf (&b, "%s() %s", view_str (v, f->name), view_str (v, f->file));
+      if (f->first_line)
+        sb_printf (&b, ":%u", f->first_line);
+      c[i].index = i;
+      c[i].key = mix (4, f->id);
+      /* SORT_RANK: by hot rows, then calls (the functions that matter;
+         the calls clamped below 2^40 so that both fit a double) */
+      double calls_n = f->calls == OSP_VIEW_NONE ? 0.0
+                       : f->calls >= (1ull << 40) ? (double) ((1ull << 40) - 1)
+                                                  : (double) f->calls;
+      c[i].num = o->sort == SORT_CALLS
+                     ? (f->calls == OSP_VIEW_NONE ? -1.0 : (double) f->calls)
+                     : ((double) nsub[i] + npath[i]) * (double) (1ull << 40)
+                           + calls_n;
+      c[i].text = sb_take (&b);
+      c[i].name = c[i].text ? c[i].text + name_at : "";
+    }
+  size_t matched = 0;
+  rc = emit (t, c, v->nfns, o,
+             o->sort == SORT_CALLS || o->sort == SORT_NAME ? o->sort
+                                                           : SORT_ESTIMATE,
+             &matched);
+  c = NULL;
+  if (rc == 0)
+    rc = set_title (t, "functions", o, matched);
+out:
+  if (c != NULL)
+    free_cands (c, v->nfns);
+  free (nsub);
+  free (npath);
+  free (mark);
+  return rc;
+}
+
+/* ---- the prefix forest ----------------------------------------------- */
+
+/* Deeper nodes than this are drawn at this indentation with a "+N" mark
+   (the runtime's k is at most 64; a view may not be the runtime's). */
+#define DRAW_DEPTH 24
+
+struct fnode
+{
+  char *text;           /* the numbers and the path, without the tree */
+  uint64_t key;
+  double num;
+  uint32_t first, n;    /* its children in KIDS[first, first + n) */
+  unsigned char keep, open;
+};
+
+static const struct fnode *fsort_nodes;
+
+static int
+fkid_cmp (const void *pa, const void *pb)
+{
+  uint32_t a = *(const uint32_t *) pa, b = *(const uint32_t *) pb;
+  const struct fnode *x = &fsort_nodes[a], *y = &fsort_nodes[b];
+  int c = 0;
+  if (sort_key == SORT_NAME)
+    c = strcmp (x->text, y->text); /* text starts at the path */
+  else if (sort_key != SORT_RANK && x->num != y->num)
+    c = x->num > y->num ? -1 : 1;
+  if (sort_rev)
+    c = -c;
+  if (c == 0)
+    c = a < b ? -1 : a > b;
+  return c;
+}
+
+static int
+build_forest (struct scr_table *t, const struct view *v,
+              const struct scr_opts *o, struct step *steps)
+{
+  int burst = run_is (v, v->run.forest, "burst");
+  uint64_t n = v->nforest;
+  t->total = n;
+  if (set_str (&t->header, "%14s %12s %7s  %s", burst ? "estimate" : "count",
+               burst ? "+/- 95%" : "", "share", "tree of paths")
+      != 0)
+    return -1;
+  t->path_col = strlen (t->header) - 13;
+  if (n == 0
+      && set_str (&t->note, "%s",
+                  v->run.forest == 0 || run_is (v, v->run.forest, "off")
+                      ? "no prefix forest: forest=off, or no path probes"
+                      : "no forest nodes yet")
+             != 0)
+    return -1;
+
+  struct fnode *nd = calloc (n + 1, sizeof *nd); /* nd[n]: the roots' */
+  uint32_t *kids = calloc (n ? n : 1, sizeof *kids);
+  uint32_t *fill = calloc (n + 1, sizeof *fill);
+  /* the DFS stack: node and next child position */
+  uint32_t *stk_node = calloc (n + 1, sizeof *stk_node);
+  uint32_t *stk_next = calloc (n + 1, sizeof *stk_next);
+  unsigned char *stk_last = calloc (n + 1, 1);
+  int rc = -1;
+  if (nd == NULL || kids == NULL || fill == NULL || stk_node == NULL
+      || stk_next == NULL || stk_last == NULL)
+    goto out;
+
+  int filtering = o->filter && *o->filter;
+  uint64_t matched = 0;
+  for (uint64_t i = 0; i < n; i++)
+    {
+      const struct osp_vforest *f = view_forest (v, i);
+      struct sb b = { 0 };
+      put_path (&b, v, f->ids, f->len, o->full_paths, steps);
+      nd[i].text = sb_take (&b);
+      if (nd[i].text == NULL)
+        goto out;
+      uint64_t pk = f->parent == OSP_VIEW_NO_PARENT ? 3 : nd[f->parent].key;
+      nd[i].key = mix (mix (pk, view_fn (v, f->fn)->id), f->id);
+      nd[i].num = o->sort == SORT_SHARE ? f->share
+                  : burst              ? f->estimate
+                                       : (double) f->count;
+      nd[i].keep = (unsigned char) matches (nd[i].text, o->filter);
+      matched += nd[i].keep;
+      int open_default = f->depth < o->open_depth;
+      nd[i].open
+          = (unsigned char) (open_default
+                             ^ scr_keyset_has (o->toggled, nd[i].key));
+    }
+  /* A node stays when it or a descendant matches: children come after
+     their parents, so one backward pass carries "keep" up. */
+  for (uint64_t i = n; i-- > 0;)
+    {
+      const struct osp_vforest *f = view_forest (v, i);
+      uint32_t p = f->parent == OSP_VIEW_NO_PARENT ? (uint32_t) n : f->parent;
+      if (nd[i].keep)
+        nd[p].keep = 1;
+      nd[p].n++;
+    }
+  /* children lists (CSR), in the view's order */
+  uint32_t at = 0;
+  for (uint64_t i = 0; i <= n; i++)
+    {
+      nd[i].first = at;
+      at += nd[i].n;
+    }
+  for (uint64_t i = 0; i < n; i++)
+    {
+      const struct osp_vforest *f = view_forest (v, i);
+      uint32_t p = f->parent == OSP_VIEW_NO_PARENT ? (uint32_t) n : f->parent;
+      kids[nd[p].first + fill[p]++] = (uint32_t) i;
+    }
+  /* the kept children first (sorted), the others dropped */
+  sort_key = scr_sort_ok (SCR_FOREST, o->sort) ? o->sort : SORT_RANK;
+  sort_rev = o->reverse;
+  fsort_nodes = nd;
+  for (uint64_t i = 0; i <= n; i++)
+    {
+      uint32_t *k = kids + nd[i].first, m = 0;
+      for (uint32_t j = 0; j < nd[i].n; j++)
+        if (nd[k[j]].keep)
+          k[m++] = k[j];
+      nd[i].n = m;
+      if (m > 1 && (sort_key != SORT_RANK || sort_rev))
+        qsort (k, m, sizeof *k, fkid_cmp);
+    }
+
+  /* Depth-first from the pseudo root N; the tree drawing of a row: for
+     each ancestor below the root "| " (siblings still to come) or "  ",
+     then "|-" or "`-" for the node itself; then [+] closed, [-] open. */
+  char pre[2 * DRAW_DEPTH + 1];
+  size_t sp = 0;
+  stk_node[0] = (uint32_t) n;
+  stk_next[0] = 0;
+  rc = 0;
+  while (sp < (size_t) n + 1 && rc == 0)
+    {
+      uint32_t cur = stk_node[sp];
+      int open = cur == n || nd[cur].open || filtering;
+      if (!open || stk_next[sp] >= nd[cur].n
+          || (o->top && t->n >= o->top))
+        {
+          if (sp == 0)
+            break;
+          sp--;
+          continue;
+        }
+      uint32_t j = stk_next[sp]++;
+      uint32_t kid = kids[nd[cur].first + j];
+      int last = j + 1 == nd[cur].n;
+      const struct osp_vforest *f = view_forest (v, kid);
+      uint32_t depth = f->depth;
+      /* the drawing: ancestors at stack levels 1..sp (level 1 = root) */
+      size_t pl = 0;
+      uint32_t drawn = depth < DRAW_DEPTH ? depth : DRAW_DEPTH;
+      for (uint32_t d = 1; d <= drawn; d++)
+        {
+          /* Stack level L holds the node at depth L - 1 and sp is KID's
+             depth; pair d shows depth sp - drawn + d (the deepest levels
+             when the drawing is capped). */
+          int anc_last = d < drawn ? stk_last[sp - drawn + d + 1] : 0;
+          memcpy (pre + pl, d == drawn ? (last ? "`-" : "|-")
+                            : (anc_last ? "  " : "| "),
+                  2);
+          pl += 2;
+        }
+      pre[pl] = '\0';
+      struct sb b = { 0 };
+      char num[40], err[40] = "";
+      if (burst)
+        {
+          snprintf (num, sizeof num, "%.0f", f->estimate);
+          snprintf (err, sizeof err, "+/- %.0f", f->err95);
+        }
+      else
+        snprintf (num, sizeof num, "%llu", (unsigned long long) f->count);
+      int kidopen = nd[kid].n > 0 && (nd[kid].open || filtering);
+      sb_printf (&b, "%14s %12s %6.2f%%  ", num, err, 100.0 * f->share);
+      if (depth > DRAW_DEPTH)
+        sb_printf (&b, "+%u", depth - DRAW_DEPTH);
+      sb_printf (&b, "%s%s%s", pre,
+                 nd[kid].n == 0 ? (depth ? " " : "") : kidopen ? "[-] " : "[+] ",
+                 nd[kid].text);
+      struct scr_row *r = add_row (t, sb_take (&b));
+      if (r == NULL)
+        {
+          rc = -1;
+          break;
+        }
+      r->key = nd[kid].key;
+      r->index = kid;
+      r->depth = depth;
+      r->has_children = nd[kid].n > 0;
+      r->expanded = (unsigned char) kidopen;
+      if (sp + 1 <= (size_t) n)
+        {
+          sp++;
+          stk_node[sp] = kid;
+          stk_next[sp] = 0;
+          stk_last[sp] = (unsigned char) last;
+        }
+    }
+  if (rc == 0)
+    rc = set_title (t, "prefix forest", o, (size_t) matched);
+out:
+  if (nd != NULL)
+    for (uint64_t i = 0; i < n; i++)
+      free (nd[i].text);
+  free (nd);
+  free (kids);
+  free (fill);
+  free (stk_node);
+  free (stk_next);
+  free (stk_last);
+  return rc;
+}
+
+/* ---- entry ----------------------------------------------------------- */
+
+int
+scr_build (struct scr_table *t, const struct view *v, enum scr_screen s,
+           const struct scr_opts *o)
+{
+  memset (t, 0, sizeof *t);
+  /* room for the steps of the longest row (a step per block at most) */
+  uint32_t longest = 1;
+  for (uint64_t i = 0; i < v->nsubpaths; i++)
+    if (view_subpath (v, i)->len > longest)
+      longest = view_subpath (v, i)->len;
+  for (uint64_t i = 0; i < v->npaths; i++)
+    if (view_path (v, i)->len > longest)
+      longest = view_path (v, i)->len;
+  for (uint64_t i = 0; i < v->nforest; i++)
+    if (view_forest (v, i)->len > longest)
+      longest = view_forest (v, i)->len;
+  struct step *steps = malloc ((size_t) longest * sizeof *steps);
+  if (steps == NULL)
+    return -1;
+  int rc;
+  switch (s)
+    {
+    case SCR_SUBPATHS:
+      rc = build_subpaths (t, v, o, steps);
+      break;
+    case SCR_PATHS:
+      rc = build_paths (t, v, o, steps);
+      break;
+    case SCR_FOREST:
+      rc = build_forest (t, v, o, steps);
+      break;
+    case SCR_FUNCTIONS:
+      rc = build_functions (t, v, o);
+      break;
+    default:
+      rc = -1;
+    }
+  free (steps);
+  if (rc != 0)
+    scr_table_free (t);
+  return rc;
+}
