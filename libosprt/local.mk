@@ -32,7 +32,11 @@ OSPRT_SOURCES = \
 	libosprt/crc32.h \
 	libosprt/crc32.c \
 	libosprt/viewwrite.c \
+	libosprt/identity.c \
 	libosprt/publish.c \
+	libosprt/snapfile.h \
+	libosprt/snapfile.c \
+	libosprt/snapshot.c \
 	libosprt/runtime.c
 OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
 OSPRT_CFLAGS = -std=c11 $(PTHREAD_CFLAGS) -fvisibility=hidden \

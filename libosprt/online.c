@@ -1,5 +1,5 @@
-/* online.c - reports while the program runs: osp_report() (osp/osp.h)
- * and OSP_OPTIONS=report_signal=SIG.
+/* online.c - reports while the program runs: osp_report() (osp/osp.h),
+ * OSP_OPTIONS=report_signal=SIG, and snapshots on snapshot_signal=SIG.
  *
  * osp_report() runs on the calling program thread: it first settles that
  * thread's own samplers (the part of the current skip or path countdown
@@ -8,11 +8,12 @@
  * counters are read as of their last hook and their few queued samples
  * wait for their next flush.
  *
- * report_signal: a signal handler may not take locks or allocate, so it
- * only write()s one byte to a pipe (non-blocking: a burst of signals that
+ * report_signal, snapshot_signal: a signal handler may not take locks or
+ * allocate, so it only write()s one byte naming the signal's job to a pipe (non-blocking: a burst of signals that
  * fills the pipe loses nothing but repeats).  A runtime thread, started
  * at start-up only when the option is set, blocks in read() on the other
- * end and writes a report for each wake-up (one report per burst).  It is
+ * end and writes a report or a snapshot (snapshot.c) for each wake-up (one
+ * of each asked for per burst).  It is
  * created with every signal blocked, so it never runs the program's
  * handlers and never takes a process-directed signal meant for the
  * program; it runs no instrumented code.  Limits: the program replacing
@@ -31,12 +32,13 @@
 
 static int pipe_fd[2] = { -1, -1 };
 
+enum { WANT_REPORT = 1, WANT_SNAPSHOT = 2 };
+
 static void
-on_report_signal (int sig)
+on_signal (int sig)
 {
-  (void) sig;
   int saved = errno;
-  char c = 1;
+  char c = sig == osp_opts.snapshot_signal ? WANT_SNAPSHOT : WANT_REPORT;
   ssize_t unused = write (pipe_fd[1], &c, 1);
   (void) unused;
   errno = saved;
@@ -55,15 +57,20 @@ report_thread (void *arg)
         continue;
       if (n <= 0)
         return NULL;
-      if (osp_running ())
+      int want = 0;
+      for (ssize_t i = 0; i < n; i++)
+        want |= buf[i];
+      if (osp_running () && (want & WANT_REPORT))
         osp_report_emit (&osp_opts);
+      if (osp_running () && (want & WANT_SNAPSHOT))
+        osp_snapshot_emit (&osp_opts);
     }
 }
 
 int
 osp_online_init (const struct osp_options *o)
 {
-  if (o->report_signal == 0)
+  if (o->report_signal == 0 && o->snapshot_signal == 0)
     return 0;
   if (pipe2 (pipe_fd, O_CLOEXEC) != 0)
     return -1;
@@ -79,10 +86,15 @@ osp_online_init (const struct osp_options *o)
 
   struct sigaction sa;
   memset (&sa, 0, sizeof sa);
-  sa.sa_handler = on_report_signal;
+  sa.sa_handler = on_signal;
   sa.sa_flags = SA_RESTART;
   sigemptyset (&sa.sa_mask);
-  return sigaction (o->report_signal, &sa, NULL);
+  int rc = 0;
+  if (o->report_signal != 0)
+    rc |= sigaction (o->report_signal, &sa, NULL);
+  if (o->snapshot_signal != 0)
+    rc |= sigaction (o->snapshot_signal, &sa, NULL);
+  return rc;
 }
 
 int

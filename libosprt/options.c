@@ -138,6 +138,38 @@ path_template_ok (const char *p)
   return 1;
 }
 
+/* A file template (%p %h %%) into OUT (OSP_PATH_MAX bytes), anchored at
+   the start-up directory when relative (a chdir() by the program must not
+   move the file; '%' in that directory must not read as an escape). */
+static int
+anchor_template (char *out, const char *value)
+{
+  if (*value == '\0' || !path_template_ok (value))
+    return -1;
+  char buf[OSP_PATH_MAX];
+  size_t n = 0;
+  if (value[0] != '/')
+    {
+      char cwd[OSP_PATH_MAX];
+      if (getcwd (cwd, sizeof cwd) == NULL)
+        return -1;
+      for (const char *c = cwd; *c && n + 3 < sizeof buf; c++)
+        {
+          if (*c == '%')
+            buf[n++] = '%';
+          buf[n++] = *c;
+        }
+      if (n == 0 || buf[n - 1] != '/')
+        buf[n++] = '/';
+    }
+  size_t len = strlen (value);
+  if (n + len + 1 > sizeof buf)
+    return -1;
+  memcpy (buf + n, value, len + 1);
+  memcpy (out, buf, n + len + 1);
+  return 0;
+}
+
 static int
 parse_report (struct osp_options *o, const char *value)
 {
@@ -149,31 +181,8 @@ parse_report (struct osp_options *o, const char *value)
     o->report = OSP_REPORT_STDOUT;
   else
     {
-      if (*value == '\0' || !path_template_ok (value))
+      if (anchor_template (o->report_path, value) != 0)
         return -1;
-      /* Anchor a relative path at the start-up directory; '%' in that
-         directory must not be read as an escape. */
-      char buf[OSP_PATH_MAX];
-      size_t n = 0;
-      if (value[0] != '/')
-        {
-          char cwd[OSP_PATH_MAX];
-          if (getcwd (cwd, sizeof cwd) == NULL)
-            return -1;
-          for (const char *c = cwd; *c && n + 3 < sizeof buf; c++)
-            {
-              if (*c == '%')
-                buf[n++] = '%';
-              buf[n++] = *c;
-            }
-          if (n == 0 || buf[n - 1] != '/')
-            buf[n++] = '/';
-        }
-      size_t len = strlen (value);
-      if (n + len + 1 > sizeof buf)
-        return -1;
-      memcpy (buf + n, value, len + 1);
-      memcpy (o->report_path, buf, n + len + 1);
       o->report = OSP_REPORT_FILE;
     }
   return 0;
@@ -311,11 +320,11 @@ static const struct
 };
 
 static int
-parse_report_signal (struct osp_options *o, const char *value)
+parse_signal (const char *value, int *out)
 {
   if (strcmp (value, "none") == 0)
     {
-      o->report_signal = 0;
+      *out = 0;
       return 0;
     }
   if (strncmp (value, "SIG", 3) == 0)
@@ -323,10 +332,49 @@ parse_report_signal (struct osp_options *o, const char *value)
   for (size_t i = 0; i < sizeof report_signals / sizeof *report_signals; i++)
     if (strcmp (value, report_signals[i].name) == 0)
       {
-        o->report_signal = report_signals[i].sig;
+        *out = report_signals[i].sig;
         return 0;
       }
   return -1;
+}
+
+static const char *
+signal_name (int sig)
+{
+  for (size_t i = 0; i < sizeof report_signals / sizeof *report_signals; i++)
+    if (report_signals[i].sig == sig)
+      return report_signals[i].name;
+  return "none";
+}
+
+static int
+parse_report_signal (struct osp_options *o, const char *value)
+{
+  return parse_signal (value, &o->report_signal);
+}
+
+static int
+parse_snapshot (struct osp_options *o, const char *value)
+{
+  if (strcmp (value, "none") == 0)
+    {
+      o->snapshot_path[0] = '\0';
+      return 0;
+    }
+  return anchor_template (o->snapshot_path, value);
+}
+
+static int
+parse_snapshot_signal (struct osp_options *o, const char *value)
+{
+  return parse_signal (value, &o->snapshot_signal);
+}
+
+static int
+parse_snapshot_bytes (struct osp_options *o, const char *value)
+{
+  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 32,
+                      &o->snapshot_bytes);
 }
 
 static const char *const path_policy_names[] = { "counter", "timer",
@@ -526,6 +574,11 @@ static const struct osp_key keys[] = {
   { "publish_ms", "milliseconds, an integer 50..60000", parse_publish_ms },
   { "publish_bytes", "a size 64K..1G, suffix k/K, m/M or g/G allowed",
     parse_publish_bytes },
+  { "snapshot", "none, or a file path with %p %h %%", parse_snapshot },
+  { "snapshot_signal", "none, USR1, USR2, HUP, WINCH, URG, PWR (SIG prefix "
+                       "optional), not report_signal's", parse_snapshot_signal },
+  { "snapshot_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
+    parse_snapshot_bytes },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -569,6 +622,9 @@ osp_options_defaults (struct osp_options *o)
   o->publish = 1;
   o->publish_ms = 500;
   o->publish_bytes = (uint64_t) 4 << 20;
+  o->snapshot_path[0] = '\0';
+  o->snapshot_signal = 0;
+  o->snapshot_bytes = (uint64_t) 256 << 20;
 }
 
 static void
@@ -675,6 +731,35 @@ check_forest (struct osp_options *o, FILE *err)
   return asked;
 }
 
+/* One signal cannot mean both a report and a snapshot. */
+static int
+check_signals (struct osp_options *o, const struct osp_options *before,
+               FILE *err)
+{
+  if (o->snapshot_signal != 0 && o->snapshot_path[0] == '\0')
+    {
+      if (err)
+        fprintf (err, "osp: OSP_OPTIONS: snapshot_signal=%s needs snapshot="
+                 "FILE (where to write); snapshot_signal is none\n",
+                 signal_name (o->snapshot_signal));
+      o->snapshot_signal = 0;
+      return 1;
+    }
+  if (o->snapshot_signal == 0 || o->snapshot_signal != o->report_signal)
+    return 0;
+  if (err)
+    fprintf (err, "osp: OSP_OPTIONS: snapshot_signal and report_signal are "
+             "both %s (accepted: two different signals); snapshot_signal "
+             "is %s\n", signal_name (o->snapshot_signal),
+             signal_name (before->snapshot_signal == o->report_signal
+                              ? 0
+                              : before->snapshot_signal));
+  o->snapshot_signal = before->snapshot_signal == o->report_signal
+                           ? 0
+                           : before->snapshot_signal;
+  return 1;
+}
+
 int
 osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
 {
@@ -692,6 +777,7 @@ osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
         spec++;
     }
   problems += check_lengths (o, &before, err);
+  problems += check_signals (o, &before, err);
   return problems + check_forest (o, err);
 }
 

@@ -150,6 +150,11 @@ struct osp_options
   int publish;                    /* publish=on (1) or off (0) */
   uint32_t publish_ms;            /* milliseconds between views */
   uint64_t publish_bytes;         /* bytes of each of the two view buffers */
+  /* Snapshot files (snapshot.c, include/osp/snapshot.h), every mode but
+     off: at exit and on snapshot_signal when snapshot_path is set. */
+  char snapshot_path[OSP_PATH_MAX]; /* template like report_path; "" none */
+  int snapshot_signal;            /* 0 = none, else a signal number */
+  uint64_t snapshot_bytes;        /* the largest view a snapshot holds */
 };
 
 /* The name of policy P as written in OSP_OPTIONS and reports. */
@@ -855,9 +860,31 @@ void osp_publish_fork_prepare (void);
 void osp_publish_fork_release (void);
 void osp_publish_fork_child (void);
 
+/* ---- identity.c ------------------------------------------------------ */
+
+/* Read the executable, command line and OSP_OPTIONS, draw the instance id
+   (osp_init, before any runtime thread). */
+void osp_identity_init (void);
+/* A fork child: its own pid, instance id and start time. */
+void osp_identity_fork_child (void);
+/* RUN for a view taken now (EXITED: the last one, at exit). */
+void osp_identity_run (struct osp_view_run *run, int exited);
+
+/* ---- snapshot.c ------------------------------------------------------ */
+
+/* With O->snapshot_path set: write P as a snapshot file (osp/snapshot.h)
+   with FLAGS (enum osp_snap_flags); EXITED marks the view as the last.
+   0, or -1 after one stderr line. */
+int osp_snapshot_write (const struct osp_profile *p,
+                        const struct osp_options *o, int exited,
+                        uint32_t flags);
+/* Take a profile now and write it (snapshot_signal).  0 or -1. */
+int osp_snapshot_emit (const struct osp_options *o);
+
 /* ---- online.c -------------------------------------------------------- */
 
-/* Install the report_signal handler and start its thread (if set). */
+/* Install the report_signal and snapshot_signal handlers and start their
+   thread (if either is set). */
 int osp_online_init (const struct osp_options *o);
 /* Emit a report now from this (program) thread; PATH NULL = O's
    destination.  Returns 0 or -1. */

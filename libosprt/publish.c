@@ -72,7 +72,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -102,13 +101,10 @@
 
 static pthread_mutex_t osp_publish_lock = PTHREAD_MUTEX_INITIALIZER;
 
-#define ARGS_MAX 4096
-
 /* Immutable after osp_publish_init (inherited by a fork child). */
 static int enabled;            /* publishing was set up at start-up */
 static uint32_t period_ms;
 static uint64_t cap;           /* bytes of each view buffer */
-static char program[OSP_PATH_MAX], args[ARGS_MAX], options[ARGS_MAX];
 
 /* Under osp_publish_lock. */
 static struct osp_shm_header *hdr; /* the mapping, or NULL */
@@ -116,7 +112,6 @@ static size_t map_size;
 static char path[64];              /* OSP_SHM_DIR "/osp-<euid>-<pid>" */
 static pid_t creator;              /* the pid that created the segment */
 static pid_t owner;                /* the process this state is for */
-static uint64_t instance_id, start_ns;
 static void *scratch;              /* cap bytes: the view being written */
 static int failed;                 /* publishing is off for this process */
 static int exited;                 /* the last view is out */
@@ -145,63 +140,6 @@ cannot (const char *what, int err)
 {
   osp_warn ("osp: cannot publish (%s: %s): the program runs and profiles "
             "as before", what, strerror (err));
-}
-
-/* Read up to SIZE - 1 bytes of FILE into BUF (NUL-terminated); the
-   bytes read, or -1. */
-static ssize_t
-read_small (const char *file, char *buf, size_t size)
-{
-  int fd = open (file, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return -1;
-  size_t n = 0;
-  while (n + 1 < size)
-    {
-      ssize_t r = read (fd, buf + n, size - 1 - n);
-      if (r < 0 && errno == EINTR)
-        continue;
-      if (r <= 0)
-        break;
-      n += (size_t) r;
-    }
-  close (fd);
-  buf[n] = '\0';
-  return (ssize_t) n;
-}
-
-static void
-read_identity (void)
-{
-  ssize_t n = readlink ("/proc/self/exe", program, sizeof program - 1);
-  program[n > 0 ? n : 0] = '\0';
-  n = read_small ("/proc/self/cmdline", args, sizeof args);
-  /* Arguments are NUL-terminated: spaces between them, none at the end. */
-  while (n > 0 && args[n - 1] == '\0')
-    n--;
-  for (ssize_t i = 0; i < n; i++)
-    if (args[i] == '\0')
-      args[i] = ' ';
-  args[n > 0 ? n : 0] = '\0';
-  const char *env = getenv ("OSP_OPTIONS");
-  snprintf (options, sizeof options, "%s", env ? env : "");
-}
-
-static uint64_t
-random_id (void)
-{
-  uint64_t id = 0;
-  if (getrandom (&id, sizeof id, GRND_NONBLOCK) != (ssize_t) sizeof id)
-    {
-      /* splitmix64 of the seed, the time and the pid */
-      id = osp_seed ^ clock_ns (CLOCK_REALTIME)
-           ^ ((uint64_t) getpid () << 32);
-      id += 0x9e3779b97f4a7c15u;
-      id = (id ^ (id >> 30)) * 0xbf58476d1ce4e5b9u;
-      id = (id ^ (id >> 27)) * 0x94d049bb133111ebu;
-      id ^= id >> 31;
-    }
-  return id ? id : 1;
 }
 
 /* ---- the segment ----------------------------------------------------- */
@@ -307,8 +245,8 @@ create_segment (void)
 
   struct osp_shm_header *h = m;
   creator = pid;
-  instance_id = random_id ();
-  start_ns = clock_ns (CLOCK_REALTIME);
+  struct osp_view_run run;
+  osp_identity_run (&run, 0);
   memcpy (h->magic, OSP_SHM_MAGIC, sizeof h->magic);
   h->byte_order = OSP_SHM_BYTE_ORDER;
   h->major = OSP_SHM_MAJOR;
@@ -316,20 +254,21 @@ create_segment (void)
   h->header_size = sizeof *h;
   h->publish_ms = period_ms;
   h->segment_size = size;
-  h->instance_id = instance_id;
+  h->instance_id = run.instance_id;
   h->pid = pid;
-  h->start_ns = start_ns;
+  h->start_ns = run.start_ns;
   h->buf_off[0] = off0;
   h->buf_off[1] = off0 + cap;
   h->buf_cap = cap;
   /* The path, or its last component when the path is too long. */
-  const char *name = program;
+  const char *name = run.program;
   if (strlen (name) >= sizeof h->program && strrchr (name, '/'))
     name = strrchr (name, '/') + 1;
   size_t len = strnlen (name, sizeof h->program - 1);
   memcpy (h->program, name, len);
   h->program[len] = '\0';
-  atomic_store_explicit (&h->heartbeat_ns, start_ns, memory_order_relaxed);
+  atomic_store_explicit (&h->heartbeat_ns, run.start_ns,
+                         memory_order_relaxed);
   atomic_store_explicit (&h->state, OSP_SHM_ONLINE, memory_order_release);
   hdr = h;
   map_size = size;
@@ -362,17 +301,8 @@ publish_locked (const struct osp_profile *p, int last)
         return -1;
       p = &own;
     }
-  struct osp_view_run run = {
-    .pid = creator,
-    .start_ns = start_ns,
-    .instance_id = instance_id,
-    .time_ns = clock_ns (CLOCK_REALTIME),
-    .program = program,
-    .args = args,
-    .options = options,
-    .opts = &osp_opts,
-    .exited = last,
-  };
+  struct osp_view_run run;
+  osp_identity_run (&run, last);
   uint64_t seq = atomic_load_explicit (&hdr->publishes, memory_order_relaxed)
                  + 1;
   int truncated = 0;
@@ -490,7 +420,6 @@ osp_publish_init (const struct osp_options *o)
     return 0;
   period_ms = o->publish_ms;
   cap = round64 (o->publish_bytes);
-  read_identity ();
   pthread_mutex_lock (&osp_publish_lock);
   owner = getpid ();
   scratch = malloc (cap);

@@ -28,6 +28,7 @@
  */
 #define _GNU_SOURCE
 #include "osprt.h"
+#include "snapfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -274,65 +275,6 @@ osp_report_format (FILE *out, const struct osp_profile *p,
 
 /* ---- destinations ---------------------------------------------------- */
 
-/* write(2) all of BUF to FD with SIGPIPE blocked, discarding a SIGPIPE this
-   write raised.  Returns 0 or an errno value. */
-static int
-write_all (int fd, const char *buf, size_t len)
-{
-  sigset_t pipe_set, old, pending;
-  sigemptyset (&pipe_set);
-  sigaddset (&pipe_set, SIGPIPE);
-  sigpending (&pending);
-  int was_pending = sigismember (&pending, SIGPIPE);
-  pthread_sigmask (SIG_BLOCK, &pipe_set, &old);
-
-  int err = 0;
-  while (len > 0)
-    {
-      ssize_t n = write (fd, buf, len);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        {
-          err = n < 0 ? errno : EIO;
-          break;
-        }
-      buf += n;
-      len -= (size_t) n;
-    }
-  if (err == EPIPE && !was_pending)
-    {
-      struct timespec zero = { 0, 0 };
-      sigtimedwait (&pipe_set, NULL, &zero);
-    }
-  pthread_sigmask (SIG_SETMASK, &old, NULL);
-  return err;
-}
-
-/* Write BUF to PATH atomically.  Returns 0 or an errno value. */
-static int
-write_file (const char *path, const char *buf, size_t len)
-{
-  char tmp[OSP_PATH_MAX + 16];
-  if (snprintf (tmp, sizeof tmp, "%s.XXXXXX", path) >= (int) sizeof tmp)
-    return ENAMETOOLONG;
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    return errno;
-  /* mkstemp makes 0600; a report is an ordinary file (0666 & ~umask). */
-  mode_t mask = umask (0);
-  umask (mask);
-  fchmod (fd, 0666 & ~mask);
-  int err = write_all (fd, buf, len);
-  if (close (fd) != 0 && err == 0)
-    err = errno;
-  if (err == 0 && rename (tmp, path) != 0)
-    err = errno;
-  if (err != 0)
-    unlink (tmp);
-  return err;
-}
-
 int
 osp_report_emit (const struct osp_options *o)
 {
@@ -389,14 +331,17 @@ osp_report_write (const struct osp_options *o, const struct osp_profile *p)
 
   int err;
   if (o->report == OSP_REPORT_FILE)
-    err = write_file (path, buf, len);
+    {
+      const void *pieces[] = { buf };
+      err = osp_file_replace (path, pieces, &len, 1);
+    }
   else if (o->report == OSP_REPORT_STDOUT)
     {
       fflush (stdout);
-      err = write_all (STDOUT_FILENO, buf, len);
+      err = osp_write_all (STDOUT_FILENO, buf, len);
     }
   else
-    err = write_all (STDERR_FILENO, buf, len);
+    err = osp_write_all (STDERR_FILENO, buf, len);
   free (buf);
   if (err != 0)
     osp_warn ("osp: cannot write the report to %s: %s", where,

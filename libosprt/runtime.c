@@ -33,10 +33,12 @@
  * verify_paths=1 prints its summary line at exit, before the report.
  *
  * Publishing (publish.c) starts last, once everything it publishes is up;
- * at exit the profile of the exit report is also the last published view.
+ * at exit the profile of the exit report is also the snapshot= file's
+ * (snapshot.c) and the last published view.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
+#include "osp/snapshot.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -93,6 +95,7 @@ init_once (void)
   /* The option messages go through stdio; at this point no other runtime
      path can hold the stderr lock on this thread. */
   osp_options_parse (&osp_opts, getenv ("OSP_OPTIONS"), stderr);
+  osp_identity_init ();
   int ok = osp_registry_init (osp_opts.max_functions, osp_opts.verbose) == 0
            && osp_threads_init (osp_opts.max_functions) == 0
            && osp_sampler_init (&osp_opts) == 0
@@ -105,8 +108,8 @@ init_once (void)
               "the program runs unprofiled");
   atomic_store (&phase, ok ? PHASE_RUNNING : PHASE_DISABLED);
   if (ok && osp_opts.mode != OSP_MODE_OFF && osp_online_init (&osp_opts) != 0)
-    osp_warn ("osp: report_signal: cannot start the report thread; "
-              "reports come at exit only");
+    osp_warn ("osp: report_signal, snapshot_signal: cannot start their "
+              "thread; reports and snapshots come at exit only");
   if (ok)
     osp_publish_init (&osp_opts); /* its problems are one line, not fatal */
   atomic_signal_fence (memory_order_seq_cst);
@@ -148,11 +151,20 @@ osp_destructor (void)
       struct osp_thread *t = osp_thread_peek ();
       if (t != NULL)
         osp_thread_settle (t);
-      /* One profile for the exit report and the last published view. */
+      /* One profile for the exit report, the snapshot and the last
+         published view. */
       struct osp_profile p;
-      int taken = (osp_opts.report != OSP_REPORT_NONE || osp_publish_active ())
+      int taken = (osp_opts.report != OSP_REPORT_NONE || osp_publish_active ()
+                   || osp_opts.snapshot_path[0] != '\0')
                   && osp_profile_take (&p) == 0;
       osp_report_write (&osp_opts, taken ? &p : NULL);
+      if (osp_opts.snapshot_path[0] != '\0')
+        {
+          if (taken)
+            osp_snapshot_write (&p, &osp_opts, 1, OSP_SNAP_AT_EXIT);
+          else
+            osp_warn ("osp: cannot write the snapshot: out of memory");
+        }
       osp_publish_exit (taken ? &p : NULL);
       if (taken)
         osp_profile_free (&p);

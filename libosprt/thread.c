@@ -283,6 +283,7 @@ fork_child (void)
      threads lock, so it starts after the release.  So does the child's
      publisher (its own segment, never the parent's). */
   osp_pathsample_fork_child ();
+  osp_identity_fork_child ();
   osp_publish_fork_child ();
 }
 

@@ -19,6 +19,8 @@
  *   SUBPATHS, PATHS, FOREST  the profile's rows in report order
  *   STATS    osp_report_stats: the tsv report's stat rows, same names,
  *            same order, values as integers, doubles or strings
+ *   EDGES    every function's successor lists (the plugin's CFG), so that
+ *            a snapshot can draw a function's graph (ospview --dot)
  * Every section starts 8-aligned; its CRC-32 covers its count x elem_size
  * bytes (not the padding after it).
  *
@@ -205,7 +207,7 @@ struct plan
   struct strtab strings;
   struct statlist stats;
   uint32_t *fname, *ffile, *block0; /* per function */
-  uint64_t nblocks;
+  uint64_t nblocks, nedges;
   /* Rows that can be written: the subpaths with known blocks (indices
      into p->subs), and per section the prefix sums of ids. */
   uint32_t *subrows, nsub;
@@ -217,7 +219,7 @@ struct plan
   uint32_t run_str[6];
 };
 
-#define NSECTIONS 9
+#define NSECTIONS 10
 
 static void
 plan_free (struct plan *pl)
@@ -286,6 +288,8 @@ plan_make (struct plan *pl, const struct osp_profile *p,
       pl->ffile[i] = str_intern (&pl->strings, p->fns[i]->file);
       pl->block0[i] = (uint32_t) pl->nblocks;
       pl->nblocks += p->fns[i]->nblocks;
+      for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
+        pl->nedges += p->fns[i]->blocks[b].nsucc;
     }
   if (pl->nblocks > UINT32_MAX)
     return -1;
@@ -329,6 +333,7 @@ plan_make (struct plan *pl, const struct osp_profile *p,
               + align8 (pl->strings.len) + sizeof (struct osp_vrun)
               + (uint64_t) p->nfns * sizeof (struct osp_vfn)
               + pl->nblocks * sizeof (struct osp_vblock)
+              + pl->nedges * sizeof (struct osp_vedge)
               + pl->stats.n * sizeof (struct osp_vstat);
   return 0;
 }
@@ -483,6 +488,27 @@ write_functions (struct out *o, const struct plan *pl)
                                                        : OSP_VIEW_NONE;
           memcpy (&bv[pl->block0[i] + b], &v, sizeof v);
         }
+    }
+  section_end (o);
+
+  struct osp_vedge *ev = (struct osp_vedge *) section_begin (
+      o, OSP_VS_EDGES, sizeof *ev, pl->nedges);
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      for (uint32_t b = 0; b < f->nblocks; b++)
+        for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
+          {
+            const struct osp_edge *e = &f->edges[f->blocks[b].succ + s];
+            struct osp_vedge v;
+            memset (&v, 0, sizeof v);
+            v.from = pl->block0[i] + b;
+            v.to = e->dst < f->nblocks ? pl->block0[i] + e->dst
+                                       : OSP_VIEW_EXIT;
+            v.flags = e->flags;
+            memcpy (&ev[n++], &v, sizeof v);
+          }
     }
   section_end (o);
 }

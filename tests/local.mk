@@ -101,14 +101,20 @@ clean-osp-tests:
 
 ## ospview (viewer/): batch mode on live processes (the test writer progs/viewer-writer.c, and a
 ## real program once the runtime publishes), and its input handling: handmade bad segments and
-## fuzzing (libFuzzer when clang has it, else the gcc mutator progs/viewer-mutate.c).
-OSP_VIEWER_TESTS = tests/viewer-batch.sh tests/viewer-fuzz.sh
+## snapshots, and fuzzing (libFuzzer when clang has it, else the gcc mutator
+## progs/viewer-mutate.c).  Snapshots (include/osp/snapshot.h): written by the runtime at exit
+## and on a signal, saved by ospview, reopened (snapshot.sh); compared (viewer-diff.sh), merged
+## (viewer-merge.sh) and exported as JSON, DOT and annotated source (viewer-export.sh).
+OSP_VIEWER_TESTS = tests/viewer-batch.sh tests/viewer-fuzz.sh tests/snapshot.sh \
+	tests/viewer-merge.sh tests/viewer-diff.sh tests/viewer-export.sh
 TESTS += $(OSP_VIEWER_TESTS)
 EXTRA_DIST += $(OSP_VIEWER_TESTS) tests/progs/viewer-writer.c tests/progs/viewer-mutate.c \
-	tests/progs/viewer-loop.c
+	tests/progs/viewer-loop.c tests/progs/merge-runs.c tests/progs/merge-dump.c \
+	tests/progs/diff-branches.c tests/progs/export-loop.c
 ## Their logs are NAME.sh.log (TEST_EXTENSIONS does not list .sh); named through a variable so
 ## that Automake does not take the prerequisites for a rule overriding its own.
-OSP_VIEWER_LOGS = tests/viewer-batch.sh.log tests/viewer-fuzz.sh.log
+OSP_VIEWER_LOGS = tests/viewer-batch.sh.log tests/viewer-fuzz.sh.log tests/snapshot.sh.log \
+	tests/viewer-merge.sh.log tests/viewer-diff.sh.log tests/viewer-export.sh.log
 $(OSP_VIEWER_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
 ## ospview's terminal UI (viewer/tui.c, keys.c) driven through tmux: keys, screens, the forest,

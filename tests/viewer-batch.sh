@@ -106,8 +106,16 @@ bad_cmd "-d: 'soon' is not a number of seconds" -d soon
 bad_cmd "--screen: unknown screen 'bogus'" --screen=bogus
 bad_cmd "--sort: unknown key 'size'" --sort=size
 bad_cmd "--top: '-3' is not a whole number" --top=-3
-bad_cmd "-p and --segment both name what to read" -p 1 --segment /dev/null
-bad_cmd "unexpected argument 'extra'" -b 1 extra
+bad_cmd "-p, --segment and a snapshot file all name what to read" -p 1 --segment /dev/null
+bad_cmd "-p, --segment and a snapshot file all name what to read" -p 1 some.ospsnap
+bad_cmd "unexpected argument 'extra' (one snapshot file at most)" -b 1 a.ospsnap extra
+bad_cmd "--save copies a live process's view; a.ospsnap is already a snapshot" --save x a.ospsnap
+bad_cmd "--json and --dot: give one of them" --json --dot=main
+bad_cmd "--diff needs two snapshot files, OLD and NEW (got fewer)" --diff a.ospsnap
+bad_cmd "--diff needs two snapshot files, OLD and NEW (got more)" --diff a b c
+bad_cmd "--merge out.ospsnap needs the snapshot files to merge" --merge out.ospsnap
+bad_cmd "--fail-above applies to --diff only" --fail-above=5 a.ospsnap
+bad_cmd "--fail-above: 'x' is not a number of percentage points 0..100" --diff --fail-above=x a b
 bad_cmd "-l lists processes" -l -p 1
 
 # --- 2. the test writer ------------------------------------------------------------------------------

@@ -12,11 +12,15 @@
 #      outside the view, elements smaller than this reader's, two sections of a kind.  Accepted as they should be: a good
 #      segment, an unknown section kind (skipped), an exit view, nothing published yet.  And a
 #      symbolic link, a directory, a missing file.
-#   2. Fuzzing viewer/fuzz-view.c (view_parse and every screen of an accepted view, or a whole
-#      segment through seg_attach_path and seg_read) for $OSP_FUZZ_SECONDS (default 20) s under
+#   1b. Snapshot files (include/osp/snapshot.h): a good one saved with --save is shown; damaged
+#      copies are refused with one line naming the file: bad magic, byte order, major version,
+#      header and view checksums, truncated, extended, shorter than a header, empty, a bare view,
+#      a directory, a missing file; --save into a missing directory fails with one line.
+#   2. Fuzzing viewer/fuzz-view.c (view_parse and every screen of an accepted view, a whole
+#      segment through seg_attach_path and seg_read, or a snapshot through snap_parse) for $OSP_FUZZ_SECONDS (default 20) s under
 #      AddressSanitizer and UBSan: with clang's libFuzzer when clang can link -fsanitize=fuzzer,
 #      else with the gcc-built mutator progs/viewer-mutate.c (OSP_FUZZ_ENGINE=mutate forces the
-#      mutator).  Seeds: views and segments written by viewer-writer.  Any sanitizer report,
+#      mutator).  Seeds: views and segments written by viewer-writer, a snapshot of one.  Any sanitizer report,
 #      crash or leak fails.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -67,7 +71,7 @@ refuse current "bad current buffer 7"
 refuse program "program name not NUL-terminated"
 refuse init "still being set up by its process (try again)"
 refuse view-magic "bad view: not an osp view (bad magic)"
-refuse view-major "bad view: format version 2.0, this ospview reads 1.x"
+refuse view-major "bad view: format version 2."
 refuse view-size "bad view: truncated:"
 refuse bad-crc "bad view: section PATHS: bad CRC"
 refuse string-unterminated "function 0: its name (at"
@@ -114,15 +118,79 @@ for f in "$W/link.seg:is a symbolic link (refused)" "$W:not a regular file" \
   fi
 done
 
+# --- 1b. handmade bad snapshot files -----------------------------------------------------------
+# A good snapshot saved from the good segment, then damaged byte by byte (offsets from
+# include/osp/snapshot.h: magic 0, byte_order 8, major 12, header_size 16, header_crc32 20,
+# view_offset 24, view_size 32, writer 56..87, the view from 88).
+"$W/writer" segment "$W/snapok.seg" ok &&
+  "$OSPVIEW" --segment "$W/snapok.seg" --save "$W/good.ospsnap" > "$W/save.out" ||
+  osp_fail "cannot save a snapshot of a good segment"
+grep -q "^saved $W/good.ospsnap" "$W/save.out" || osp_fail "--save did not say where it saved"
+"$OSPVIEW" "$W/good.ospsnap" -b 1 > "$W/good.out" 2> "$W/good.err" &&
+  grep -q "hottest subpaths (4 of 4)" "$W/good.out" && [ ! -s "$W/good.err" ] ||
+  osp_fail "a good snapshot is not shown like its segment"
+# poke FILE OFFSET BYTES...: overwrite bytes (octal escapes for printf) in place.
+poke ()
+{
+  f=$1 off=$2
+  shift 2
+  printf "$@" | dd of="$f" bs=1 seek="$off" conv=notrunc status=none
+}
+# snap_refuse NAME WORDS: `ospview FILE -b 1' exits 1 with one stderr line naming the file
+# and containing WORDS.
+snap_refuse ()
+{
+  f=$W/$1.ospsnap
+  timeout 20 "$OSPVIEW" "$f" -b 1 > "$W/$1.out" 2> "$W/$1.err"
+  rc=$?
+  if [ "$rc" -ne 1 ] || [ "$(wc -l < "$W/$1.err")" -ne 1 ] ||
+     ! grep -q -F -e "$f: $2" "$W/$1.err"; then
+    osp_fail "snapshot $1: status $rc, stderr '$(cat "$W/$1.err")' (want 1, '$f: $2')"
+  else
+    echo "refused snapshot $1: $(cat "$W/$1.err")"
+  fi
+}
+size=$(wc -c < "$W/good.ospsnap")
+cp "$W/good.ospsnap" "$W/s-magic.ospsnap" && poke "$W/s-magic.ospsnap" 0 'X'
+snap_refuse s-magic "not an osp snapshot (bad magic number)"
+cp "$W/good.ospsnap" "$W/s-order.ospsnap" && poke "$W/s-order.ospsnap" 8 '\001\002\003\004'
+snap_refuse s-order "written with another byte order"
+cp "$W/good.ospsnap" "$W/s-major.ospsnap" && poke "$W/s-major.ospsnap" 12 '\002'
+snap_refuse s-major "format version 2."
+cp "$W/good.ospsnap" "$W/s-hcrc.ospsnap" && poke "$W/s-hcrc.ospsnap" 60 'Z'
+snap_refuse s-hcrc "header checksum mismatch (corrupted)"
+cp "$W/good.ospsnap" "$W/s-vcrc.ospsnap" && poke "$W/s-vcrc.ospsnap" $((size - 3)) '\377'
+snap_refuse s-vcrc "view checksum mismatch (corrupted)"
+head -c $((size - 100)) "$W/good.ospsnap" > "$W/s-short.ospsnap"
+snap_refuse s-short "truncated or extended"
+cp "$W/good.ospsnap" "$W/s-long.ospsnap" && printf 'x' >> "$W/s-long.ospsnap"
+snap_refuse s-long "truncated or extended"
+head -c 40 "$W/good.ospsnap" > "$W/s-header.ospsnap"
+snap_refuse s-header "truncated: 40 bytes, shorter than the"
+: > "$W/s-empty.ospsnap"
+snap_refuse s-empty "not an osp snapshot"
+"$W/writer" view "$W/s-view.ospsnap" full
+snap_refuse s-view "not an osp snapshot"
+mkdir -p "$W/s-dir.ospsnap"
+snap_refuse s-dir "not a regular file"
+snap_refuse s-missing "No such file or directory"
+# Saving into a directory that does not exist: one line, exit 1, nothing left behind.
+"$OSPVIEW" --segment "$W/snapok.seg" --save "$W/nodir/x.ospsnap" > /dev/null 2> "$W/nodir.err"
+rc=$?
+[ "$rc" -eq 1 ] && [ "$(wc -l < "$W/nodir.err")" -eq 1 ] &&
+  grep -q "cannot write $W/nodir/x.ospsnap: No such file or directory" "$W/nodir.err" ||
+  osp_fail "--save into a missing directory: status $rc, '$(cat "$W/nodir.err")'"
+
 # --- 2. fuzzing -----------------------------------------------------------------------------------
 "$W/writer" view "$W/seed-full.view" full && "$W/writer" view "$W/seed-exact.view" exact &&
   "$W/writer" view "$W/seed-empty.view" empty && "$W/writer" segment "$W/seed-ok.seg" &&
   "$W/writer" segment "$W/seed-exited.seg" exited &&
-  "$W/writer" segment "$W/seed-unpublished.seg" unpublished ||
+  "$W/writer" segment "$W/seed-unpublished.seg" unpublished &&
+  "$OSPVIEW" --segment "$W/seed-ok.seg" --save "$W/seed.ospsnap" > /dev/null ||
   { echo "error: cannot write the seeds"; exit 99; }
-SEEDS="$W/seed-full.view $W/seed-exact.view $W/seed-empty.view $W/seed-ok.seg $W/seed-exited.seg $W/seed-unpublished.seg"
+SEEDS="$W/seed-full.view $W/seed-exact.view $W/seed-empty.view $W/seed-ok.seg $W/seed-exited.seg $W/seed-unpublished.seg $W/seed.ospsnap"
 
-FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/libosprt/crc32.c"
+FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/viewer/snapshot.c $SRC/libosprt/crc32.c $SRC/libosprt/snapfile.c"
 FUZZ_INC="-I$SRC/include -I$SRC/viewer -I$SRC/libosprt"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -DREAD_PAUSE_NS=0"
 # The segment inputs go through a scratch file: on tmpfs when there is one (several times

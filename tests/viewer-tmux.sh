@@ -20,7 +20,9 @@
 #      Esc clears it.
 #   6. "?": the help lists the key table (every line of `ospview --keys' when ospview.c offers
 #      that option, else known lines); any key closes it.
-#   7. "p": PAUSED, the view number stops; "p" again: it moves.
+#   7. "p": PAUSED, the view number stops; "s" while paused offers osp-vt-PID-TIME.ospsnap,
+#      saves under the name typed instead, says so, and the file is that paused view (same
+#      view number, the hot subpath); "p" again: it moves.
 #   8. resize-window 80x24, 100x12 (no detail pane, one status line), 30x6 ("terminal too
 #      small"), back to 120x40: the layout follows, nothing wider than the window.
 #   9. The program ends: EXITED in the bar, "exited" and "(at exit)" in the status, the rows
@@ -314,6 +316,25 @@ if wait_for paused '^PAUSED '; then
   v2=$(view_no "$W/paused2.txt")
   echo "paused: view #$v1, 1.5 s later #$v2"
   [ "$v1" = "$v2" ] || osp_fail "the view changed while paused ($v1 -> $v2)"
+  # s: the prompt offers osp-vt-PID-TIME.ospsnap; ^U, our name, Enter saves the paused view.
+  keys s
+  wait_for saveprompt "save snapshot as: osp-vt-$prog_pid-[0-9]{8}-[0-9]{6}\.ospsnap_" ||
+    osp_fail "s: no prompt with the default name"
+  keys C-u
+  $TM send-keys -t v -l "saved.ospsnap"
+  keys Enter
+  wait_for saved "saved saved\.ospsnap \(view #$v2\)" 5 ||
+    osp_fail "s: the bar does not say the paused view #$v2 was saved"
+  if "$OSPVIEW" "$W/saved.ospsnap" -b 1 > "$W/saved.view" 2>&1; then
+    head -n 1 "$W/saved.view" | grep -q "vt  pid $prog_pid .* view #$v2\$" ||
+      { osp_fail "the saved snapshot is not view #$v2 of pid $prog_pid"; head -n 1 "$W/saved.view"; }
+    grep -A 2 '^hottest subpaths' "$W/saved.view" | grep -q ' spin() vt\.c:' ||
+      { osp_fail "the saved snapshot lacks the hot subpath"; osp_show "$W/saved.view"; }
+  else
+    osp_fail "s: $W/saved.ospsnap does not open"
+    osp_show "$W/saved.view"
+  fi
+  wait_for toastgone 'row [0-9]*/' 5 # the message gives the bar back
   keys p
   wait_view resumed "$v2" || osp_fail "p did not resume"
   grep -q '^PAUSED' "$W/resumed.txt" && osp_fail "PAUSED still shown after resuming"

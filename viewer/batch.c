@@ -20,27 +20,6 @@
 #include <string.h>
 #include <time.h>
 
-void
-ospview_live (const struct seg *s, struct scr_live *l)
-{
-  memset (l, 0, sizeof *l);
-  struct timespec ts;
-  clock_gettime (CLOCK_REALTIME, &ts);
-  l->program = s->fixed.program;
-  l->pid = (long) s->fixed.pid;
-  l->start_ns = s->fixed.start_ns;
-  l->state = atomic_load_explicit (&s->hdr->state, memory_order_acquire);
-  l->alive = l->pid > 0 && (long) (pid_t) l->pid == l->pid
-             && seg_alive ((pid_t) l->pid);
-  l->heartbeat_ns
-      = atomic_load_explicit (&s->hdr->heartbeat_ns, memory_order_relaxed);
-  l->publishes
-      = atomic_load_explicit (&s->hdr->publishes, memory_order_relaxed);
-  l->truncated
-      = atomic_load_explicit (&s->hdr->truncated, memory_order_relaxed);
-  l->now_ns = (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 static void
 pause_for (double seconds)
 {
@@ -69,13 +48,13 @@ print_table (const struct scr_table *t)
 
 /* One refresh: 0, or 1 if the view could not be read or used. */
 static int
-refresh (const struct seg *s, const struct ospview_opts *o, void **buf,
+refresh (const struct source *s, const struct ospview_opts *o, void **buf,
          size_t *cap)
 {
   char err[512];
-  long len = seg_read (s, buf, cap, err, sizeof err);
+  long len = source_read (s, buf, cap, err, sizeof err);
   struct scr_live live;
-  ospview_live (s, &live);
+  source_live (s, &live);
   if (len < 0)
     {
       fprintf (stderr, "ospview: %s\n", err);
@@ -87,7 +66,7 @@ refresh (const struct seg *s, const struct ospview_opts *o, void **buf,
     {
       if (view_parse (&v, *buf, (size_t) len, err, sizeof err) != 0)
         {
-          fprintf (stderr, "ospview: %s: %s\n", s->path, err);
+          fprintf (stderr, "ospview: %s: %s\n", source_name (s), err);
           return 1;
         }
       have = 1;
@@ -127,7 +106,7 @@ refresh (const struct seg *s, const struct ospview_opts *o, void **buf,
 }
 
 int
-batch_run (const struct seg *s, const struct ospview_opts *o)
+batch_run (const struct source *s, const struct ospview_opts *o)
 {
   void *buf = NULL;
   size_t cap = 0;

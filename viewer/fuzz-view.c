@@ -1,6 +1,7 @@
 /* fuzz-view.c - the fuzz target of the viewer's input handling: a view
- * (view_parse and everything the screens do with an accepted view) or a
- * whole segment file (seg_attach_path, seg_read, then the view in it).
+ * (view_parse and everything the screens do with an accepted view), a
+ * whole segment file (seg_attach_path, seg_read, then the view in it) or
+ * a snapshot file's bytes (snap_parse, then the view in it).
  *
  * Why: views and segments come from other processes and from files; the
  * viewer must refuse anything malformed with a message and never read
@@ -11,7 +12,9 @@
  *
  * An input that starts with the segment magic is a segment: it is written
  * to a scratch file ($OSPVIEW_FUZZ_FILE, else /tmp/ospview-fuzz-<pid>) and
- * attached by path.  Anything else is a view, copied into a buffer of
+ * attached by path.  One that starts with the snapshot magic is checked
+ * as a snapshot, as it is and with both checksums made right, then its
+ * view as any view.  Anything else is a view, copied into a buffer of
  * exactly its size so that any read past the end is caught, and parsed
  * twice: as it is, and with every section's CRC recomputed, so that
  * mutations reach the checks behind the checksums.  The contract
@@ -183,11 +186,58 @@ one_segment (const uint8_t *data, size_t size)
   seg_detach (&s);
 }
 
+/* A snapshot file's bytes, as given and with its checksums made right
+   (the view's section CRCs too, so mutations reach the view's checks). */
+static void
+one_snapshot (const uint8_t *data, size_t size)
+{
+  for (int fixed = 0; fixed < 2; fixed++)
+    {
+      char *file = aligned_alloc (16, (size + 15) & ~(size_t) 15);
+      if (file == NULL)
+        return;
+      memcpy (file, data, size);
+      struct osp_snap_header h;
+      if (fixed && size >= sizeof h)
+        {
+          memcpy (&h, file, sizeof h);
+          if (h.view_offset <= size && h.view_offset % 8 == 0)
+            {
+              size_t vlen = size - (size_t) h.view_offset;
+              fix_crcs ((unsigned char *) file + h.view_offset, vlen);
+              h.view_size = vlen;
+              h.view_crc32 = osp_crc32 (0, file + h.view_offset, vlen);
+            }
+          h.header_crc32 = 0;
+          memcpy (file, &h, sizeof h);
+          if (h.header_size >= sizeof h && h.header_size <= size)
+            h.header_crc32 = osp_crc32 (0, file, h.header_size);
+          memcpy (file, &h, sizeof h);
+        }
+      struct snapshot s;
+      char err[512] = "";
+      if (snap_parse (&s, file, size, err, sizeof err) == 0)
+        {
+          fuzz_view_accepted++;
+          exercise (&s.view);
+          snap_free (&s); /* frees FILE */
+        }
+      else
+        {
+          fuzz_view_refused++;
+          check_message (err);
+          free (file);
+        }
+    }
+}
+
 int
 LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
 {
   if (size >= 8 && memcmp (data, OSP_SHM_MAGIC, 8) == 0)
     one_segment (data, size);
+  else if (size >= 8 && memcmp (data, OSP_SNAP_MAGIC, 8) == 0)
+    one_snapshot (data, size);
   else
     one_view (data, size);
   return 0;

@@ -15,14 +15,21 @@
  * handling (keys_prompt, keys_help): there every printable key is text or
  * closes the overlay, so they cannot go through the table.
  *
- * Snapshots (`s' in the design notes) are not bound: ospview.h has no
- * function to save one yet.
+ * `s' saves the view on screen (paused or not: what the user sees) as a
+ * snapshot file; its name is asked in a prompt like the filter's, with a
+ * default that names the program, the pid and the time.
+ *
+ * Over a table provider (ospview --diff, tui.h) the same table applies:
+ * the sort keys are the provider's, Enter shows or hides the detail pane
+ * on every screen (a diff's forest is a list), and the keys about
+ * refreshing and saving (p, + -, s) say that they do not apply.
  */
 #define _GNU_SOURCE
 #include "tui.h"
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #define CTRL(c) ((c) & 0x1f)
 #define KEY_ESC 27
@@ -43,6 +50,16 @@ static struct tui_cursor *
 cur (struct tui *t)
 {
   return &t->cursor[t->screen];
+}
+
+/* The keys about a live view: 1 (and a message) over a provider. */
+static int
+static_tables (struct tui *t)
+{
+  if (t->prov)
+    tui_toast (t, "not here: these tables do not refresh and are not a "
+               "view to save");
+  return t->prov != NULL;
 }
 
 static void
@@ -158,7 +175,7 @@ static void
 do_enter (struct tui *t, int ch)
 {
   (void) ch;
-  if (t->screen != SCR_FOREST)
+  if (t->screen != SCR_FOREST || t->prov)
     {
       toggle_detail (t);
       return;
@@ -202,6 +219,40 @@ do_filter (struct tui *t, int ch)
   t->prompt = 1;
 }
 
+/* osp-PROGRAM-PID-YYYYmmdd-HHMMSS.ospsnap in the current directory. */
+static void
+do_save (struct tui *t, int ch)
+{
+  (void) ch;
+  if (static_tables (t))
+    return;
+  if (!t->have_view)
+    {
+      tui_toast (t, "nothing to save yet: no view was read");
+      return;
+    }
+  const char *prog = view_str (&t->view, t->view.run.program);
+  const char *base = strrchr (prog, '/') ? strrchr (prog, '/') + 1 : prog;
+  char name[64];
+  size_t n = 0;
+  for (const char *c = base; *c && n + 1 < sizeof name; c++)
+    name[n++] = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z')
+                        || (*c >= '0' && *c <= '9') || *c == '-'
+                        || *c == '_' || *c == '.'
+                    ? *c
+                    : '_';
+  name[n] = '\0';
+  char stamp[32] = "";
+  time_t now = time (NULL);
+  struct tm tm;
+  if (localtime_r (&now, &tm))
+    strftime (stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+  snprintf (t->save_path, sizeof t->save_path, "osp-%s-%lld-%s%s",
+            n ? name : "program", (long long) t->view.run.pid, stamp,
+            OSP_SNAP_SUFFIX);
+  t->save_prompt = 1;
+}
+
 static void
 do_clear_filter (struct tui *t, int ch)
 {
@@ -223,12 +274,12 @@ do_sort (struct tui *t, int ch)
   for (int i = 0; i < SORT_NKEYS; i++)
     {
       k = (k + dir + SORT_NKEYS) % SORT_NKEYS;
-      if (scr_sort_ok (t->screen, (enum scr_sort) k))
+      if (tui_sort_ok (t, (enum scr_sort) k))
         break;
     }
   c->sort = (enum scr_sort) k;
   tui_rebuild (t);
-  tui_toast (t, "sorted by %s%s", scr_sort_name (c->sort),
+  tui_toast (t, "sorted by %s%s", tui_sort_name (t, c->sort),
              c->reverse ? ", reversed" : "");
 }
 
@@ -239,7 +290,7 @@ do_reverse (struct tui *t, int ch)
   struct tui_cursor *c = cur (t);
   c->reverse = !c->reverse;
   tui_rebuild (t);
-  tui_toast (t, "sorted by %s%s", scr_sort_name (c->sort),
+  tui_toast (t, "sorted by %s%s", tui_sort_name (t, c->sort),
              c->reverse ? ", reversed" : "");
 }
 
@@ -256,6 +307,8 @@ static void
 do_pause (struct tui *t, int ch)
 {
   (void) ch;
+  if (static_tables (t))
+    return;
   t->paused = !t->paused;
   if (!t->paused)
     tui_tick_now (t);
@@ -275,6 +328,8 @@ delay_step (double d, int up)
 static void
 do_delay (struct tui *t, int ch)
 {
+  if (static_tables (t))
+    return;
   int up = ch == '+';
   double d = t->delay + (up ? 1 : -1) * delay_step (t->delay, up);
   if (d < 0.1)
@@ -330,6 +385,9 @@ static const struct binding bindings[] = {
   { { '+', '-' }, "+ -",
     "refresh less / more often (0.1 s to 60 s; -d sets the start)", do_delay },
   { { CTRL ('l') }, "^L", "redraw the screen", do_redraw },
+  { { 's' }, "s",
+    "save the view on screen as a snapshot file (asks for its name)",
+    do_save },
 };
 
 #define NBINDINGS (sizeof bindings / sizeof bindings[0])
@@ -361,10 +419,28 @@ prompt_backspace (char *s)
   s[n] = '\0';
 }
 
+/* Line editing shared by the prompts: 1 if CH changed LINE (SIZE bytes). */
+static int
+edit_line (char *line, size_t size, int ch)
+{
+  size_t n = strlen (line);
+  if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL ('h'))
+    prompt_backspace (line);
+  else if (ch == CTRL ('u'))
+    line[0] = '\0';
+  else if (ch >= ' ' && ch < 256 && ch != 127 && n + 1 < size)
+    {
+      line[n] = (char) ch;
+      line[n + 1] = '\0';
+    }
+  else
+    return 0;
+  return 1;
+}
+
 void
 keys_prompt (struct tui *t, int ch)
 {
-  size_t n = strlen (t->filter);
   if (ch == '\r' || ch == '\n' || ch == KEY_ENTER)
     t->prompt = 0;
   else if (ch == KEY_ESC)
@@ -372,18 +448,29 @@ keys_prompt (struct tui *t, int ch)
       memcpy (t->filter, t->saved_filter, sizeof t->filter);
       t->prompt = 0;
     }
-  else if (ch == KEY_BACKSPACE || ch == 127 || ch == CTRL ('h'))
-    prompt_backspace (t->filter);
-  else if (ch == CTRL ('u'))
-    t->filter[0] = '\0';
-  else if (ch >= ' ' && ch < 256 && ch != 127 && n + 1 < sizeof t->filter)
-    {
-      t->filter[n] = (char) ch;
-      t->filter[n + 1] = '\0';
-    }
-  else
+  else if (!edit_line (t->filter, sizeof t->filter, ch))
     return;
   tui_rebuild (t); /* the filter applies as it is typed */
+}
+
+void
+keys_save_prompt (struct tui *t, int ch)
+{
+  if (ch == '\r' || ch == '\n' || ch == KEY_ENTER)
+    {
+      t->save_prompt = 0;
+      if (t->save_path[0])
+        tui_save (t, t->save_path);
+      else
+        tui_toast (t, "not saved: no file name");
+    }
+  else if (ch == KEY_ESC)
+    {
+      t->save_prompt = 0;
+      tui_toast (t, "not saved");
+    }
+  else
+    edit_line (t->save_path, sizeof t->save_path, ch);
 }
 
 void

@@ -8,15 +8,24 @@ viewer_ospview_SOURCES = \
 	viewer/ospview.h \
 	viewer/ospview.c \
 	viewer/segment.c \
+	viewer/snapshot.c \
+	viewer/source.c \
 	viewer/view.c \
 	viewer/screens.c \
 	viewer/status.c \
 	viewer/batch.c \
+	viewer/export.c \
+	viewer/diff.c \
+	viewer/merge.c \
+	viewer/viewbuild.h \
+	viewer/viewbuild.c \
 	viewer/tui.h \
 	viewer/tui.c \
 	viewer/keys.c \
 	libosprt/crc32.h \
-	libosprt/crc32.c
+	libosprt/crc32.c \
+	libosprt/snapfile.h \
+	libosprt/snapfile.c
 viewer_ospview_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt \
 	-I$(top_srcdir)/viewer $(NCURSESW_CFLAGS)
 viewer_ospview_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes

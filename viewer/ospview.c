@@ -1,8 +1,10 @@
-/* ospview.c - the command line and main of the live viewer.
+/* ospview.c - the command line and main of the viewer.
  *
  *   ospview -l                    list the profiled processes of this user
  *   ospview [-p PID]              watch one (without -p: the only one)
  *   ospview --segment FILE        read a segment file by path
+ *   ospview FILE.ospsnap          open a snapshot, same screens
+ *   ospview -p PID --save FILE    save a live view as a snapshot, exit
  *   -b N, -d SECONDS, --screen=.. batch output instead of the terminal UI
  *
  * Why here and nothing else: option parsing and choosing what to attach
@@ -38,6 +40,11 @@ usage (FILE *out)
 {
   fprintf (out,
 "usage: ospview [-p PID | --segment FILE] [options]   watch a profiled process\n"
+"       ospview [options] SNAPSHOT                     open a snapshot file\n"
+"       ospview [-p PID] --save FILE                   save a snapshot, exit\n"
+"       ospview --diff [options] OLD NEW               compare two snapshots\n"
+"       ospview --merge OUT SNAPSHOT...                merge snapshots\n"
+"       ospview [-p PID | SNAPSHOT] --json | --dot=FN | --annotate[=FILE]\n"
 "       ospview -l                                     list profiled processes\n"
 "\n"
 "ospview shows the profile of a running program built with osp (gcc\n"
@@ -49,6 +56,20 @@ usage (FILE *out)
 "                       heartbeat age, program\n"
 "  -p, --pid PID        attach to process PID\n"
 "      --segment FILE   read a segment file (a copy of /dev/shm/osp-UID-PID)\n"
+"      --save FILE      write the process's current view as a snapshot FILE\n"
+"                       (osp/snapshot.h) and exit; reopen it with ospview FILE\n"
+"\n"
+"Snapshots (a live process with -p works for the exports too):\n"
+"      --diff OLD NEW   compare two snapshots, paths matched by function and\n"
+"                       source lines; the UI on a terminal, text with -b 1\n"
+"      --fail-above=PP  --diff: exit 3 when a path's share grew by more than\n"
+"                       PP percentage points\n"
+"      --merge OUT IN.. merge snapshots of one program into OUT\n"
+"      --json           the view as JSON (doc/SNAPSHOT.md has the schema)\n"
+"      --dot=FUNCTION   FUNCTION's control-flow graph in Graphviz DOT, hot\n"
+"                       paths heavier and coloured by share\n"
+"      --annotate[=FILE] source listing with each line's share of the hot\n"
+"                       paths (FILE: one source file; default: all)\n"
 "  -b, --batch N        print the screens as text N times, no terminal UI\n"
 "  -d, --delay SECONDS  between refreshes (default 1; batch may use 0)\n"
 "      --screen=LIST    subpaths, paths, forest, functions or all (default;\n"
@@ -231,17 +252,55 @@ pick (void)
   exit (1);
 }
 
+/* --save: the newest view as a snapshot; say where, exit status. */
+static int
+save_now (const struct source *s, const char *path)
+{
+  void *buf = NULL;
+  size_t cap = 0;
+  char err[1024];
+  long len = source_read (s, &buf, &cap, err, sizeof err);
+  struct view v;
+  int rc = 1;
+  if (len < 0)
+    fprintf (stderr, "ospview: %s: %s\n", source_name (s), err);
+  else if (len == 0)
+    fprintf (stderr, "ospview: %s: no view published yet (try again in a "
+             "moment)\n", source_name (s));
+  else if (view_parse (&v, buf, (size_t) len, err, sizeof err) != 0)
+    fprintf (stderr, "ospview: %s: %s\n", source_name (s), err);
+  else if (snap_save (path, buf, (size_t) len, OSP_SNAP_VIEWER, err,
+                      sizeof err) != 0)
+    fprintf (stderr, "ospview: %s\n", err);
+  else
+    {
+      printf ("saved %s (%ld bytes, view #%llu of pid %lld)\n", path, len,
+              (unsigned long long) v.hdr->seq, (long long) v.run.pid);
+      rc = 0;
+    }
+  free (buf);
+  return rc;
+}
+
 int
 main (int argc, char **argv)
 {
   enum { OPT_SEGMENT = 256, OPT_SCREEN, OPT_TOP, OPT_FILTER, OPT_SORT,
-         OPT_VERSION, OPT_KEYS };
+         OPT_VERSION, OPT_KEYS, OPT_SAVE, OPT_JSON, OPT_DOT, OPT_ANNOTATE,
+         OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE };
   static const struct option longs[] = {
     { "list", no_argument, 0, 'l' },
     { "pid", required_argument, 0, 'p' },
     { "batch", required_argument, 0, 'b' },
     { "delay", required_argument, 0, 'd' },
     { "segment", required_argument, 0, OPT_SEGMENT },
+    { "save", required_argument, 0, OPT_SAVE },
+    { "json", no_argument, 0, OPT_JSON },
+    { "dot", required_argument, 0, OPT_DOT },
+    { "annotate", optional_argument, 0, OPT_ANNOTATE },
+    { "diff", no_argument, 0, OPT_DIFF },
+    { "merge", required_argument, 0, OPT_MERGE },
+    { "fail-above", required_argument, 0, OPT_FAIL_ABOVE },
     { "screen", required_argument, 0, OPT_SCREEN },
     { "top", required_argument, 0, OPT_TOP },
     { "filter", required_argument, 0, OPT_FILTER },
@@ -259,7 +318,12 @@ main (int argc, char **argv)
   o.sort = SORT_RANK;
   int list = 0, screen_given = 0;
   long pid = 0;
-  const char *segment = NULL;
+  const char *segment = NULL, *save = NULL, *file = NULL;
+  /* What to do besides viewing: at most one. */
+  enum { ACT_VIEW, ACT_SAVE, ACT_JSON, ACT_DOT, ACT_ANNOTATE, ACT_DIFF,
+         ACT_MERGE } act = ACT_VIEW;
+  const char *act_name = NULL, *act_arg = NULL;
+  double fail_above = -1;
 
   opterr = 0; /* our own messages */
   int c;
@@ -290,6 +354,46 @@ main (int argc, char **argv)
       case OPT_SEGMENT:
         segment = optarg;
         break;
+      case OPT_SAVE:
+      case OPT_JSON:
+      case OPT_DOT:
+      case OPT_ANNOTATE:
+      case OPT_DIFF:
+      case OPT_MERGE:
+        {
+          static const char *const names[] = {
+            [OPT_SAVE - OPT_SAVE] = "--save", [OPT_JSON - OPT_SAVE] = "--json",
+            [OPT_DOT - OPT_SAVE] = "--dot",
+            [OPT_ANNOTATE - OPT_SAVE] = "--annotate",
+            [OPT_DIFF - OPT_SAVE] = "--diff", [OPT_MERGE - OPT_SAVE] = "--merge"
+          };
+          if (act != ACT_VIEW)
+            bad ("%s and %s: give one of them", act_name,
+                 names[c - OPT_SAVE]);
+          act = c == OPT_SAVE ? ACT_SAVE
+                : c == OPT_JSON ? ACT_JSON
+                : c == OPT_DOT ? ACT_DOT
+                : c == OPT_ANNOTATE ? ACT_ANNOTATE
+                : c == OPT_DIFF ? ACT_DIFF
+                                : ACT_MERGE;
+          act_name = names[c - OPT_SAVE];
+          act_arg = optarg;
+          if (c == OPT_SAVE)
+            save = optarg;
+        }
+        break;
+      case OPT_FAIL_ABOVE:
+        {
+          char *end;
+          errno = 0;
+          double d = strtod (optarg, &end);
+          if (*optarg == '\0' || *end != '\0' || errno != 0 || !isfinite (d)
+              || d < 0 || d > 100)
+            bad ("--fail-above: '%s' is not a number of percentage points "
+                 "0..100%s", optarg, "");
+          fail_above = d;
+        }
+        break;
       case OPT_SCREEN:
         o.screens = parse_screens (optarg);
         screen_given = 1;
@@ -316,9 +420,10 @@ main (int argc, char **argv)
         usage (stdout);
         return 0;
       case OPT_VERSION:
-        printf ("ospview (osp) %s, segment layout %u.%u, view format %u.%u\n",
-                PACKAGE_VERSION, OSP_SHM_MAJOR, OSP_SHM_MINOR, OSP_VIEW_MAJOR,
-                OSP_VIEW_MINOR);
+        printf ("ospview (osp) %s, segment layout %u.%u, view format %u.%u, "
+                "snapshot format %u.%u\n", PACKAGE_VERSION, OSP_SHM_MAJOR,
+                OSP_SHM_MINOR, OSP_VIEW_MAJOR, OSP_VIEW_MINOR, OSP_SNAP_MAJOR,
+                OSP_SNAP_MINOR);
         return 0;
       case OPT_KEYS:
         return ospview_keys ();
@@ -334,40 +439,74 @@ main (int argc, char **argv)
           bad ("unknown option '%s'%s", optopt ? opt : argv[optind - 1], "");
         }
       }
+  if (fail_above >= 0 && act != ACT_DIFF)
+    bad ("--fail-above applies to --diff only%s%s", "", "");
+  if (act == ACT_DIFF || act == ACT_MERGE)
+    {
+      if (pid || segment || list || save)
+        bad ("%s reads snapshot files: it takes no -p, --segment, -l or "
+             "--save%s", act_name, "");
+      int n = argc - optind;
+      if (act == ACT_DIFF && n != 2)
+        bad ("--diff needs two snapshot files, OLD and NEW (got %s)%s",
+             n < 2 ? "fewer" : "more", "");
+      if (act == ACT_MERGE && n < 1)
+        bad ("--merge %s needs the snapshot files to merge%s", act_arg, "");
+      if (!screen_given)
+        o.screens = (1u << SCR_NSCREENS) - 1;
+      return act == ACT_DIFF
+                 ? diff_main (argv[optind], argv[optind + 1], &o, fail_above)
+                 : merge_main (act_arg, (const char *const *) argv + optind,
+                               (size_t) n);
+    }
   if (optind < argc)
-    bad ("unexpected argument '%s'%s", argv[optind], "");
-  if (pid && segment)
-    bad ("-p and --segment both name what to read: give one%s%s", "", "");
+    file = argv[optind++];
+  if (optind < argc)
+    bad ("unexpected argument '%s' (one snapshot file at most)%s",
+         argv[optind], "");
+  if ((pid != 0) + (segment != NULL) + (file != NULL) > 1)
+    bad ("-p, --segment and a snapshot file all name what to read: give "
+         "one%s%s", "", "");
   if (list)
     {
-      if (pid || segment || o.count)
-        bad ("-l lists processes: it takes no -p, --segment or -b%s%s", "",
-             "");
+      if (pid || segment || file || o.count || save)
+        bad ("-l lists processes: it takes no -p, --segment, file, --save "
+             "or -b%s%s", "", "");
       return do_list ();
     }
+  if (save && file)
+    bad ("--save copies a live process's view; %s is already a snapshot%s",
+         file, "");
   if (!screen_given)
     o.screens = (1u << SCR_NSCREENS) - 1;
 
-  struct seg s;
-  char err[512];
+  struct source s;
+  char err[1024];
   int rc;
-  if (segment)
-    rc = seg_attach_path (&s, segment, err, sizeof err);
+  if (file)
+    rc = source_open_file (&s, file, err, sizeof err);
   else
     {
-      if (!pid)
+      if (!pid && !segment)
         pid = pick ();
-      rc = seg_attach (&s, (pid_t) pid, err, sizeof err);
+      rc = source_attach (&s, (pid_t) pid, segment, err, sizeof err);
     }
   if (rc != 0)
     {
       fprintf (stderr, "ospview: %s\n", err);
       return 1;
     }
-  if (o.count > 0)
+  if (act == ACT_SAVE)
+    rc = save_now (&s, save);
+  else if (act == ACT_JSON || act == ACT_DOT || act == ACT_ANNOTATE)
+    rc = export_main (&s, act == ACT_JSON  ? EXPORT_JSON
+                          : act == ACT_DOT ? EXPORT_DOT
+                                           : EXPORT_ANNOTATE,
+                      act_arg);
+  else if (o.count > 0)
     rc = batch_run (&s, &o);
   else
     rc = ospview_tui (&s, &o);
-  seg_detach (&s);
+  source_close (&s);
   return rc;
 }

@@ -2,6 +2,9 @@
  *
  *   segment.c  finding (-l), attaching to and copying views out of the
  *              shared-memory segments of profiled processes (osp/shm.h)
+ *   snapshot.c reading (validating) and saving snapshot files
+ *              (osp/snapshot.h)
+ *   source.c   a live segment or a snapshot file behind one interface
  *   view.c     validating a view (osp/view.h) and giving it a C shape
  *   screens.c  the screens as rows of text: hot subpaths, Ball-Larus paths,
  *              the prefix forest, functions; filtering and sorting; used by
@@ -9,11 +12,18 @@
  *   status.c   the status lines above the screens (process, liveness,
  *              the totals behind the estimates)
  *   batch.c    -b: print the screens as text, N refreshes
- *   tui.c      the ncurses UI: windows, drawing, the key loop
+ *   export.c   --json, --dot=FUNCTION, --annotate: a view exported
+ *   diff.c     --diff OLD NEW: two snapshots compared by content
+ *   merge.c    --merge OUT IN...: snapshots of one program merged
+ *   viewbuild.c  building a view from parts (merge.c; viewbuild.h)
+ *   tui.c      the ncurses UI: windows, drawing, the key loop (live views,
+ *              snapshots, and the tables of a diff)
  *   keys.c     the key table (the one place a key is bound; the help
  *              screen is generated from it)
  *   ospview.c  command line, main
- * libosprt/crc32.c is compiled in too (the view's section checksums).
+ * libosprt/crc32.c (the checksums) and libosprt/snapfile.c (writing
+ * snapshot files: one writer of the format for the runtime and ospview)
+ * are compiled in too.
  */
 #ifndef OSPVIEW_H
 #define OSPVIEW_H
@@ -23,6 +33,7 @@
 #include <sys/types.h>
 
 #include "osp/shm.h"
+#include "osp/snapshot.h"
 #include "osp/view.h"
 
 /* ---- segment.c ------------------------------------------------------- */
@@ -94,9 +105,11 @@ struct view
   uint64_t nforest;
   const struct osp_vstat *stats;
   uint64_t nstats;
+  const struct osp_vedge *edges; /* grouped by source block */
+  uint64_t nedges;
   /* element strides as written (>= the sizes above) */
   uint32_t fn_size, block_size, subpath_size, path_size, forest_size,
-      stat_size;
+      stat_size, edge_size;
 };
 
 /* Validate the LEN bytes at BUF (8-byte aligned) as a view and fill V.
@@ -111,6 +124,7 @@ const struct osp_vsubpath *view_subpath (const struct view *v, uint64_t i);
 const struct osp_vpath *view_path (const struct view *v, uint64_t i);
 const struct osp_vforest *view_forest (const struct view *v, uint64_t i);
 const struct osp_vstat *view_stat (const struct view *v, uint64_t i);
+const struct osp_vedge *view_edge (const struct view *v, uint64_t i);
 /* String at OFF (validated by view_parse). */
 const char *view_str (const struct view *v, uint32_t off);
 /* The STATS row NAME as a number (U64 or F64) or a string: 1 and *OUT if
@@ -118,6 +132,60 @@ const char *view_str (const struct view *v, uint32_t off);
 int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
 int view_stat_f64 (const struct view *v, const char *name, double *out);
 const char *view_stat_str (const struct view *v, const char *name);
+
+/* ---- snapshot.c ------------------------------------------------------ */
+
+/* A snapshot file read into memory and validated. */
+struct snapshot
+{
+  char *file;             /* the whole file (malloc'ed, 16-aligned) */
+  struct osp_snap_header hdr;
+  const void *view_bytes; /* inside FILE, 8-aligned */
+  size_t len;
+  struct view view;       /* validated */
+};
+
+/* Read and validate the snapshot file PATH.  0, or -1 with a one-line ERR
+   "PATH: problem" (not a snapshot, another version, truncated, a checksum
+   mismatch, a bad view, ...). */
+int snap_load (struct snapshot *s, const char *path, char *err,
+               size_t errlen);
+/* Validate the LEN bytes at FILE (16-aligned, owned by S on success) as a
+   snapshot.  0, or -1 with ERR (no file name).  For the fuzzer. */
+int snap_parse (struct snapshot *s, char *file, uint64_t len, char *err,
+                size_t errlen);
+void snap_free (struct snapshot *s);
+/* Save the LEN view bytes at VIEW as snapshot file PATH (written to a
+   temporary file and renamed).  0, or -1 with ERR. */
+int snap_save (const char *path, const void *view, size_t len,
+               uint32_t flags, char *err, size_t errlen);
+
+/* ---- source.c -------------------------------------------------------- */
+
+enum src_kind { SRC_LIVE, SRC_FILE };
+
+struct source
+{
+  enum src_kind kind;
+  struct seg seg;        /* SRC_LIVE */
+  struct snapshot snap;  /* SRC_FILE */
+  const char *path;      /* SRC_FILE: as given */
+};
+
+/* A live process: PID's segment, or the segment file SEGMENT if not NULL.
+   0, or -1 with ERR. */
+int source_attach (struct source *s, pid_t pid, const char *segment,
+                   char *err, size_t errlen);
+/* A snapshot file.  0, or -1 with ERR naming the file. */
+int source_open_file (struct source *s, const char *path, char *err,
+                      size_t errlen);
+void source_close (struct source *s);
+/* The segment's or the file's path, for messages. */
+const char *source_name (const struct source *s);
+/* The newest view into *BUF (grown as needed): its length, 0 when none was
+   published yet, or -1 with ERR. */
+long source_read (const struct source *s, void **buf, size_t *cap,
+                  char *err, size_t errlen);
 
 /* ---- screens.c ------------------------------------------------------- */
 
@@ -199,6 +267,14 @@ struct scr_table
   size_t total;          /* rows before the filter and TOP */
 };
 
+/* The blocks [ids, ids + len) of V as the rows show them: "fn() file:lines
+   -> ...", consecutive blocks of one function with continuing lines as
+   one step; FULL = 0 shortens a long path like the text report.  Content
+   only (names and lines, no ids): equal for the same path in two builds.
+   malloc'ed, NULL when out of memory. */
+char *scr_path_text (const struct view *v, uint64_t ids, uint32_t len,
+                     int full);
+
 /* Fill T (zeroed or freed before) with screen S of V.  0, or -1 out of
    memory (T is then freed). */
 int scr_build (struct scr_table *t, const struct view *v, enum scr_screen s,
@@ -219,6 +295,9 @@ struct scr_live
   uint64_t now_ns;       /* CLOCK_REALTIME now */
   uint64_t publishes;    /* views written so far */
   uint64_t truncated;    /* views the writer had to cut */
+  const char *snapshot;  /* a snapshot file: its path (NULL: live) */
+  uint32_t snap_flags;   /* its enum osp_snap_flags */
+  uint64_t saved_ns;     /* when it was written (REALTIME) */
 };
 
 /* The status lines (2 or 3) into T->rows: program, pid, uptime, state,
@@ -227,8 +306,38 @@ struct scr_live
    0, or -1 out of memory. */
 int scr_status (struct scr_table *t, const struct view *v,
                 const struct scr_live *l);
-/* "exited" when the state says so or the pid is gone, else NULL. */
+/* "snapshot" for a file, "exited" when the state says so or the pid is
+   gone, else NULL (live). */
 const char *scr_exited (const struct scr_live *l);
+
+/* ---- export.c -------------------------------------------------------- */
+
+enum export_kind { EXPORT_JSON, EXPORT_DOT, EXPORT_ANNOTATE };
+
+/* ospview --json | --dot=FUNCTION | --annotate[=FILE] on the source's
+   newest view, to stdout.  ARG: the function (DOT), the source file or
+   NULL for all (ANNOTATE).  Exit status (1 with one stderr line when the
+   view cannot be read or ARG names nothing in it). */
+int export_main (const struct source *s, enum export_kind kind,
+                 const char *arg);
+
+/* ---- diff.c ---------------------------------------------------------- */
+
+struct ospview_opts;
+
+/* ospview --diff OLD NEW: O->count > 0 (-b) or stdout not a terminal:
+   text for scripts; else the terminal UI.  FAIL_ABOVE >= 0: exit status 3
+   when some path's share grew by more than that many percentage points.
+   Exit status: 0, 1 (a file cannot be read; one stderr line), 3. */
+int diff_main (const char *old_path, const char *new_path,
+               const struct ospview_opts *o, double fail_above);
+
+/* ---- merge.c --------------------------------------------------------- */
+
+/* ospview --merge OUT IN...: one snapshot of the N inputs (the same
+   program), estimates combined; written atomically to OUT.  Exit status
+   (1 with one stderr line naming the file and the problem). */
+int merge_main (const char *out, const char *const *in, size_t n);
 
 /* ---- batch.c, tui.c, ospview.c --------------------------------------- */
 
@@ -243,13 +352,14 @@ struct ospview_opts
   int reverse;
 };
 
-/* The live state of the attached segment, for the status lines. */
-void ospview_live (const struct seg *s, struct scr_live *l);
+/* What the status lines say about the source besides its view: the
+   segment's liveness, or the snapshot file (source.c). */
+void source_live (const struct source *s, struct scr_live *l);
 
 /* Print the screens O selects as text, O->count times.  Exit status. */
-int batch_run (const struct seg *s, const struct ospview_opts *o);
+int batch_run (const struct source *s, const struct ospview_opts *o);
 /* The interactive UI.  Exit status. */
-int ospview_tui (const struct seg *s, const struct ospview_opts *o);
+int ospview_tui (const struct source *s, const struct ospview_opts *o);
 /* ospview --keys: the UI's key table as text (keys.c; also in tui.h). */
 int ospview_keys (void);
 

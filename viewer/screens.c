@@ -309,6 +309,18 @@ put_path (struct sb *b, const struct view *v, uint64_t ids, uint32_t len,
     }
 }
 
+char *
+scr_path_text (const struct view *v, uint64_t ids, uint32_t len, int full)
+{
+  struct step *steps = malloc ((len ? len : 1) * sizeof *steps);
+  if (steps == NULL)
+    return NULL;
+  struct sb b = { 0 };
+  put_path (&b, v, ids, len, full, steps);
+  free (steps);
+  return sb_take (&b);
+}
+
 /* ---- tables ---------------------------------------------------------- */
 
 void

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* A heartbeat older than this says the writer stopped publishing. */
 #define STALE_NS 5000000000ull
@@ -93,6 +94,8 @@ since (uint64_t now, uint64_t then)
 const char *
 scr_exited (const struct scr_live *l)
 {
+  if (l->snapshot != NULL)
+    return "snapshot";
   return l->state == OSP_SHM_EXITED || !l->alive ? "exited" : NULL;
 }
 
@@ -148,11 +151,48 @@ stat_u (const struct view *v, const char *name, uint64_t *x)
   return v != NULL && view_stat_u64 (v, name, x);
 }
 
+/* CLOCK_REALTIME nanoseconds as local "2026-11-22 17:06:01". */
+static const char *
+when (char *buf, size_t n, uint64_t ns)
+{
+  time_t t = (time_t) (ns / 1000000000u);
+  struct tm tm;
+  if (localtime_r (&t, &tm) == NULL
+      || strftime (buf, n, "%Y-%m-%d %H:%M:%S", &tm) == 0)
+    snprintf (buf, n, "?");
+  return buf;
+}
+
+/* Line 1 of a snapshot file: what it holds, from when, made how. */
+static void
+who_file (struct line *b, const struct view *v, const struct scr_live *l)
+{
+  char d1[32], d2[32];
+  put (b, "snapshot %s: %s  pid %ld", l->snapshot,
+       l->program && *l->program ? l->program : "?", l->pid);
+  uint64_t taken = v->hdr->time_ns;
+  if (taken > l->start_ns && l->start_ns != 0)
+    put (b, "  ran %s", duration (d1, sizeof d1, taken - l->start_ns));
+  put (b, "  taken %s%s", when (d2, sizeof d2, taken),
+       v->run.exited ? " at exit" : "");
+  if (!v->run.exited && v->hdr->seq != 0)
+    put (b, "  view #%llu", (unsigned long long) v->hdr->seq);
+  uint64_t merged;
+  if ((l->snap_flags & OSP_SNAP_MERGED)
+      && view_stat_u64 (v, "merged_snapshots", &merged))
+    put (b, "  merged from %llu snapshots", (unsigned long long) merged);
+}
+
 /* Line 1: who, since when, alive or not, how fresh the data is. */
 static void
 who (struct line *b, const struct view *v, const struct scr_live *l)
 {
   char d1[32], d2[32];
+  if (l->snapshot != NULL && v != NULL)
+    {
+      who_file (b, v, l);
+      return;
+    }
   put (b, "%s  pid %ld", l->program && *l->program ? l->program : "?",
        l->pid);
   const char *ex = scr_exited (l);

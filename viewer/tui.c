@@ -37,6 +37,11 @@
  *     (fn() file:first-last, consecutive lines merged as in the rows) and,
  *     when the file can be read from the current directory or by its
  *     absolute path, the source lines themselves (a few files cached).
+ *   - A table provider (tui.h; ospview --diff) takes the place of the
+ *     source: the tables, status lines and detail lines come from it,
+ *     built once and rebuilt only when a choice changes (no ticks).  The
+ *     rest (keys, cursor, layout, drawing) is the same code: the few
+ *     places that differ test t->prov.
  */
 #define _GNU_SOURCE
 #include "tui.h"
@@ -189,7 +194,7 @@ read_view (struct tui *t)
 {
   int spare = 1 - t->cur;
   char err[256];
-  long len = seg_read (t->seg, &t->buf[spare], &t->cap[spare], err,
+  long len = source_read (t->source, &t->buf[spare], &t->cap[spare], err,
                        sizeof err);
   if (len < 0)
     {
@@ -218,17 +223,42 @@ build_status (struct tui *t)
     memset (&t->status, 0, sizeof t->status);
 }
 
-/* Paused: the view stays, the liveness (uptime, heartbeat, exited) moves. */
+/* Paused: the view stays, the liveness (uptime, heartbeat, exited) moves.
+   A provider's tables do not change: its status once, no next tick. */
 static void
 tick (struct tui *t)
 {
+  if (t->prov)
+    {
+      scr_table_free (&t->status);
+      if (t->prov->status (t->prov->ctx, &t->status) != 0)
+        memset (&t->status, 0, sizeof t->status);
+      tui_rebuild (t);
+      t->next_tick = mono () + 24 * 3600.0;
+      return;
+    }
   if (!t->paused)
     read_view (t);
-  ospview_live (t->seg, &t->live);
+  source_live (t->source, &t->live);
   build_status (t);
   if (!t->paused)
     tui_rebuild (t);
   t->next_tick = mono () + t->delay;
+}
+
+void
+tui_save (struct tui *t, const char *path)
+{
+  char err[TUI_PATH_MAX + 128];
+  if (!t->have_view)
+    tui_toast (t, "nothing to save yet: no view was read");
+  else if (snap_save (path, t->buf[t->cur], (size_t) t->view.hdr->size,
+                      OSP_SNAP_VIEWER, err, sizeof err)
+           != 0)
+    tui_toast (t, "%s", err);
+  else
+    tui_toast (t, "saved %s (view #%llu)", path,
+               (unsigned long long) t->view.hdr->seq);
 }
 
 void
@@ -287,7 +317,7 @@ tui_rebuild (struct tui *t)
 {
   struct tui_cursor *c = &t->cursor[t->screen];
   scr_table_free (&t->table);
-  if (!t->have_view)
+  if (!t->have_view && !t->prov)
     return;
   struct scr_opts so;
   memset (&so, 0, sizeof so);
@@ -297,7 +327,8 @@ tui_rebuild (struct tui *t)
   so.full_paths = t->full_paths;
   so.open_depth = OPEN_DEPTH;
   so.toggled = &c->toggled;
-  if (scr_build (&t->table, &t->view, t->screen, &so) != 0)
+  if (t->prov ? t->prov->build (t->prov->ctx, t->screen, &so, &t->table) != 0
+              : scr_build (&t->table, &t->view, t->screen, &so) != 0)
     {
       memset (&t->table, 0, sizeof t->table);
       tui_toast (t, "out of memory");
@@ -322,6 +353,19 @@ tui_select (struct tui *t, long row)
   c->key = t->table.rows[c->sel].key;
   c->keyed = 1;
   clamp_top (t, c);
+}
+
+int
+tui_sort_ok (const struct tui *t, enum scr_sort k)
+{
+  return t->prov ? t->prov->sort_ok (t->screen, k)
+                 : scr_sort_ok (t->screen, k);
+}
+
+const char *
+tui_sort_name (const struct tui *t, enum scr_sort k)
+{
+  return t->prov ? t->prov->sort_name (k) : scr_sort_name (k);
 }
 
 int
@@ -591,12 +635,23 @@ dl_function (struct tui *t, struct dlines *d, const struct osp_vfn *f)
 }
 
 static void
+dl_sink (void *d, int head, const char *line)
+{
+  dl_add (d, head, "%s", line);
+}
+
+static void
 detail_lines (struct tui *t, struct dlines *d)
 {
   const struct view *v = &t->view;
-  if (!t->have_view || t->table.n == 0)
+  if ((!t->have_view && !t->prov) || t->table.n == 0)
     return;
   const struct scr_row *r = &t->table.rows[t->cursor[t->screen].sel];
+  if (t->prov)
+    {
+      t->prov->detail (t->prov->ctx, t->screen, r, dl_sink, d);
+      return;
+    }
   switch (t->screen)
     {
     case SCR_SUBPATHS:
@@ -751,8 +806,9 @@ draw_tabs (struct tui *t)
   const struct tui_cursor *c = &t->cursor[t->screen];
   snprintf (buf, sizeof buf, "  %s  sort %s%s",
             t->table.title ? t->table.title
-                           : t->have_view ? "" : "waiting for the first view",
-            scr_sort_name (c->sort), c->reverse ? " reversed" : "");
+            : t->have_view || t->prov ? ""
+                                      : "waiting for the first view",
+            tui_sort_name (t, c->sort), c->reverse ? " reversed" : "");
   put_text (w, buf, 0, t->cols - x);
   wattrset (w, A_NORMAL);
 }
@@ -797,7 +853,7 @@ draw_list (struct tui *t)
       char note[400];
       snprintf (note, sizeof note, "  (%s)",
                 t->table.note ? t->table.note
-                : !t->have_view ? "no profile published yet"
+                : !t->have_view && !t->prov ? "no profile published yet"
                 : t->filter[0]  ? "no row matches the filter"
                                 : "nothing to show");
       put_line (w, 2, 0, note, 0);
@@ -857,6 +913,9 @@ bar_text (struct tui *t, char *buf, size_t n)
   if (t->prompt)
     k = snprintf (buf, n, "filter: %s_   (Enter keeps it, Esc cancels)",
                   t->filter);
+  else if (t->save_prompt)
+    k = snprintf (buf, n, "save snapshot as: %s_   (Enter saves, Esc "
+                  "cancels)", t->save_path);
   else if (t->toast[0] && mono () < t->toast_until)
     k = snprintf (buf, n, "%s", t->toast);
   else if (t->problem[0])
@@ -869,9 +928,10 @@ bar_text (struct tui *t, char *buf, size_t n)
         k += snprintf (buf + k, n - (size_t) k, "  filter \"%s\"", t->filter);
       if (t->hscroll)
         k += snprintf (buf + k, n - (size_t) k, "  column +%zu", t->hscroll);
+      if (!t->prov)
+        k += snprintf (buf + k, n - (size_t) k, "  every %.1fs", t->delay);
       k += snprintf (buf + k, n - (size_t) k,
-                     "  every %.1fs   ? help  / filter  Tab screens  q quit",
-                     t->delay);
+                     "   ? help  / filter  Tab screens  q quit");
     }
   (void) k;
 }
@@ -884,9 +944,13 @@ draw_bar (struct tui *t)
   wmove (w, 0, 0);
   if (t->paused)
     draw_tag (t, "PAUSED");
-  if (scr_exited (&t->live))
+  if (t->prov)
+    draw_tag (t, t->prov->tag);
+  else if (t->live.snapshot)
+    draw_tag (t, "SNAPSHOT");
+  else if (scr_exited (&t->live))
     draw_tag (t, "EXITED");
-  char buf[700];
+  char buf[TUI_PATH_MAX + 400];
   bar_text (t, buf, sizeof buf);
   put_text (w, buf, 0, t->cols - getcurx (w));
 }
@@ -1035,6 +1099,8 @@ handle_key (struct tui *t, int ch)
     tui_layout (t);
   else if (t->prompt)
     keys_prompt (t, ch);
+  else if (t->save_prompt)
+    keys_save_prompt (t, ch);
   else if (t->help)
     keys_help (t, ch);
   else if (!keys_dispatch (t, ch))
@@ -1060,15 +1126,18 @@ wait_key (struct tui *t, int *errs)
 }
 
 static void
-init_state (struct tui *t, const struct seg *s, const struct ospview_opts *o)
+init_state (struct tui *t, const struct source *s,
+            const struct tui_provider *p, const struct ospview_opts *o)
 {
   memset (t, 0, sizeof *t);
-  t->seg = s;
+  t->source = s;
+  t->prov = p;
   t->delay = o->delay < 0.1 ? 0.1 : o->delay;
   t->detail = 1;
   for (int i = 0; i < SCR_NSCREENS; i++)
     {
-      int ok = scr_sort_ok ((enum scr_screen) i, o->sort);
+      int ok = p ? p->sort_ok ((enum scr_screen) i, o->sort)
+                 : scr_sort_ok ((enum scr_screen) i, o->sort);
       t->cursor[i].sort = ok ? o->sort : SORT_RANK;
       t->cursor[i].reverse = o->reverse;
     }
@@ -1096,11 +1165,13 @@ free_state (struct tui *t)
   free (t->buf[1]);
 }
 
-int
-ospview_tui (const struct seg *s, const struct ospview_opts *o)
+/* The UI over the source S or the provider P. */
+static int
+run (const struct source *s, const struct tui_provider *p,
+     const struct ospview_opts *o)
 {
   static struct tui t;
-  init_state (&t, s, o);
+  init_state (&t, s, p, o);
   SCREEN *sc = term_start (&t);
   if (sc == NULL)
     return 1;
@@ -1123,4 +1194,16 @@ ospview_tui (const struct seg *s, const struct ospview_opts *o)
       return 1;
     }
   return got_signal ? 128 + got_signal : 0;
+}
+
+int
+ospview_tui (const struct source *s, const struct ospview_opts *o)
+{
+  return run (s, NULL, o);
+}
+
+int
+tui_run_tables (const struct tui_provider *p, const struct ospview_opts *o)
+{
+  return run (NULL, p, o);
 }

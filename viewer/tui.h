@@ -19,7 +19,42 @@
 #include <curses.h>
 
 #define TUI_FILTER_MAX 256
+#define TUI_PATH_MAX 1024
 #define TUI_NSRC 8
+
+/* ---- a table provider ------------------------------------------------------
+ * What the UI shows is normally a source's live view (ospview_tui).  A
+ * provider replaces it with a static set of tables (ospview --diff): the
+ * UI then asks the provider for a screen's table (with the filter, sort,
+ * reverse and whole-path choices; all rows), for the status lines (once)
+ * and for the detail pane's lines of the selected row; there are no
+ * refreshes (p, + - and s say so).  The navigation, screens, filter,
+ * sort, help and drawing are the same code as the live mode's. */
+
+/* Adds one detail line (HEAD: a step or title line, drawn bold). */
+typedef void (*tui_detail_fn) (void *sink, int head, const char *line);
+
+struct tui_provider
+{
+  void *ctx;
+  /* Fill T (zeroed first) with screen S: 0, or -1 out of memory. */
+  int (*build) (void *ctx, enum scr_screen s, const struct scr_opts *o,
+                struct scr_table *t);
+  /* The status lines (up to 3) into T's rows: 0, or -1. */
+  int (*status) (void *ctx, struct scr_table *t);
+  /* The detail pane of row R of screen S's table, line by line. */
+  void (*detail) (void *ctx, enum scr_screen s, const struct scr_row *r,
+                  tui_detail_fn add, void *sink);
+  /* The sort keys the provider's screens take, and how the UI names one. */
+  int (*sort_ok) (enum scr_screen s, enum scr_sort k);
+  const char *(*sort_name) (enum scr_sort k);
+  const char *tag;       /* in the bottom bar, like SNAPSHOT ("DIFF") */
+};
+
+/* The UI over P's tables (O: the first screen, filter, sort, reverse).
+   Exit status (0; 1 without a terminal; 128 + a signal). */
+int tui_run_tables (const struct tui_provider *p,
+                    const struct ospview_opts *o);
 
 /* One screen's own choices: they survive switching screens. */
 struct tui_cursor
@@ -45,7 +80,8 @@ struct tui_src
 
 struct tui
 {
-  const struct seg *seg;
+  const struct source *source; /* what is shown: live or a file */
+  const struct tui_provider *prov; /* or static tables (NULL: SOURCE) */
   /* the data: two view buffers (a failed read keeps the last good view) */
   void *buf[2];
   size_t cap[2];
@@ -71,11 +107,13 @@ struct tui
   size_t help_top;
   int prompt;              /* editing the filter after `/' */
   char saved_filter[TUI_FILTER_MAX]; /* restored by Esc */
+  int save_prompt;         /* editing the snapshot's file name after `s' */
+  char save_path[TUI_PATH_MAX];
   int quit;
   /* timing (CLOCK_MONOTONIC seconds) */
   double next_tick;
   double toast_until;
-  char toast[160];
+  char toast[400];
   /* the terminal */
   int lines, cols;
   int too_small;
@@ -99,6 +137,12 @@ int tui_page (const struct tui *t);
 void tui_layout (struct tui *t);
 /* Read a new view now (and then every delay seconds). */
 void tui_tick_now (struct tui *t);
+/* Save the view on screen as snapshot file PATH; says how in a toast. */
+void tui_save (struct tui *t, const char *path);
+/* The sort keys of the current screen, and the name of one (the
+   provider's when there is one, else screens.c's). */
+int tui_sort_ok (const struct tui *t, enum scr_sort k);
+const char *tui_sort_name (const struct tui *t, enum scr_sort k);
 /* A message in the bottom bar for a moment. */
 void tui_toast (struct tui *t, const char *fmt, ...)
     __attribute__ ((format (printf, 2, 3)));
@@ -110,6 +154,8 @@ void tui_toast (struct tui *t, const char *fmt, ...)
 int keys_dispatch (struct tui *t, int ch);
 /* A key while the filter prompt is up. */
 void keys_prompt (struct tui *t, int ch);
+/* A key while the snapshot file name prompt is up. */
+void keys_save_prompt (struct tui *t, int ch);
 /* A key while the help is up: scroll it, or close it. */
 void keys_help (struct tui *t, int ch);
 /* The help text: line I (0-based) of it into BUF; 0 past the last line. */

@@ -61,6 +61,7 @@ static const struct kind_info kinds[] = {
   [OSP_VS_PATHS] = { "PATHS", sizeof (struct osp_vpath), 0 },
   [OSP_VS_FOREST] = { "FOREST", sizeof (struct osp_vforest), 0 },
   [OSP_VS_STATS] = { "STATS", sizeof (struct osp_vstat), 0 },
+  [OSP_VS_EDGES] = { "EDGES", sizeof (struct osp_vedge), 0 },
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -99,6 +100,12 @@ const struct osp_vstat *
 view_stat (const struct view *v, uint64_t i)
 {
   return ELEM (v, stats, nstats, stat_size, i);
+}
+
+const struct osp_vedge *
+view_edge (const struct view *v, uint64_t i)
+{
+  return ELEM (v, edges, nedges, edge_size, i);
 }
 
 const char *
@@ -204,6 +211,22 @@ check_fns (const struct view *v, const struct strcheck *sc, char *err,
       return fail (err, errlen, "block %llu: function %u out of range (%llu)",
                    (unsigned long long) i, view_block (v, i)->fn,
                    (unsigned long long) v->nfns);
+  for (uint64_t i = 0; i < v->nedges; i++)
+    {
+      const struct osp_vedge *e = view_edge (v, i);
+      if (e->from >= v->nblocks
+          || (e->to != OSP_VIEW_EXIT && e->to >= v->nblocks))
+        return fail (err, errlen, "edge %llu: %u -> %u past the %llu blocks",
+                     (unsigned long long) i, e->from, e->to,
+                     (unsigned long long) v->nblocks);
+      if (e->to != OSP_VIEW_EXIT
+          && view_block (v, e->to)->fn != view_block (v, e->from)->fn)
+        return fail (err, errlen, "edge %llu: %u -> %u joins two functions",
+                     (unsigned long long) i, e->from, e->to);
+      if (i > 0 && view_edge (v, i - 1)->from > e->from)
+        return fail (err, errlen, "edge %llu: not grouped by source block",
+                     (unsigned long long) i);
+    }
   for (uint64_t i = 0; i < v->nids; i++)
     if (v->ids[i] >= v->nblocks)
       return fail (err, errlen, "IDS[%llu] = %u, past the %llu blocks",
@@ -481,8 +504,9 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
   TAKE (OSP_VS_PATHS, paths, npaths, path_size);
   TAKE (OSP_VS_FOREST, forest, nforest, forest_size);
   TAKE (OSP_VS_STATS, stats, nstats, stat_size);
+  TAKE (OSP_VS_EDGES, edges, nedges, edge_size);
 #undef TAKE
-  if (v->nfns > UINT32_MAX || v->nblocks > UINT32_MAX
+  if (v->nfns > UINT32_MAX || v->nblocks >= UINT32_MAX
       || v->nforest >= OSP_VIEW_NO_PARENT)
     {
       memset (v, 0, sizeof *v);

@@ -41,6 +41,10 @@
  *            hottest first, children hottest first; a parent before its
  *            children), as the report shows them
  *   STATS    struct osp_vstat per statistic, in report order
+ *   EDGES    struct osp_vedge per control-flow edge of every function (the
+ *            plugin's successor lists: normal, abnormal and EH edges),
+ *            grouped by source block in BLOCKS order (minor 1; a view
+ *            without it simply has no edges to draw)
  */
 #ifndef OSP_VIEW_H
 #define OSP_VIEW_H
@@ -49,12 +53,14 @@
 
 #define OSP_VIEW_MAGIC "OSPVIEW\001" /* 8 bytes, no NUL needed */
 #define OSP_VIEW_MAJOR 1u
-#define OSP_VIEW_MINOR 0u
+#define OSP_VIEW_MINOR 1u
 #define OSP_VIEW_BYTE_ORDER 0x01020304u
 
 /* "Not known" for counts and lines; "none" for parents. */
 #define OSP_VIEW_NONE UINT64_MAX
 #define OSP_VIEW_NO_PARENT UINT32_MAX
+/* An edge's destination "the function's exit". */
+#define OSP_VIEW_EXIT UINT32_MAX
 
 enum osp_view_kind
 {
@@ -66,7 +72,8 @@ enum osp_view_kind
   OSP_VS_SUBPATHS = 6,
   OSP_VS_PATHS = 7,
   OSP_VS_FOREST = 8,
-  OSP_VS_STATS = 9
+  OSP_VS_STATS = 9,
+  OSP_VS_EDGES = 10
 };
 
 struct osp_view_header
@@ -165,6 +172,16 @@ struct osp_vforest
   uint64_t id;          /* the node's Ball-Larus path id */
   uint64_t count;
   double estimate, err95, share; /* share: a fraction of the parent's */
+};
+
+struct osp_vedge
+{
+  uint32_t from;        /* source block, index into BLOCKS */
+  uint32_t to;          /* destination block of the same function (index
+                           into BLOCKS), or OSP_VIEW_EXIT */
+  uint32_t flags;       /* enum osp_edge_flags of osp/abi.h (back, abnormal,
+                           EH, fallthru, true, false) */
+  uint32_t pad;
 };
 
 enum osp_vstat_kind { OSP_VSTAT_U64 = 0, OSP_VSTAT_F64 = 1, OSP_VSTAT_STR = 2 };

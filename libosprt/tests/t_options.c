@@ -5,6 +5,8 @@
  * status. */
 #include "testutil.h"
 
+#include <signal.h>
+
 #include "osprt.h"
 
 /* Every key, in the order of options.c's table (the order of the lists in
@@ -16,7 +18,7 @@
   "path_interval, path_samples, path_stride, path_period, path_bytes, "     \
   "verify_paths, forest, forest_k, forest_burst, forest_interval, "         \
   "forest_bytes, forest_threads, forest_prune, publish, publish_ms, "       \
-  "publish_bytes"
+  "publish_bytes, snapshot, snapshot_signal, snapshot_bytes"
 
 /* Parse SPEC from defaults; return the messages (malloc'ed). */
 static char *
@@ -300,6 +302,66 @@ test_publish (void)
 }
 
 static void
+test_snapshot (void)
+{
+  struct osp_options o;
+  int n;
+  char *msg = parse (&o, NULL, &n);
+  CHECK_STR (o.snapshot_path, "");
+  CHECK_EQ (o.snapshot_signal, 0);
+  CHECK_EQ (o.snapshot_bytes, 256u << 20);
+  free (msg);
+
+  msg = parse (&o, "snapshot=/tmp/s.%p.%h:snapshot_signal=SIGUSR2:"
+                   "snapshot_bytes=64k", &n);
+  CHECK_EQ (n, 0);
+  CHECK_STR (msg, "");
+  CHECK_STR (o.snapshot_path, "/tmp/s.%p.%h");
+  CHECK_EQ (o.snapshot_signal, SIGUSR2);
+  CHECK_EQ (o.snapshot_bytes, 65536);
+  free (msg);
+  /* Relative paths are anchored at the start-up directory. */
+  msg = parse (&o, "snapshot=rel.ospsnap", &n);
+  CHECK_EQ (n, 0);
+  CHECK (o.snapshot_path[0] == '/');
+  CHECK_CONTAINS (o.snapshot_path, "/rel.ospsnap");
+  free (msg);
+  msg = parse (&o, "snapshot=/x:snapshot=none", &n);
+  CHECK_STR (o.snapshot_path, "");
+  free (msg);
+
+  static const char *const bad[] = {
+    "snapshot=", "snapshot=/a/%d", "snapshot_signal=KILL",
+    "snapshot_signal=9", "snapshot_bytes=63k", "snapshot_bytes=5g",
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+    {
+      msg = parse (&o, bad[i], &n);
+      CHECK_EQ (n, 1);
+      CHECK_CONTAINS (msg, "osp: OSP_OPTIONS: bad value");
+      CHECK_STR (o.snapshot_path, "");
+      CHECK_EQ (o.snapshot_signal, 0);
+      CHECK_EQ (o.snapshot_bytes, 256u << 20);
+      free (msg);
+    }
+  /* A signal needs a file, and cannot also be the report's. */
+  msg = parse (&o, "snapshot_signal=USR2", &n);
+  CHECK_EQ (n, 1);
+  CHECK_STR (msg, "osp: OSP_OPTIONS: snapshot_signal=USR2 needs snapshot="
+                  "FILE (where to write); snapshot_signal is none\n");
+  CHECK_EQ (o.snapshot_signal, 0);
+  free (msg);
+  msg = parse (&o, "snapshot=/s:report_signal=USR1:snapshot_signal=USR1", &n);
+  CHECK_EQ (n, 1);
+  CHECK_STR (msg, "osp: OSP_OPTIONS: snapshot_signal and report_signal are "
+                  "both USR1 (accepted: two different signals); "
+                  "snapshot_signal is none\n");
+  CHECK_EQ (o.snapshot_signal, 0);
+  CHECK_EQ (o.report_signal, SIGUSR1);
+  free (msg);
+}
+
+static void
 test_expand (void)
 {
   char out[64];
@@ -330,6 +392,7 @@ main (int argc, char **argv)
   test_bad_input ();
   test_forest ();
   test_publish ();
+  test_snapshot ();
   test_expand ();
 
   /* The whole runtime: bad options print one line each, the program runs

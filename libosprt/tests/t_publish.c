@@ -83,9 +83,11 @@ struct vinfo
   uint64_t nforest;
   const struct osp_vstat *stats;
   uint64_t nstats;
+  const struct osp_vedge *edges;
+  uint64_t nedges;
 };
 
-static const uint32_t elem_sizes[10] = {
+static const uint32_t elem_sizes[11] = {
   0,
   1,
   sizeof (struct osp_vrun),
@@ -96,6 +98,7 @@ static const uint32_t elem_sizes[10] = {
   sizeof (struct osp_vpath),
   sizeof (struct osp_vforest),
   sizeof (struct osp_vstat),
+  sizeof (struct osp_vedge),
 };
 
 /* NULL if the LEN bytes at BUF (8-aligned) are a valid view, else what is
@@ -121,12 +124,12 @@ view_check (const void *buf, size_t len, struct vinfo *v)
     return "section table outside";
   const struct osp_view_section *s
       = (const struct osp_view_section *) (base + toc);
-  const void *at[10] = { 0 };
-  uint64_t count[10] = { 0 };
+  const void *at[11] = { 0 };
+  uint64_t count[11] = { 0 };
   for (uint32_t i = 0; i < h->nsections; i++)
     {
       uint32_t k = s[i].kind;
-      if (k < 1 || k > 9 || at[k] != NULL)
+      if (k < 1 || k > 10 || at[k] != NULL)
         return "unknown or repeated section kind";
       if (s[i].elem_size != elem_sizes[k] || s[i].reserved != 0)
         return "element size";
@@ -139,7 +142,7 @@ view_check (const void *buf, size_t len, struct vinfo *v)
       at[k] = base + s[i].offset;
       count[k] = s[i].count;
     }
-  for (int k = 1; k <= 9; k++)
+  for (int k = 1; k <= 10; k++)
     if (at[k] == NULL)
       return "a section is missing";
   v->str = at[OSP_VS_STRINGS];
@@ -159,6 +162,8 @@ view_check (const void *buf, size_t len, struct vinfo *v)
   v->nforest = count[OSP_VS_FOREST];
   v->stats = at[OSP_VS_STATS];
   v->nstats = count[OSP_VS_STATS];
+  v->edges = at[OSP_VS_EDGES];
+  v->nedges = count[OSP_VS_EDGES];
 
 #define STR_OK(off) ((off) < v->nstr)
   if (v->nstr < 1 || v->str[0] != '\0' || v->str[v->nstr - 1] != '\0')
@@ -185,6 +190,16 @@ view_check (const void *buf, size_t len, struct vinfo *v)
       const struct osp_vblock *b = &v->blocks[i];
       if (b->fn >= v->nfns || v->fns[b->fn].block0 + b->block != i)
         return "BLOCKS";
+    }
+  for (uint64_t i = 0; i < v->nedges; i++)
+    {
+      const struct osp_vedge *e = &v->edges[i];
+      if (e->from >= v->nblocks
+          || (i > 0 && e->from < v->edges[i - 1].from)
+          || (e->to != OSP_VIEW_EXIT
+              && (e->to >= v->nblocks
+                  || v->blocks[e->to].fn != v->blocks[e->from].fn)))
+        return "EDGES";
     }
   for (uint64_t i = 0; i < v->nids; i++)
     if (v->ids[i] >= v->nblocks)
@@ -250,6 +265,7 @@ test_crc32 (void)
 /* ---- a hand-made profile --------------------------------------------- */
 
 static struct osp_block blk_a[4], blk_b[3], blk_c[2];
+static struct osp_edge edg_a[4], edg_b[3], edg_c[2];
 static struct osp_fn fn_a, fn_b, fn_c;
 static struct osp_fn *fns[3];
 static uint64_t words[9], *counts[3];
@@ -262,7 +278,8 @@ static uint64_t *edges[3];
 
 static void
 make_fn (struct osp_fn *f, uint32_t id, const char *name, const char *file,
-         struct osp_block *b, uint32_t n, uint32_t line, uint32_t base)
+         struct osp_block *b, struct osp_edge *e, uint32_t n, uint32_t line,
+         uint32_t base)
 {
   memset (f, 0, sizeof *f);
   f->id = id;
@@ -273,10 +290,17 @@ make_fn (struct osp_fn *f, uint32_t id, const char *name, const char *file,
   f->file = (char *) file;
   f->blocks = b;
   f->block_base = base;
+  f->edges = e;
+  f->nedges = n;
   for (uint32_t i = 0; i < n; i++)
     {
       b[i].line_first = line + 2 * i;
       b[i].line_last = line + 2 * i + 1;
+      /* a chain: block i -> i + 1, the last one -> the exit */
+      b[i].nsucc = 1;
+      b[i].succ = i;
+      e[i].dst = i + 1 < n ? i + 1 : OSP_BLOCK_EXIT;
+      e[i].flags = i == 0 ? OSP_EDGE_TRUE : OSP_EDGE_FALLTHRU;
     }
 }
 
@@ -285,9 +309,9 @@ static void
 make_profile (struct osp_profile *p, struct osp_options *o)
 {
   osp_options_defaults (o);
-  make_fn (&fn_a, 1, "alpha", "a.c", blk_a, 4, 10, 0);
-  make_fn (&fn_b, 2, "beta", "b.c", blk_b, 3, 30, 4);
-  make_fn (&fn_c, 3, "gamma", "a.c", blk_c, 2, 50, 7);
+  make_fn (&fn_a, 1, "alpha", "a.c", blk_a, edg_a, 4, 10, 0);
+  make_fn (&fn_b, 2, "beta", "b.c", blk_b, edg_b, 3, 30, 4);
+  make_fn (&fn_c, 3, "gamma", "a.c", blk_c, edg_c, 2, 50, 7);
   fns[0] = &fn_a;
   fns[1] = &fn_b;
   fns[2] = &fn_c;
@@ -480,7 +504,7 @@ test_view (void)
     }
   CHECK_EQ (v.h->seq, 5);
   CHECK_EQ (v.h->time_ns, 22);
-  CHECK_EQ (v.h->nsections, 9);
+  CHECK_EQ (v.h->nsections, 10);
   CHECK_EQ (v.run->pid, 4242);
   CHECK_EQ (v.run->instance_id, 0xabcdef);
   CHECK_EQ (v.run->exited, 1);
@@ -506,6 +530,18 @@ test_view (void)
   CHECK_EQ (v.blocks[5].first_line, 32);
   CHECK_EQ (v.blocks[5].last_line, 33);
   CHECK_EQ (v.blocks[5].count, OSP_VIEW_NONE);
+  /* Every function's successor lists, in BLOCKS indices. */
+  CHECK_EQ (v.nedges, 9);
+  if (v.nedges == 9)
+    {
+      CHECK (v.edges[0].from == 0 && v.edges[0].to == 1
+             && v.edges[0].flags == OSP_EDGE_TRUE);
+      CHECK (v.edges[3].from == 3 && v.edges[3].to == OSP_VIEW_EXIT);
+      CHECK (v.edges[4].from == 4 && v.edges[4].to == 5
+             && v.edges[4].flags == OSP_EDGE_TRUE);
+      CHECK (v.edges[8].from == 8 && v.edges[8].to == OSP_VIEW_EXIT
+             && v.edges[8].flags == OSP_EDGE_FALLTHRU);
+    }
 
   /* The subpath with block 999 is left out; ranks stay the report's. */
   CHECK_EQ (v.nsubs, 4);
@@ -1326,7 +1362,7 @@ main (int argc, char **argv)
   char *dir = osp_test_tmpdir ();
   run_scenario (dir, "stress", "mode=blocks:publish_ms=50:report=none", 0);
   run_scenario (dir, "stress",
-                "mode=subpaths:interval=10:publish_ms=50:publish_bytes=64k:"
+                "mode=subpaths:interval=10:publish_ms=50:publish_bytes=256k:"
                 "report=none", 0);
   run_scenario (dir, "fork", "mode=blocks:publish_ms=50:report=none", 1);
   test_lifecycle (dir);

@@ -1,0 +1,33 @@
+/* snapfile.h - files written whole or not at all, and snapshot files
+ * (include/osp/snapshot.h).  snapfile.c is shared by the runtime (reports,
+ * snapshot=) and ospview (s, --save, --merge), like crc32.c. */
+#ifndef OSP_SNAPFILE_H
+#define OSP_SNAPFILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "osp/snapshot.h"
+
+/* write(2) all of BUF to FD; SIGPIPE is blocked meanwhile and one this
+   write raised is discarded (a closed pipe must not kill the profiled
+   program).  0 or an errno value. */
+int osp_write_all (int fd, const void *buf, size_t len);
+
+/* Replace PATH by the concatenation of the N pieces (BUF[i], LEN[i]):
+   written to a temporary file in PATH's directory, mode 0666 & ~umask,
+   then renamed over PATH, so a reader sees the old file or the new one,
+   never a part.  0 or an errno value (the temporary file is removed). */
+int osp_file_replace (const char *path, const void *const *buf,
+                      const size_t *len, int n);
+
+/* The header of a snapshot of the LEN view bytes at VIEW. */
+void osp_snap_header (struct osp_snap_header *h, const void *view,
+                      uint64_t len, uint32_t flags, const char *writer);
+
+/* Write the view as snapshot file PATH (osp_file_replace).  0 or an errno
+   value. */
+int osp_snap_write (const char *path, const void *view, uint64_t len,
+                    uint32_t flags, const char *writer);
+
+#endif

@@ -1,0 +1,106 @@
+/* snapshot.c - snapshot files written by the runtime (OSP_OPTIONS
+ * snapshot=FILE, snapshot_signal=SIG, snapshot_bytes; the format is
+ * include/osp/snapshot.h).
+ *
+ * A snapshot is the view the publisher would publish (viewwrite.c) as a
+ * file, so ospview opens it with the same screens as a live process.  It
+ * is written at exit (from the exit report's profile, so the two agree)
+ * and, with snapshot_signal, by online.c's thread each time the signal
+ * arrives; the template's %p and %h are expanded then (a fork child writes
+ * its own file), and each write replaces the file atomically, so the file
+ * always holds the newest complete snapshot.
+ *
+ * Why the buffer grows: the publisher's view buffer is fixed (shared
+ * memory), but a snapshot should hold every row.  The view is written
+ * into 1 MiB, then doubled while it is cut, up to snapshot_bytes; a view
+ * still cut there is written cut (the rows kept are the hottest) with one
+ * warning.  Any failure is one stderr line; the program is unaffected.
+ */
+#define _GNU_SOURCE
+#include "osprt.h"
+#include "snapfile.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define FIRST_CAP ((size_t) 1 << 20)
+
+int
+osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
+                    int exited, uint32_t flags)
+{
+  if (o->snapshot_path[0] == '\0' || p == NULL)
+    return 0;
+  char path[OSP_PATH_MAX], host[256] = "unknown";
+  gethostname (host, sizeof host - 1);
+  host[sizeof host - 1] = '\0';
+  if (osp_expand_path (path, sizeof path, o->snapshot_path, (long) getpid (),
+                       host)
+      != 0)
+    {
+      osp_warn ("osp: cannot write the snapshot: path too long: %s",
+                o->snapshot_path);
+      return -1;
+    }
+
+  struct osp_view_run run;
+  osp_identity_run (&run, exited);
+  size_t cap = FIRST_CAP < o->snapshot_bytes ? FIRST_CAP
+                                             : (size_t) o->snapshot_bytes;
+  void *buf = NULL;
+  size_t n = 0;
+  int truncated = 0;
+  for (;;)
+    {
+      free (buf);
+      buf = malloc (cap);
+      if (buf == NULL)
+        break;
+      n = osp_view_write (buf, cap, p, &run, 0, &truncated);
+      if ((n != 0 && !truncated) || cap >= o->snapshot_bytes)
+        break;
+      cap = 2 * cap < o->snapshot_bytes ? 2 * cap
+                                        : (size_t) o->snapshot_bytes;
+    }
+  if (buf == NULL || n == 0)
+    {
+      osp_warn ("osp: cannot write the snapshot %s: %s", path,
+                buf == NULL ? "out of memory"
+                            : "the functions and blocks do not fit "
+                              "snapshot_bytes (or out of memory)");
+      free (buf);
+      return -1;
+    }
+  if (truncated)
+    osp_warn ("osp: snapshot %s: rows cut to fit snapshot_bytes=%llu",
+              path, (unsigned long long) o->snapshot_bytes);
+  int err = osp_snap_write (path, buf, n, flags, "libosprt");
+  free (buf);
+  if (err != 0)
+    {
+      osp_warn ("osp: cannot write the snapshot %s: %s", path,
+                strerror (err));
+      return -1;
+    }
+  if (o->verbose)
+    osp_warn ("osp: snapshot written to %s", path);
+  return 0;
+}
+
+int
+osp_snapshot_emit (const struct osp_options *o)
+{
+  if (o->snapshot_path[0] == '\0')
+    return 0;
+  struct osp_profile p;
+  if (osp_profile_take (&p) != 0)
+    {
+      osp_warn ("osp: cannot write the snapshot: out of memory");
+      return -1;
+    }
+  int rc = osp_snapshot_write (&p, o, 0, OSP_SNAP_SIGNAL);
+  osp_profile_free (&p);
+  return rc;
+}

@@ -1,0 +1,1152 @@
+/* diff.c - ospview --diff OLD NEW: what changed between two snapshots.
+ *
+ * Matching by content, not by ids.  The runtime's ids (function ids in
+ * registration order, block numbers, Ball-Larus path ids) change as soon
+ * as the program is rebuilt with one more function or other flags, and a
+ * diff is most wanted exactly then (before and after a change).  So a row
+ * is matched by what the user reads in it: scr_path_text (v, ids, len, 1),
+ * the path as function names and file:lines, no ids.  The keys:
+ *   subpaths   the path text
+ *   paths      the function's name, then the path text
+ *   forest     the chain of (function, path text) from the root down to the
+ *              node: a node is the same node when it continues the same
+ *              chain (its share is a fraction of its parent's, so the parent
+ *              is part of what it means)
+ *   functions  name and file (first lines may move between builds)
+ * Two rows of one snapshot with the same key (different blocks with the
+ * same lines, e.g. after inlining or tail duplication) cannot be told
+ * apart by a reader either: they are added up (shares summed, errors in
+ * quadrature).  A rebuild that moves source lines changes the keys: those
+ * rows show up as gone and new, which is what the text says too.
+ *
+ * The numbers compared are shares (fractions of each run's own
+ * denominator, so runs of different lengths compare): subpaths of
+ * RUN.blocks_seen, paths of all recorded path ends, forest nodes of all
+ * forest items (the product of the view's shares, each a fraction of the
+ * parent's count, along the chain: a conditional share jumps to 100% for
+ * any new continuation however rare, and would say nothing about the
+ * run; the detail pane shows it); functions: the summed share
+ * of the function's Ball-Larus paths (a fraction of all path ends), or,
+ * when only both snapshots have subpaths, of the hot subpaths that start
+ * in it (those overlap, so they do not add up to anything; the title says
+ * which basis was used).  A share's 95% error is err95 scaled like the share
+ * (share x err95 / estimate: err95 / blocks_seen for subpaths, the Poisson
+ * error of the samples for paths, the burst error for forest nodes; 0 when
+ * counted exactly); a delta whose size is below the two errors combined,
+ * sqrt (a^2 + b^2), is flagged '~' (within error).  The rank column is
+ * each row's place by share on its side (forest: among its siblings;
+ * equal shares, equal places), "+N" when it climbed N places.
+ *
+ * Rows are in three sections: in both (by |delta|, largest first), only in
+ * OLD, only in NEW (by their share); --sort rank|share|length|name and -r
+ * change the order, --top limits each section, --filter keeps rows whose
+ * whole text contains the text.  --fail-above=PP: exit 3 when a row in
+ * both or only in NEW (of the screens compared, after --filter, before
+ * --top) grew by more than PP percentage points, flagged '~' or not (the
+ * contract is the size of the growth; stderr says "within error" for
+ * those); stderr names the largest few.
+ *
+ * The same tables are the text output (-b N, any N, or stdout not a
+ * terminal: printed once, deterministic: times in UTC) and the terminal
+ * UI (tui.c over a "table provider", struct tui_provider in tui.h: no
+ * refreshes).
+ */
+#define _GNU_SOURCE
+#include "tui.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define FAIL_LINES 5       /* --fail-above: rows named on stderr at most */
+#define NO_INDEX UINT64_MAX
+
+/* ---- data ---------------------------------------------------------------- */
+
+/* One side's row of one screen, before matching. */
+struct dent
+{
+  char *key;             /* the content key (owned) */
+  char *group;           /* forest: the parent's key (rank among siblings) */
+  char *full, *brief;    /* the text shown, whole and shortened (owned) */
+  double share, err;     /* fractions; err: 95% half-width of the share */
+  double est, est_err;   /* the estimate behind it (count, samples) */
+  double cond;           /* forest: the view's share (of the parent's) */
+  uint64_t index;        /* its element in the view (first if merged) */
+  uint32_t len;          /* blocks (subpaths, paths, forest) */
+  uint32_t rank;         /* place by share on its side, 1 first */
+  uint32_t merged;       /* rows of the view added into this one */
+};
+
+enum { SEC_BOTH, SEC_OLD, SEC_NEW, NSEC };
+
+struct drow
+{
+  const struct dent *d[2]; /* OLD, NEW (NULL: absent) */
+  double delta, err;     /* NEW - OLD share; combined error */
+  int sec;               /* enum SEC_* */
+  int within;            /* |delta| < err */
+  uint64_t hkey;         /* scr_row.key */
+};
+
+struct dscr
+{
+  struct dent *e[2];
+  size_t ne[2];
+  struct drow *rows;
+  size_t nrows, nsec[NSEC];
+  const char *basis;     /* functions: "paths" or "subpaths" */
+};
+
+struct diff
+{
+  struct snapshot snap[2];
+  const char *path[2];
+  struct dscr scr[SCR_NSCREENS];
+  unsigned screens;      /* compared (--screen) */
+};
+
+static const char *const side_name[2] = { "OLD", "NEW" };
+
+/* ---- small helpers ------------------------------------------------------- */
+
+static char *xasprintf (const char *fmt, ...)
+    __attribute__ ((format (printf, 1, 2)));
+
+static char *
+xasprintf (const char *fmt, ...)
+{
+  va_list ap;
+  va_start (ap, fmt);
+  char *s = NULL;
+  int k = vasprintf (&s, fmt, ap);
+  va_end (ap);
+  return k < 0 ? NULL : s;
+}
+
+static uint64_t
+fnv (uint64_t h, const char *s)
+{
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 0x100000001b3ull;
+  return (h ^ 0xff) * 0x100000001b3ull;
+}
+
+static const char *
+base_name (const char *p)
+{
+  const char *s = strrchr (p, '/');
+  return s ? s + 1 : p;
+}
+
+/* A share's 95% error: err95 scaled as the share is scaled. */
+static double
+share_err (double share, double estimate, double err95)
+{
+  return estimate > 0 && err95 > 0 ? share * err95 / estimate : 0.0;
+}
+
+static void
+dent_free (struct dent *e)
+{
+  free (e->key);
+  free (e->group);
+  free (e->full);
+  free (e->brief);
+}
+
+static void
+dscr_free (struct dscr *s)
+{
+  for (int k = 0; k < 2; k++)
+    {
+      for (size_t i = 0; i < s->ne[k]; i++)
+        dent_free (&s->e[k][i]);
+      free (s->e[k]);
+    }
+  free (s->rows);
+  memset (s, 0, sizeof *s);
+}
+
+/* ---- one side's rows ----------------------------------------------------- */
+
+/* Entries of one screen of one view: filled by the collect_* functions,
+   then sorted by key and merged. */
+struct elist
+{
+  struct dent *e;
+  size_t n, cap;
+};
+
+static struct dent *
+el_add (struct elist *l)
+{
+  if (l->n == l->cap)
+    {
+      size_t ncap = l->cap ? 2 * l->cap : 64;
+      struct dent *ne = realloc (l->e, ncap * sizeof *ne);
+      if (ne == NULL)
+        return NULL;
+      l->e = ne;
+      l->cap = ncap;
+    }
+  struct dent *e = &l->e[l->n++];
+  memset (e, 0, sizeof *e);
+  e->merged = 1;
+  return e;
+}
+
+/* A path row: key PREFIX + its text, its texts, numbers. */
+static int
+add_path (struct elist *l, const struct view *v, const char *prefix,
+          uint64_t ids, uint32_t len, uint64_t index, double share,
+          double est, double err95)
+{
+  struct dent *e = el_add (l);
+  if (e == NULL)
+    return -1;
+  e->full = scr_path_text (v, ids, len, 1);
+  e->brief = scr_path_text (v, ids, len, 0);
+  if (e->full == NULL || e->brief == NULL)
+    return -1;
+  e->key = prefix ? xasprintf ("%s\t%s", prefix, e->full) : strdup (e->full);
+  if (e->key == NULL)
+    return -1;
+  e->index = index;
+  e->len = len;
+  e->share = share;
+  e->est = est;
+  e->est_err = err95;
+  e->err = share_err (share, est, err95);
+  return 0;
+}
+
+static int
+collect_subpaths (struct elist *l, const struct view *v)
+{
+  for (uint64_t i = 0; i < v->nsubpaths; i++)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      if (add_path (l, v, NULL, s->ids, s->len, i, s->share, s->estimate,
+                    s->err95)
+          != 0)
+        return -1;
+    }
+  return 0;
+}
+
+static int
+collect_paths (struct elist *l, const struct view *v)
+{
+  for (uint64_t i = 0; i < v->npaths; i++)
+    {
+      const struct osp_vpath *p = view_path (v, i);
+      if (add_path (l, v, view_str (v, view_fn (v, p->fn)->name), p->ids,
+                    p->len, i, p->share, p->estimate, p->err95)
+          != 0)
+        return -1;
+    }
+  return 0;
+}
+
+/* Forest nodes come parents first: a node's key and texts extend its
+   parent's (the entries of this list are still in the view's order).  Its
+   share is made a fraction of all forest items, the product of the
+   view's shares along the chain: a node's share of its parent's count
+   jumps to 100% for any new continuation however rare, which says
+   nothing about the run.  The shortened text is the root's path, how
+   many paths are left out, the node's own path. */
+static int
+collect_forest (struct elist *l, const struct view *v)
+{
+  size_t base = l->n;
+  for (uint64_t i = 0; i < v->nforest; i++)
+    {
+      const struct osp_vforest *f = view_forest (v, i);
+      const char *name = view_str (v, view_fn (v, f->fn)->name);
+      if (add_path (l, v, name, f->ids, f->len, i, f->share, f->estimate,
+                    f->err95)
+          != 0)
+        return -1;
+      struct dent *e = &l->e[l->n - 1];
+      e->cond = f->share;
+      if (f->parent == OSP_VIEW_NO_PARENT || f->parent >= i)
+        {
+          e->group = strdup ("");
+          if (e->group == NULL)
+            return -1;
+          continue;
+        }
+      const struct dent *p = &l->e[base + f->parent];
+      /* the root: up the chain (parents come first: indices decrease) */
+      uint32_t at = f->parent, skipped = 0;
+      while (view_forest (v, at)->parent != OSP_VIEW_NO_PARENT
+             && view_forest (v, at)->parent < at)
+        {
+          at = view_forest (v, at)->parent;
+          skipped++;
+        }
+      const struct dent *root = &l->e[base + at];
+      e->share = p->share * f->share;
+      e->err = share_err (e->share, f->estimate, f->err95);
+      char *key = xasprintf ("%s\n%s", p->key, e->key);
+      char *full = xasprintf ("%s || %s", p->full, e->full);
+      char *brief = skipped == 0
+                        ? xasprintf ("%s || %s", root->brief, e->brief)
+                        : xasprintf ("%s || (%u more) || %s", root->brief,
+                                     skipped, e->brief);
+      char *group = strdup (p->key);
+      free (e->key);
+      free (e->full);
+      free (e->brief);
+      e->key = key;
+      e->full = full;
+      e->brief = brief;
+      e->group = group;
+      if (!key || !full || !brief || !group)
+        return -1;
+    }
+  return 0;
+}
+
+/* Functions: the summed share of their paths (BASIS "paths") or of the
+   hot subpaths starting in them ("subpaths"), errors in quadrature. */
+static int
+collect_functions (struct elist *l, const struct view *v, int by_paths)
+{
+  double *sh = calloc (v->nfns ? v->nfns : 1, sizeof *sh);
+  double *e2 = calloc (v->nfns ? v->nfns : 1, sizeof *e2);
+  double *est = calloc (v->nfns ? v->nfns : 1, sizeof *est);
+  int rc = -1;
+  if (sh == NULL || e2 == NULL || est == NULL)
+    goto out;
+  if (by_paths)
+    for (uint64_t i = 0; i < v->npaths; i++)
+      {
+        const struct osp_vpath *p = view_path (v, i);
+        double e = share_err (p->share, p->estimate, p->err95);
+        sh[p->fn] += p->share;
+        e2[p->fn] += e * e;
+        est[p->fn] += p->estimate;
+      }
+  else
+    for (uint64_t i = 0; i < v->nsubpaths; i++)
+      {
+        const struct osp_vsubpath *s = view_subpath (v, i);
+        if (s->len == 0)
+          continue;
+        uint32_t fn = view_block (v, v->ids[s->ids])->fn;
+        double e = share_err (s->share, s->estimate, s->err95);
+        sh[fn] += s->share;
+        e2[fn] += e * e;
+        est[fn] += s->estimate;
+      }
+  for (uint64_t i = 0; i < v->nfns; i++)
+    {
+      const struct osp_vfn *f = view_fn (v, i);
+      struct dent *e = el_add (l);
+      if (e == NULL)
+        goto out;
+      const char *name = view_str (v, f->name), *file = view_str (v, f->file);
+      e->key = xasprintf ("%s\t%s", name, file);
+      e->full = f->first_line ? xasprintf ("%s() %s:%u", name, file,
+                                           f->first_line)
+                              : xasprintf ("%s() %s", name, file);
+      e->brief = e->full ? strdup (e->full) : NULL;
+      if (!e->key || !e->full || !e->brief)
+        goto out;
+      e->index = i;
+      e->share = sh[i];
+      e->err = sqrt (e2[i]);
+      e->est = est[i];
+    }
+  rc = 0;
+out:
+  free (sh);
+  free (e2);
+  free (est);
+  return rc;
+}
+
+static int
+ent_key_cmp (const void *pa, const void *pb)
+{
+  const struct dent *a = pa, *b = pb;
+  int c = strcmp (a->key, b->key);
+  if (c == 0) /* the first in the view's order stays */
+    c = a->index < b->index ? -1 : a->index > b->index;
+  return c;
+}
+
+/* Sort by key and add up rows of equal keys. */
+static void
+merge_dups (struct elist *l)
+{
+  if (l->n > 1)
+    qsort (l->e, l->n, sizeof *l->e, ent_key_cmp);
+  size_t m = 0;
+  for (size_t i = 0; i < l->n; i++)
+    {
+      struct dent *e = &l->e[i];
+      if (m > 0 && strcmp (l->e[m - 1].key, e->key) == 0)
+        {
+          struct dent *k = &l->e[m - 1];
+          k->share += e->share;
+          k->cond += e->cond;
+          k->err = sqrt (k->err * k->err + e->err * e->err);
+          k->est += e->est;
+          k->est_err = sqrt (k->est_err * k->est_err
+                             + e->est_err * e->est_err);
+          k->merged += e->merged;
+          dent_free (e);
+          continue;
+        }
+      if (m != i)
+        l->e[m] = *e;
+      m++;
+    }
+  l->n = m;
+}
+
+/* Ranks by share within each group (forest: siblings; else all). */
+static const struct dent *rank_ents;
+
+static int
+rank_cmp (const void *pa, const void *pb)
+{
+  const struct dent *a = &rank_ents[*(const size_t *) pa];
+  const struct dent *b = &rank_ents[*(const size_t *) pb];
+  int c = strcmp (a->group ? a->group : "", b->group ? b->group : "");
+  if (c == 0 && a->share != b->share)
+    c = a->share > b->share ? -1 : 1;
+  if (c == 0)
+    c = strcmp (a->key, b->key);
+  return c;
+}
+
+static int
+set_ranks (struct elist *l)
+{
+  size_t *ord = malloc ((l->n ? l->n : 1) * sizeof *ord);
+  if (ord == NULL)
+    return -1;
+  for (size_t i = 0; i < l->n; i++)
+    ord[i] = i;
+  rank_ents = l->e;
+  qsort (ord, l->n, sizeof *ord, rank_cmp);
+  /* equal shares share a rank: 1 + the rows with a larger share */
+  uint32_t r = 0, pos = 0;
+  const char *g = NULL;
+  double last = 0;
+  for (size_t i = 0; i < l->n; i++)
+    {
+      struct dent *e = &l->e[ord[i]];
+      const char *eg = e->group ? e->group : "";
+      if (g == NULL || strcmp (g, eg) != 0)
+        pos = 0;
+      pos++;
+      if (pos == 1 || e->share != last)
+        r = pos;
+      g = eg;
+      last = e->share;
+      e->rank = r;
+    }
+  free (ord);
+  return 0;
+}
+
+/* Screen S of both snapshots: the entries, then the matched rows. */
+static int
+build_screen (struct diff *d, enum scr_screen s)
+{
+  struct dscr *ds = &d->scr[s];
+  const struct view *v0 = &d->snap[0].view, *v1 = &d->snap[1].view;
+  int by_paths = 1;
+  if (s == SCR_FUNCTIONS)
+    {
+      int p0 = v0->npaths > 0, p1 = v1->npaths > 0;
+      int s0 = v0->nsubpaths > 0, s1 = v1->nsubpaths > 0;
+      by_paths = (p0 && p1) || !(s0 || s1) || ((p0 || p1) && !(s0 && s1));
+      ds->basis = by_paths ? "paths" : "subpaths";
+    }
+  for (int k = 0; k < 2; k++)
+    {
+      const struct view *v = k ? v1 : v0;
+      struct elist l = { 0 };
+      int rc = s == SCR_SUBPATHS ? collect_subpaths (&l, v)
+               : s == SCR_PATHS  ? collect_paths (&l, v)
+               : s == SCR_FOREST ? collect_forest (&l, v)
+                                 : collect_functions (&l, v, by_paths);
+      if (rc == 0)
+        {
+          merge_dups (&l);
+          rc = set_ranks (&l);
+        }
+      ds->e[k] = l.e;
+      ds->ne[k] = l.n;
+      if (rc != 0)
+        return -1;
+    }
+  /* merge-join the two key-sorted lists */
+  ds->rows = calloc (ds->ne[0] + ds->ne[1] + 1, sizeof *ds->rows);
+  if (ds->rows == NULL)
+    return -1;
+  size_t i = 0, j = 0;
+  while (i < ds->ne[0] || j < ds->ne[1])
+    {
+      const struct dent *a = i < ds->ne[0] ? &ds->e[0][i] : NULL;
+      const struct dent *b = j < ds->ne[1] ? &ds->e[1][j] : NULL;
+      int c = a == NULL ? 1 : b == NULL ? -1 : strcmp (a->key, b->key);
+      struct drow *r = &ds->rows[ds->nrows];
+      memset (r, 0, sizeof *r);
+      if (c <= 0)
+        r->d[0] = &ds->e[0][i++];
+      if (c >= 0)
+        r->d[1] = &ds->e[1][j++];
+      double s0 = r->d[0] ? r->d[0]->share : 0.0;
+      double s1 = r->d[1] ? r->d[1]->share : 0.0;
+      double e0 = r->d[0] ? r->d[0]->err : 0.0;
+      double e1 = r->d[1] ? r->d[1]->err : 0.0;
+      /* functions: only those with a share somewhere */
+      if (s == SCR_FUNCTIONS && s0 == 0 && s1 == 0)
+        continue;
+      r->delta = s1 - s0;
+      r->err = sqrt (e0 * e0 + e1 * e1);
+      r->within = fabs (r->delta) < r->err;
+      r->sec = r->d[0] && r->d[1] ? SEC_BOTH : r->d[0] ? SEC_OLD : SEC_NEW;
+      r->hkey = fnv (fnv (0xcbf29ce484222325ull, scr_screen_name (s)),
+                     (r->d[1] ? r->d[1] : r->d[0])->key);
+      ds->nsec[r->sec]++;
+      ds->nrows++;
+    }
+  return 0;
+}
+
+/* ---- loading ------------------------------------------------------------- */
+
+static void
+diff_free (struct diff *d)
+{
+  for (int s = 0; s < SCR_NSCREENS; s++)
+    dscr_free (&d->scr[s]);
+  snap_free (&d->snap[0]);
+  snap_free (&d->snap[1]);
+}
+
+/* 0, 1 with the message printed (a file), -1 out of memory. */
+static int
+diff_load (struct diff *d, const char *old_path, const char *new_path,
+           unsigned screens)
+{
+  memset (d, 0, sizeof *d);
+  d->path[0] = old_path;
+  d->path[1] = new_path;
+  d->screens = screens;
+  char err[1024];
+  for (int k = 0; k < 2; k++)
+    if (snap_load (&d->snap[k], d->path[k], err, sizeof err) != 0)
+      {
+        fprintf (stderr, "ospview: %s\n", err);
+        return 1; /* diff_free frees the other one */
+      }
+  for (int s = 0; s < SCR_NSCREENS; s++)
+    if (build_screen (d, (enum scr_screen) s) != 0)
+      return -1;
+  return 0;
+}
+
+/* ---- tables -------------------------------------------------------------- */
+
+/* The sort keys a diff screen understands: rank (the diff's own order:
+   |delta|, the one-sided sections by share), share (NEW's, OLD's for rows
+   only there), length (blocks; not for functions), name (the text). */
+static int
+diff_sort_ok (enum scr_screen s, enum scr_sort k)
+{
+  return k == SORT_RANK || k == SORT_SHARE || k == SORT_NAME
+         || (k == SORT_LENGTH && s != SCR_FUNCTIONS);
+}
+
+static const char *
+diff_sort_name (enum scr_sort k)
+{
+  return k == SORT_RANK ? "|delta|" : scr_sort_name (k);
+}
+
+static enum scr_sort dsort_key;
+static int dsort_rev;
+
+static double
+row_share (const struct drow *r)
+{
+  return r->d[1] ? r->d[1]->share : r->d[0]->share;
+}
+
+static const struct dent *
+row_ent (const struct drow *r)
+{
+  return r->d[1] ? r->d[1] : r->d[0];
+}
+
+static int
+drow_cmp (const void *pa, const void *pb)
+{
+  const struct drow *a = *(const struct drow *const *) pa;
+  const struct drow *b = *(const struct drow *const *) pb;
+  int c = 0;
+  double x = 0, y = 0;
+  switch (dsort_key)
+    {
+    case SORT_NAME:
+      c = strcmp (row_ent (a)->full, row_ent (b)->full);
+      break;
+    case SORT_LENGTH:
+      x = row_ent (a)->len;
+      y = row_ent (b)->len;
+      break;
+    case SORT_SHARE:
+      x = row_share (a);
+      y = row_share (b);
+      break;
+    default: /* rank */
+      x = a->sec == SEC_BOTH ? fabs (a->delta) : row_share (a);
+      y = b->sec == SEC_BOTH ? fabs (b->delta) : row_share (b);
+    }
+  if (c == 0 && x != y)
+    c = x > y ? -1 : 1;
+  if (dsort_rev)
+    c = -c;
+  if (c == 0) /* deterministic: by key */
+    c = strcmp (row_ent (a)->key, row_ent (b)->key);
+  return c;
+}
+
+static void
+pct (char *buf, size_t n, const struct dent *e)
+{
+  if (e)
+    snprintf (buf, n, "%8.2f%%", 100.0 * e->share);
+  else
+    snprintf (buf, n, "%9s", "-");
+}
+
+static void
+rank_text (char *buf, size_t n, const struct drow *r)
+{
+  if (!r->d[0])
+    snprintf (buf, n, "new");
+  else if (!r->d[1])
+    snprintf (buf, n, "gone");
+  else if (r->d[0]->rank == r->d[1]->rank)
+    snprintf (buf, n, "=");
+  else
+    snprintf (buf, n, "%+lld",
+              (long long) r->d[0]->rank - (long long) r->d[1]->rank);
+}
+
+static void
+ratio_text (char *buf, size_t n, const struct drow *r)
+{
+  if (!r->d[0] || !r->d[1] || r->d[0]->share <= 0)
+    snprintf (buf, n, "-");
+  else
+    {
+      double q = r->d[1]->share / r->d[0]->share;
+      if (q >= 99999.5)
+        snprintf (buf, n, ">99999");
+      else
+        snprintf (buf, n, "%.2f", q);
+    }
+}
+
+/* A delta in points with its sign, "0.00" when it rounds to zero. */
+static void
+pp_text (char *buf, size_t n, double delta)
+{
+  double x = 100.0 * delta;
+  if (fabs (x) < 0.005)
+    snprintf (buf, n, "0.00");
+  else
+    snprintf (buf, n, "%+.2f", x);
+}
+
+#define HEADER_FMT "%9s %9s %10s  %6s %8s %5s  %s"
+
+static char *
+row_text (const struct drow *r, int full)
+{
+  char b0[32], b1[32], ra[32], rk[32];
+  pct (b0, sizeof b0, r->d[0]);
+  pct (b1, sizeof b1, r->d[1]);
+  ratio_text (ra, sizeof ra, r);
+  rank_text (rk, sizeof rk, r);
+  const struct dent *e = row_ent (r);
+  char dl[32];
+  pp_text (dl, sizeof dl, r->delta);
+  return xasprintf ("%s %s %8spp%c %6.2f %8s %5s  %s", b0, b1, dl,
+                    r->within ? '~' : ' ', 100.0 * r->err, ra, rk,
+                    full ? e->full : e->brief);
+}
+
+static const char *const sec_title[NSEC]
+    = { "in both", "only in OLD", "only in NEW" };
+
+static int
+table_add (struct scr_table *t, char *text, uint64_t key, uint64_t index)
+{
+  if (text == NULL)
+    return -1;
+  if (t->n == t->cap)
+    {
+      size_t ncap = t->cap ? 2 * t->cap : 64;
+      struct scr_row *nr = realloc (t->rows, ncap * sizeof *nr);
+      if (nr == NULL)
+        {
+          free (text);
+          return -1;
+        }
+      t->rows = nr;
+      t->cap = ncap;
+    }
+  struct scr_row *r = &t->rows[t->n++];
+  memset (r, 0, sizeof *r);
+  r->text = text;
+  r->key = key;
+  r->index = index;
+  return 0;
+}
+
+static const char *const screen_what[SCR_NSCREENS]
+    = { "subpaths", "Ball-Larus paths",
+        "forest nodes (share of all forest items)", "functions" };
+
+/* Screen S as a table: the rows in both, then a separator row and the
+   rows only in OLD, then only in NEW (separator rows have index
+   NO_INDEX). */
+static int
+diff_table (const struct diff *d, enum scr_screen s,
+            const struct scr_opts *o, struct scr_table *t)
+{
+  memset (t, 0, sizeof *t);
+  const struct dscr *ds = &d->scr[s];
+  int filtering = o->filter && *o->filter;
+  const struct drow **sel = calloc (ds->nrows + 1, sizeof *sel);
+  if (sel == NULL)
+    return -1;
+  size_t m[NSEC] = { 0 }, start[NSEC + 1] = { 0 };
+  for (size_t i = 0; i < ds->nrows; i++)
+    if (!filtering || strstr (row_ent (&ds->rows[i])->full, o->filter))
+      m[ds->rows[i].sec]++;
+  start[1] = m[0];
+  start[2] = m[0] + m[1];
+  size_t fill[NSEC] = { 0 };
+  for (size_t i = 0; i < ds->nrows; i++)
+    {
+      const struct drow *r = &ds->rows[i];
+      if (!filtering || strstr (row_ent (r)->full, o->filter))
+        sel[start[r->sec] + fill[r->sec]++] = r;
+    }
+  dsort_key = diff_sort_ok (s, o->sort) ? o->sort : SORT_RANK;
+  dsort_rev = o->reverse;
+  for (int k = 0; k < NSEC; k++)
+    if (m[k] > 1)
+      qsort (sel + start[k], m[k], sizeof *sel, drow_cmp);
+
+  int rc = -1;
+  t->header = xasprintf (HEADER_FMT, "baseline", "new", "delta", "+/-95",
+                         "ratio", "rank",
+                         s == SCR_FUNCTIONS ? "function" : "path");
+  if (t->header == NULL)
+    goto out;
+  t->path_col = strlen (t->header) - (s == SCR_FUNCTIONS ? 8 : 4);
+  t->total = ds->nrows;
+  size_t shown[NSEC] = { 0 };
+  for (int k = 0; k < NSEC; k++)
+    {
+      if (k > 0 && m[k] > 0)
+        {
+          char *sep = xasprintf ("--- %s: %zu row%s%s ---", sec_title[k],
+                                 m[k], m[k] == 1 ? "" : "s",
+                                 o->top && m[k] > o->top ? ", the first "
+                                                           "shown"
+                                                         : "");
+          if (table_add (t, sep, fnv (0x5ec, sec_title[k]), NO_INDEX) != 0)
+            goto out;
+        }
+      for (size_t i = 0; i < m[k] && (!o->top || i < o->top); i++)
+        {
+          const struct drow *r = sel[start[k] + i];
+          if (table_add (t, row_text (r, o->full_paths), r->hkey,
+                         (uint64_t) (r - ds->rows))
+              != 0)
+            goto out;
+          shown[k]++;
+        }
+    }
+  char what[160];
+  if (s == SCR_FUNCTIONS)
+    snprintf (what, sizeof what, "functions (share of their %s)",
+              ds->basis);
+  else
+    snprintf (what, sizeof what, "%s", screen_what[s]);
+  char none[96] = "";
+  if ((ds->ne[0] == 0) != (ds->ne[1] == 0) && s != SCR_FUNCTIONS)
+    snprintf (none, sizeof none, "; %s has none (other options?)",
+              ds->ne[0] ? "NEW" : "OLD");
+  char filt[TUI_FILTER_MAX + 48] = "";
+  if (filtering)
+    snprintf (filt, sizeof filt, " matching \"%s\"", o->filter);
+  t->title = xasprintf ("%s diff (%zu in both, %zu only in OLD, %zu only in "
+                        "NEW%s%s; by %s%s)",
+                        what, m[0], m[1], m[2], filt, none,
+                        diff_sort_name (dsort_key),
+                        dsort_rev ? ", reversed" : "");
+  if (t->title == NULL)
+    goto out;
+  if (t->n == 0)
+    {
+      t->note = xasprintf ("%s", ds->nrows == 0
+                                     ? "no rows in either snapshot"
+                                     : "no row matches the filter");
+      if (t->note == NULL)
+        goto out;
+    }
+  rc = 0;
+out:
+  free (sel);
+  if (rc != 0)
+    scr_table_free (t);
+  return rc;
+}
+
+/* ---- the header ---------------------------------------------------------- */
+
+static const char *
+utc (char *buf, size_t n, uint64_t ns)
+{
+  time_t t = (time_t) (ns / 1000000000u);
+  struct tm tm;
+  if (ns == 0 || gmtime_r (&t, &tm) == NULL
+      || strftime (buf, n, "%Y-%m-%d %H:%M:%S UTC", &tm) == 0)
+    snprintf (buf, n, "?");
+  return buf;
+}
+
+static char *
+side_line (const struct diff *d, int k)
+{
+  const struct view *v = &d->snap[k].view;
+  const char *prog = view_str (v, v->run.program);
+  const char *args = view_str (v, v->run.args);
+  char when[64];
+  return xasprintf ("%s %s: %s%s%s%s  pid %lld  taken %s%s  blocks seen "
+                    "%llu  path ends %llu",
+                    side_name[k], d->path[k], *prog ? prog : "?",
+                    *args ? " (" : "", args, *args ? ")" : "",
+                    (long long) v->run.pid,
+                    utc (when, sizeof when, v->hdr->time_ns),
+                    v->run.exited ? " at exit" : "",
+                    (unsigned long long) v->run.blocks_seen,
+                    (unsigned long long) v->run.path_ends);
+}
+
+/* NULL when both are of one program (by basename). */
+static char *
+warning_line (const struct diff *d)
+{
+  const struct view *v0 = &d->snap[0].view, *v1 = &d->snap[1].view;
+  const char *p0 = base_name (view_str (v0, v0->run.program));
+  const char *p1 = base_name (view_str (v1, v1->run.program));
+  if (strcmp (p0, p1) == 0)
+    return NULL;
+  return xasprintf ("warning: different programs (%s, %s): compared by "
+                    "function names and source lines anyway",
+                    *p0 ? p0 : "?", *p1 ? p1 : "?");
+}
+
+static const char legend[]
+    = "delta = NEW - OLD share in percentage points (pp), +/-95 its error, "
+      "~ within it; rank +N: N places up";
+
+/* The status lines: OLD, NEW, then the warning and (BOTH, or without a
+   warning) the legend. */
+static int
+diff_status (const struct diff *d, struct scr_table *t, int both)
+{
+  memset (t, 0, sizeof *t);
+  char *w = warning_line (d);
+  int rc = table_add (t, side_line (d, 0), 0, NO_INDEX);
+  if (rc == 0)
+    rc = table_add (t, side_line (d, 1), 0, NO_INDEX);
+  if (rc == 0 && w)
+    {
+      rc = table_add (t, w, 0, NO_INDEX);
+      w = NULL;
+    }
+  if (rc == 0 && (both || t->n < 3))
+    rc = table_add (t, strdup (legend), 0, NO_INDEX);
+  free (w);
+  if (rc != 0)
+    scr_table_free (t);
+  return rc;
+}
+
+/* ---- --fail-above -------------------------------------------------------- */
+
+struct trig
+{
+  enum scr_screen s;
+  const struct drow *r;
+};
+
+static int
+trig_cmp (const void *pa, const void *pb)
+{
+  const struct trig *a = pa, *b = pb;
+  if (a->r->delta != b->r->delta)
+    return a->r->delta > b->r->delta ? -1 : 1;
+  if (a->s != b->s)
+    return a->s < b->s ? -1 : 1;
+  return strcmp (row_ent (a->r)->key, row_ent (b->r)->key);
+}
+
+/* Rows of the compared screens (after the filter) in both or only in NEW
+   whose share grew by more than PP points: named on stderr; 3 if any. */
+static int
+check_fail_above (const struct diff *d, const char *filter, double pp)
+{
+  size_t n = 0, cap = 0;
+  struct trig *v = NULL;
+  for (int s = 0; s < SCR_NSCREENS; s++)
+    {
+      if (!(d->screens >> s & 1))
+        continue;
+      const struct dscr *ds = &d->scr[s];
+      for (size_t i = 0; i < ds->nrows; i++)
+        {
+          const struct drow *r = &ds->rows[i];
+          if (r->sec == SEC_OLD || !(100.0 * r->delta > pp)
+              || (filter && *filter && !strstr (row_ent (r)->full, filter)))
+            continue;
+          if (n == cap)
+            {
+              size_t ncap = cap ? 2 * cap : 16;
+              struct trig *nv = realloc (v, ncap * sizeof *nv);
+              if (nv == NULL)
+                {
+                  free (v);
+                  fprintf (stderr, "ospview: out of memory\n");
+                  return 1;
+                }
+              v = nv;
+              cap = ncap;
+            }
+          v[n++] = (struct trig) { (enum scr_screen) s, r };
+        }
+    }
+  if (n > 1)
+    qsort (v, n, sizeof *v, trig_cmp);
+  for (size_t i = 0; i < n && i < FAIL_LINES; i++)
+    {
+      const struct drow *r = v[i].r;
+      char was[32];
+      if (r->d[0])
+        snprintf (was, sizeof was, "%.2f%%", 100.0 * r->d[0]->share);
+      else
+        snprintf (was, sizeof was, "none");
+      fprintf (stderr, "ospview: --fail-above=%g: %s: %+.2fpp (%s -> "
+               "%.2f%%%s): %s\n", pp, scr_screen_name (v[i].s),
+               100.0 * r->delta, was, 100.0 * r->d[1]->share,
+               r->within ? ", within error" : "", row_ent (r)->brief);
+    }
+  if (n > FAIL_LINES)
+    fprintf (stderr, "ospview: --fail-above=%g: and %zu more rows\n", pp,
+             n - FAIL_LINES);
+  free (v);
+  return n ? 3 : 0;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+static int
+print_text (const struct diff *d, const struct ospview_opts *o)
+{
+  struct scr_table t;
+  if (diff_status (d, &t, 1) != 0)
+    return -1;
+  for (size_t i = 0; i < t.n; i++)
+    printf ("%s\n", t.rows[i].text);
+  scr_table_free (&t);
+  struct scr_opts so;
+  memset (&so, 0, sizeof so);
+  so.filter = o->filter;
+  so.sort = o->sort;
+  so.reverse = o->reverse;
+  so.top = o->top;
+  for (int s = 0; s < SCR_NSCREENS; s++)
+    {
+      if (!(d->screens >> s & 1))
+        continue;
+      if (diff_table (d, (enum scr_screen) s, &so, &t) != 0)
+        return -1;
+      printf ("\n%s\n", t.title);
+      if (t.n == 0)
+        printf ("  (%s)\n", t.note ? t.note : "nothing to show");
+      else
+        {
+          printf ("%s\n", t.header);
+          for (size_t i = 0; i < t.n; i++)
+            printf ("%s\n", t.rows[i].text);
+        }
+      scr_table_free (&t);
+    }
+  return 0;
+}
+
+/* ---- the terminal UI's provider ------------------------------------------ */
+
+static int
+prov_build (void *ctx, enum scr_screen s, const struct scr_opts *o,
+            struct scr_table *t)
+{
+  return diff_table (ctx, s, o, t);
+}
+
+static int
+prov_status (void *ctx, struct scr_table *t)
+{
+  return diff_status (ctx, t, 0);
+}
+
+static void
+detail_side (const struct diff *d, enum scr_screen s, int k,
+             const struct dent *e, tui_detail_fn add, void *sink)
+{
+  char line[512];
+  if (e == NULL)
+    {
+      snprintf (line, sizeof line, "%s %s: not there", side_name[k],
+                d->path[k]);
+      add (sink, 1, line);
+      return;
+    }
+  int n = snprintf (line, sizeof line, "%s: share %.2f%% +/- %.2fpp, rank "
+                    "%u", side_name[k], 100.0 * e->share, 100.0 * e->err,
+                    e->rank);
+  if (s == SCR_FUNCTIONS)
+    snprintf (line + n, sizeof line - (size_t) n, ", estimate %.0f",
+              e->est);
+  else if (s == SCR_FOREST)
+    snprintf (line + n, sizeof line - (size_t) n,
+              ", %.2f%% of its parent's, estimate %.0f +/- %.0f",
+              100.0 * e->cond, e->est, e->est_err);
+  else
+    snprintf (line + n, sizeof line - (size_t) n,
+              ", estimate %.0f +/- %.0f, %u blocks%s", e->est, e->est_err,
+              e->len, e->merged > 1 ? " (rows with the same text added)"
+                                    : "");
+  add (sink, 1, line);
+}
+
+/* The path in full, a step per line (a forest node: its chain). */
+static void
+detail_steps (const char *text, tui_detail_fn add, void *sink)
+{
+  char *copy = strdup (text);
+  if (copy == NULL)
+    return;
+  char *p = copy;
+  int first = 1;
+  while (p)
+    {
+      char *arrow = strstr (p, " -> ");
+      char *chain = strstr (p, " || ");
+      char *cut = arrow && (!chain || arrow < chain) ? arrow : chain;
+      int is_chain = cut && cut == chain;
+      if (cut)
+        *cut = '\0';
+      char line[1024];
+      snprintf (line, sizeof line, "  %s%s", first ? "   " : "-> ", p);
+      add (sink, 0, line);
+      first = is_chain;
+      if (is_chain)
+        add (sink, 0, "  then:");
+      p = cut ? cut + 4 : NULL;
+    }
+  free (copy);
+}
+
+static void
+prov_detail (void *ctx, enum scr_screen s, const struct scr_row *row,
+             tui_detail_fn add, void *sink)
+{
+  const struct diff *d = ctx;
+  const struct dscr *ds = &d->scr[s];
+  if (row->index == NO_INDEX || row->index >= ds->nrows)
+    {
+      add (sink, 1, "the rows below are only in one of the snapshots");
+      return;
+    }
+  const struct drow *r = &ds->rows[row->index];
+  char line[256], rk[32], ra[32];
+  rank_text (rk, sizeof rk, r);
+  ratio_text (ra, sizeof ra, r);
+  snprintf (line, sizeof line, "delta %+.2fpp +/- %.2fpp (%s), ratio %s, "
+            "rank %s", 100.0 * r->delta, 100.0 * r->err,
+            r->err == 0 ? "exact"
+            : r->within ? "within error"
+                        : "outside the error",
+            ra, rk);
+  add (sink, 1, line);
+  detail_side (d, s, 0, r->d[0], add, sink);
+  detail_side (d, s, 1, r->d[1], add, sink);
+  add (sink, 1, s == SCR_FUNCTIONS ? "function:"
+                : s == SCR_FOREST  ? "forest node (from its root):"
+                                   : "path:");
+  detail_steps (row_ent (r)->full, add, sink);
+}
+
+/* ---- entry --------------------------------------------------------------- */
+
+int
+diff_main (const char *old_path, const char *new_path,
+           const struct ospview_opts *o, double fail_above)
+{
+  struct diff d;
+  unsigned screens = o->screens ? o->screens : (1u << SCR_NSCREENS) - 1;
+  int rc = diff_load (&d, old_path, new_path, screens);
+  if (rc != 0)
+    {
+      if (rc < 0)
+        fprintf (stderr, "ospview: out of memory\n");
+      diff_free (&d);
+      return 1;
+    }
+  if (o->count > 0 || !isatty (STDOUT_FILENO))
+    {
+      rc = print_text (&d, o);
+      if (rc != 0)
+        fprintf (stderr, "ospview: out of memory\n");
+      if (fflush (stdout) != 0 || ferror (stdout))
+        rc = -1;
+      rc = rc != 0 ? 1 : 0;
+    }
+  else
+    {
+      static const struct tui_provider prov_ops = {
+        NULL, prov_build, prov_status, prov_detail, diff_sort_ok,
+        diff_sort_name, "DIFF"
+      };
+      struct tui_provider p = prov_ops;
+      p.ctx = &d;
+      rc = tui_run_tables (&p, o);
+    }
+  if (rc == 0 && fail_above >= 0)
+    rc = check_fail_above (&d, o->filter, fail_above);
+  diff_free (&d);
+  return rc;
+}

@@ -1,0 +1,116 @@
+/* source.c - what the viewer shows: a live process's segment or a
+ * snapshot file, behind one interface.
+ *
+ * Why: the screens, the batch output and the terminal UI only need "the
+ * newest view" and "what to say about where it came from".  A live
+ * source copies the newest view out of the segment at each refresh
+ * (segment.c); a file source was read and validated once at open
+ * (snapshot.c) and hands out the same view every time, so `ospview FILE'
+ * has exactly the screens and keys of a live process.
+ */
+#define _GNU_SOURCE
+#include "ospview.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static uint64_t
+now_ns (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_REALTIME, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+int
+source_attach (struct source *s, pid_t pid, const char *segment, char *err,
+               size_t errlen)
+{
+  memset (s, 0, sizeof *s);
+  s->kind = SRC_LIVE;
+  return segment ? seg_attach_path (&s->seg, segment, err, errlen)
+                 : seg_attach (&s->seg, pid, err, errlen);
+}
+
+int
+source_open_file (struct source *s, const char *path, char *err,
+                  size_t errlen)
+{
+  memset (s, 0, sizeof *s);
+  s->kind = SRC_FILE;
+  s->path = path;
+  return snap_load (&s->snap, path, err, errlen);
+}
+
+void
+source_close (struct source *s)
+{
+  if (s->kind == SRC_LIVE)
+    seg_detach (&s->seg);
+  else
+    snap_free (&s->snap);
+}
+
+const char *
+source_name (const struct source *s)
+{
+  return s->kind == SRC_LIVE ? s->seg.path : s->path;
+}
+
+long
+source_read (const struct source *s, void **buf, size_t *cap, char *err,
+             size_t errlen)
+{
+  if (s->kind == SRC_LIVE)
+    return seg_read (&s->seg, buf, cap, err, errlen);
+  if (*cap < s->snap.len)
+    {
+      void *nb = realloc (*buf, s->snap.len);
+      if (nb == NULL)
+        {
+          snprintf (err, errlen, "out of memory");
+          return -1;
+        }
+      *buf = nb;
+      *cap = s->snap.len;
+    }
+  memcpy (*buf, s->snap.view_bytes, s->snap.len);
+  return (long) s->snap.len;
+}
+
+void
+source_live (const struct source *s, struct scr_live *l)
+{
+  memset (l, 0, sizeof *l);
+  l->now_ns = now_ns ();
+  if (s->kind == SRC_FILE)
+    {
+      const struct view *v = &s->snap.view;
+      l->snapshot = s->path;
+      l->snap_flags = s->snap.hdr.flags;
+      l->saved_ns = s->snap.hdr.saved_ns;
+      l->program = view_str (v, v->run.program);
+      l->pid = (long) v->run.pid;
+      l->start_ns = v->run.start_ns;
+      l->state = OSP_SHM_EXITED;
+      l->heartbeat_ns = v->hdr->time_ns;
+      l->publishes = v->hdr->seq;
+      return;
+    }
+  const struct seg *g = &s->seg;
+  l->program = g->fixed.program;
+  l->pid = (long) g->fixed.pid;
+  l->start_ns = g->fixed.start_ns;
+  l->state = atomic_load_explicit (&g->hdr->state, memory_order_acquire);
+  l->alive = l->pid > 0 && (long) (pid_t) l->pid == l->pid
+             && seg_alive ((pid_t) l->pid);
+  l->heartbeat_ns
+      = atomic_load_explicit (&g->hdr->heartbeat_ns, memory_order_relaxed);
+  l->publishes
+      = atomic_load_explicit (&g->hdr->publishes, memory_order_relaxed);
+  l->truncated
+      = atomic_load_explicit (&g->hdr->truncated, memory_order_relaxed);
+}

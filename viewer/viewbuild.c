@@ -1,0 +1,378 @@
+/* viewbuild.c - a profile view built from parts (viewbuild.h).
+ *
+ * Elements are appended to growable arrays; nothing is laid out until
+ * vb_finish, which writes what libosprt/viewwrite.c writes and in the same
+ * order: the header, a table of ten sections, then STRINGS, RUN, FUNCS,
+ * BLOCKS, EDGES, STATS, IDS, SUBPATHS, PATHS, FOREST, each at an 8-aligned
+ * offset with zeroed padding after it and the CRC-32 of its count x
+ * elem_size bytes.  Elements are written at their C size (all of view.h's
+ * structures are multiples of 8 bytes, as view_parse wants).
+ */
+#include "viewbuild.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "crc32.h"
+
+void
+vb_init (struct vbuild *b)
+{
+  memset (b, 0, sizeof *b);
+}
+
+void
+vb_free (struct vbuild *b)
+{
+  free (b->str);
+  free (b->slots);
+  struct vb_array *arrs[] = { &b->fns,      &b->blocks, &b->edges,
+                              &b->ids,      &b->subpaths, &b->paths,
+                              &b->forest,   &b->stats };
+  for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
+    free (arrs[i]->p);
+  memset (b, 0, sizeof *b);
+}
+
+/* Room for one more element of ELEM bytes in A: its address, or NULL
+   (out of memory, now sticky). */
+static void *
+push (struct vbuild *b, struct vb_array *a, size_t elem)
+{
+  if (b->oom)
+    return NULL;
+  if (a->n == a->cap)
+    {
+      size_t cap = a->cap ? 2 * a->cap : 64;
+      void *p = cap < SIZE_MAX / elem ? realloc (a->p, cap * elem) : NULL;
+      if (p == NULL)
+        {
+          b->oom = 1;
+          return NULL;
+        }
+      a->p = p;
+      a->cap = cap;
+    }
+  return (char *) a->p + a->n++ * elem;
+}
+
+/* ---- strings --------------------------------------------------------- */
+
+static uint64_t
+str_hash (const char *s)
+{
+  uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * 0x100000001b3u;
+  return h;
+}
+
+static int
+grow_slots (struct vbuild *b)
+{
+  size_t n = b->nslots ? 2 * b->nslots : 256;
+  uint32_t *slots = calloc (n, sizeof *slots);
+  if (slots == NULL)
+    return -1;
+  for (size_t i = 0; i < b->nslots; i++)
+    if (b->slots[i])
+      {
+        size_t j = str_hash (b->str + b->slots[i] - 1) & (n - 1);
+        while (slots[j])
+          j = (j + 1) & (n - 1);
+        slots[j] = b->slots[i];
+      }
+  free (b->slots);
+  b->slots = slots;
+  b->nslots = n;
+  return 0;
+}
+
+/* STRINGS starts with the empty string (offset 0). */
+static int
+str_init (struct vbuild *b)
+{
+  if (b->nstr > 0)
+    return 0;
+  b->str = malloc (4096);
+  if (b->str == NULL)
+    {
+      b->oom = 1;
+      return -1;
+    }
+  b->str[0] = '\0';
+  b->nstr = 1;
+  b->capstr = 4096;
+  return 0;
+}
+
+uint32_t
+vb_str (struct vbuild *b, const char *s)
+{
+  if (s == NULL || *s == '\0' || b->oom)
+    return 0;
+  if (str_init (b) != 0)
+    return 0;
+  if (2 * (b->used + 1) > b->nslots && grow_slots (b) != 0)
+    {
+      b->oom = 1;
+      return 0;
+    }
+  size_t j = str_hash (s) & (b->nslots - 1);
+  while (b->slots[j])
+    {
+      if (strcmp (b->str + b->slots[j] - 1, s) == 0)
+        return b->slots[j] - 1;
+      j = (j + 1) & (b->nslots - 1);
+    }
+  size_t n = strlen (s) + 1;
+  if (b->nstr + n > UINT32_MAX - 1)
+    {
+      b->oom = 1;
+      return 0;
+    }
+  if (b->nstr + n > b->capstr)
+    {
+      size_t cap = 2 * b->capstr;
+      while (cap < b->nstr + n)
+        cap *= 2;
+      char *p = realloc (b->str, cap);
+      if (p == NULL)
+        {
+          b->oom = 1;
+          return 0;
+        }
+      b->str = p;
+      b->capstr = cap;
+    }
+  uint32_t off = (uint32_t) b->nstr;
+  memcpy (b->str + off, s, n);
+  b->nstr += n;
+  b->slots[j] = off + 1;
+  b->used++;
+  return off;
+}
+
+/* ---- elements -------------------------------------------------------- */
+
+void
+vb_run (struct vbuild *b, const struct osp_vrun *r)
+{
+  b->run = *r;
+}
+
+#define APPEND(arr, type, elem, fail)                                        \
+  do                                                                         \
+    {                                                                        \
+      type *at_ = push (b, &b->arr, sizeof (type));                          \
+      if (at_ == NULL)                                                       \
+        return fail;                                                         \
+      *at_ = *(elem);                                                        \
+    }                                                                        \
+  while (0)
+
+uint32_t
+vb_fn (struct vbuild *b, const struct osp_vfn *f)
+{
+  APPEND (fns, struct osp_vfn, f, UINT32_MAX);
+  return (uint32_t) (b->fns.n - 1);
+}
+
+uint32_t
+vb_block (struct vbuild *b, const struct osp_vblock *bl)
+{
+  APPEND (blocks, struct osp_vblock, bl, UINT32_MAX);
+  return (uint32_t) (b->blocks.n - 1);
+}
+
+void
+vb_edge (struct vbuild *b, const struct osp_vedge *e)
+{
+  APPEND (edges, struct osp_vedge, e, );
+}
+
+uint64_t
+vb_ids (struct vbuild *b, const uint32_t *ids, uint32_t len)
+{
+  uint64_t first = b->ids.n;
+  for (uint32_t k = 0; k < len; k++)
+    APPEND (ids, uint32_t, &ids[k], UINT64_MAX);
+  return first;
+}
+
+void
+vb_subpath (struct vbuild *b, const struct osp_vsubpath *s)
+{
+  APPEND (subpaths, struct osp_vsubpath, s, );
+}
+
+void
+vb_path (struct vbuild *b, const struct osp_vpath *p)
+{
+  APPEND (paths, struct osp_vpath, p, );
+}
+
+uint32_t
+vb_forest (struct vbuild *b, const struct osp_vforest *n)
+{
+  APPEND (forest, struct osp_vforest, n, UINT32_MAX);
+  return (uint32_t) (b->forest.n - 1);
+}
+
+static void
+stat_add (struct vbuild *b, const char *name, uint32_t kind, uint64_t value)
+{
+  struct osp_vstat st;
+  memset (&st, 0, sizeof st);
+  st.name = vb_str (b, name);
+  st.kind = kind;
+  st.value = value;
+  APPEND (stats, struct osp_vstat, &st, );
+}
+
+void
+vb_stat_u64 (struct vbuild *b, const char *name, uint64_t value)
+{
+  stat_add (b, name, OSP_VSTAT_U64, value);
+}
+
+void
+vb_stat_f64 (struct vbuild *b, const char *name, double value)
+{
+  uint64_t bits;
+  memcpy (&bits, &value, sizeof bits);
+  stat_add (b, name, OSP_VSTAT_F64, bits);
+}
+
+void
+vb_stat_str (struct vbuild *b, const char *name, const char *value)
+{
+  stat_add (b, name, OSP_VSTAT_STR, vb_str (b, value));
+}
+
+size_t
+vb_count_subpaths (const struct vbuild *b)
+{
+  return b->subpaths.n;
+}
+
+size_t
+vb_count_paths (const struct vbuild *b)
+{
+  return b->paths.n;
+}
+
+size_t
+vb_count_forest (const struct vbuild *b)
+{
+  return b->forest.n;
+}
+
+/* ---- layout ---------------------------------------------------------- */
+
+static uint64_t
+align8 (uint64_t x)
+{
+  return (x + 7) & ~(uint64_t) 7;
+}
+
+static int
+fail (char *err, size_t errlen, const char *fmt, ...)
+    __attribute__ ((format (printf, 3, 4)));
+
+static int
+fail (char *err, size_t errlen, const char *fmt, ...)
+{
+  if (err != NULL && errlen > 0)
+    {
+      va_list ap;
+      va_start (ap, fmt);
+      vsnprintf (err, errlen, fmt, ap);
+      va_end (ap);
+    }
+  return -1;
+}
+
+#define NSECTIONS 10
+
+int
+vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
+           size_t *len, char *err, size_t errlen)
+{
+  *out = NULL;
+  *len = 0;
+  if (!b->oom)
+    str_init (b);
+  if (b->oom)
+    return fail (err, errlen, "out of memory building the view");
+  if (b->fns.n > UINT32_MAX || b->blocks.n >= UINT32_MAX
+      || b->forest.n >= OSP_VIEW_NO_PARENT)
+    return fail (err, errlen, "more functions, blocks or forest nodes than "
+                 "32-bit indices can name");
+  struct
+  {
+    uint32_t kind, elem;
+    const void *data;
+    uint64_t count;
+  } sec[NSECTIONS] = {
+    { OSP_VS_STRINGS, 1, b->str, b->nstr },
+    { OSP_VS_RUN, sizeof (struct osp_vrun), &b->run, 1 },
+    { OSP_VS_FUNCS, sizeof (struct osp_vfn), b->fns.p, b->fns.n },
+    { OSP_VS_BLOCKS, sizeof (struct osp_vblock), b->blocks.p, b->blocks.n },
+    { OSP_VS_EDGES, sizeof (struct osp_vedge), b->edges.p, b->edges.n },
+    { OSP_VS_STATS, sizeof (struct osp_vstat), b->stats.p, b->stats.n },
+    { OSP_VS_IDS, sizeof (uint32_t), b->ids.p, b->ids.n },
+    { OSP_VS_SUBPATHS, sizeof (struct osp_vsubpath), b->subpaths.p,
+      b->subpaths.n },
+    { OSP_VS_PATHS, sizeof (struct osp_vpath), b->paths.p, b->paths.n },
+    { OSP_VS_FOREST, sizeof (struct osp_vforest), b->forest.p,
+      b->forest.n },
+  };
+  uint64_t size = align8 (sizeof (struct osp_view_header))
+                  + NSECTIONS * sizeof (struct osp_view_section);
+  for (int i = 0; i < NSECTIONS; i++)
+    size += align8 (sec[i].count * sec[i].elem);
+  if (size > SIZE_MAX / 2)
+    return fail (err, errlen, "view of %llu bytes is too large",
+                 (unsigned long long) size);
+  char *base = calloc (1, (size_t) size); /* malloc: aligned for any type */
+  if (base == NULL)
+    return fail (err, errlen, "out of memory for a view of %llu bytes",
+                 (unsigned long long) size);
+
+  struct osp_view_header h;
+  memset (&h, 0, sizeof h);
+  memcpy (h.magic, OSP_VIEW_MAGIC, sizeof h.magic);
+  h.byte_order = OSP_VIEW_BYTE_ORDER;
+  h.major = OSP_VIEW_MAJOR;
+  h.minor = OSP_VIEW_MINOR;
+  h.header_size = sizeof h;
+  h.nsections = NSECTIONS;
+  h.size = size;
+  h.time_ns = time_ns;
+  h.seq = seq;
+  memcpy (base, &h, sizeof h);
+  uint64_t at = align8 (sizeof h);
+  struct osp_view_section *toc = (struct osp_view_section *) (base + at);
+  at += NSECTIONS * sizeof *toc;
+  for (int i = 0; i < NSECTIONS; i++)
+    {
+      uint64_t n = sec[i].count * sec[i].elem;
+      struct osp_view_section s;
+      memset (&s, 0, sizeof s);
+      s.kind = sec[i].kind;
+      s.elem_size = sec[i].elem;
+      s.offset = at;
+      s.count = sec[i].count;
+      if (n)
+        memcpy (base + at, sec[i].data, (size_t) n);
+      s.crc32 = osp_crc32 (0, base + at, (size_t) n);
+      memcpy (&toc[i], &s, sizeof s);
+      at += align8 (n); /* the padding is calloc's zeros */
+    }
+  *out = base;
+  *len = (size_t) size;
+  return 0;
+}

@@ -1,0 +1,83 @@
+/* viewbuild.h - building a profile view (include/osp/view.h) in the viewer.
+ *
+ * The runtime writes views from its own profile (libosprt/viewwrite.c);
+ * the viewer makes new ones out of old ones (ospview --merge, and whatever
+ * else wants to write a snapshot that is not a copy).  A builder collects
+ * the elements section by section, in any order, with the caller's
+ * indices (a function's index is the order it was added, a block's
+ * likewise, IDS runs are returned by vb_ids), then vb_finish lays them
+ * out as one malloc'ed, 8-aligned view: header, a table of all ten
+ * sections, each section 8-aligned with its CRC-32, the strings interned
+ * once each with offset 0 the empty string.
+ *
+ * The builder checks what is cheap to get wrong in the layout (32-bit
+ * indices, string offsets), not the meaning: the caller must add a view
+ * that view_parse would accept (blocks grouped by function, edges by
+ * source block, ranks ascending, the forest in preorder).  Out of memory
+ * is sticky: every call after it does nothing and vb_finish fails.
+ */
+#ifndef VIEWBUILD_H
+#define VIEWBUILD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "osp/view.h"
+
+/* A growable array of fixed-size elements (private to viewbuild.c). */
+struct vb_array
+{
+  void *p;
+  size_t n, cap;
+};
+
+struct vbuild
+{
+  /* STRINGS: bytes, and an open-addressing index (offset + 1, 0 free). */
+  char *str;
+  size_t nstr, capstr;
+  uint32_t *slots;
+  size_t nslots, used;
+  struct osp_vrun run;
+  struct vb_array fns, blocks, edges, ids, subpaths, paths, forest, stats;
+  int oom;
+};
+
+void vb_init (struct vbuild *b);
+void vb_free (struct vbuild *b);
+
+/* The STRINGS offset of S, added if new; 0 for NULL and "" (and out of
+   memory). */
+uint32_t vb_str (struct vbuild *b, const char *s);
+
+/* RUN (its string fields already vb_str offsets); zeroed until set. */
+void vb_run (struct vbuild *b, const struct osp_vrun *r);
+
+/* Append one element; the return value is its index in the section
+   (UINT32_MAX / UINT64_MAX when out of memory). */
+uint32_t vb_fn (struct vbuild *b, const struct osp_vfn *f);
+uint32_t vb_block (struct vbuild *b, const struct osp_vblock *bl);
+void vb_edge (struct vbuild *b, const struct osp_vedge *e);
+/* The LEN block indices at IDS as a new run: the index of its first
+   element in IDS (for the rows' `ids' field). */
+uint64_t vb_ids (struct vbuild *b, const uint32_t *ids, uint32_t len);
+void vb_subpath (struct vbuild *b, const struct osp_vsubpath *s);
+void vb_path (struct vbuild *b, const struct osp_vpath *p);
+uint32_t vb_forest (struct vbuild *b, const struct osp_vforest *n);
+void vb_stat_u64 (struct vbuild *b, const char *name, uint64_t value);
+void vb_stat_f64 (struct vbuild *b, const char *name, double value);
+void vb_stat_str (struct vbuild *b, const char *name, const char *value);
+
+/* Elements added so far. */
+size_t vb_count_subpaths (const struct vbuild *b);
+size_t vb_count_paths (const struct vbuild *b);
+size_t vb_count_forest (const struct vbuild *b);
+
+/* Lay the view out into *OUT (malloc'ed, 8-aligned; free it) of *LEN
+   bytes, with header time TIME_NS and sequence number SEQ.  0, or -1 with
+   a one-line ERR (out of memory, more than 32-bit indices can name).  The
+   builder stays valid (and must still be freed). */
+int vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq,
+               void **out, size_t *len, char *err, size_t errlen);
+
+#endif
