@@ -1,10 +1,11 @@
 ## examples/local.mk - included by the top-level Makefile.am (see doc/CONTRACTS.md).
 ##
 ## `make demo' builds examples/demo.c with the uninstalled plugin and runtime of this build tree
-## and runs it with the exit report on stderr.  `make installcheck' (also run by distcheck) builds
+## and runs it under ospview (examples/demo.sh: the live UI on a terminal, two refreshes as text
+## elsewhere), then prints its exit report.  `make installcheck' (also run by distcheck) builds
 ## it again against the installed osp through pkg-config, as a user would.
 
-EXTRA_DIST += examples/demo.c
+EXTRA_DIST += examples/demo.c examples/demo.sh
 CLEANFILES += examples/demo$(EXEEXT) examples/demo-installed$(EXEEXT)
 
 OSP_DEMO_CFLAGS = -O2 -g
@@ -19,9 +20,8 @@ examples/demo$(EXEEXT): $(srcdir)/examples/demo.c plugin/osp.la libosprt/libospr
 	  -L$(OSP_BUILD_RTDIR) -Wl,-rpath,$(OSP_BUILD_RTDIR) -losprt $(PTHREAD_LIBS)
 
 .PHONY: demo
-demo: examples/demo$(EXEEXT)
-	@echo "OSP_OPTIONS=report=stderr examples/demo"
-	@OSP_OPTIONS=report=stderr ./examples/demo$(EXEEXT)
+demo: examples/demo$(EXEEXT) viewer/ospview$(EXEEXT)
+	@$(SHELL) $(srcdir)/examples/demo.sh ./examples/demo$(EXEEXT) ./viewer/ospview$(EXEEXT)
 
 # Build and run the demo against the installed osp, with the flags of the installed osp.pc.
 installcheck-local: installcheck-demo

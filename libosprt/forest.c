@@ -94,6 +94,7 @@
 #define _GNU_SOURCE
 #include "forest.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
@@ -565,6 +566,13 @@ osp_kslab_stats (const struct osp_kslab *s, struct osp_forest_stats *st)
 
 /* ---- the k-IPF (Figure 7) -------------------------------------------- */
 
+static int
+cmp_u64 (const void *a, const void *b)
+{
+  uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+  return x < y ? -1 : x > y;
+}
+
 int
 osp_ipf_init (struct osp_ipf *f, void *buf, size_t bytes)
 {
@@ -666,6 +674,37 @@ join_subtree (struct osp_ipf *f, const struct osp_fnode *sf, uint32_t rho,
       }
 }
 
+/* Whether trees labelled L are built (osp_ipf_build_top: only the
+   labels in the sorted ONLY[0..NONLY); NULL: every label). */
+static int
+wanted (const struct osp_ipf *f, uint64_t l)
+{
+  if (f->only == NULL)
+    return 1;
+  size_t lo = 0, hi = f->nonly;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (f->only[mid] < l)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < f->nonly && f->only[lo] == l;
+}
+
+/* One k-SF node RHO: its subtree joined under the k-IPF root of its
+   label, if that tree is wanted. */
+static void
+join_node (struct osp_ipf *f, const struct osp_fnode *sf, uint32_t rho)
+{
+  if (!wanted (f, sf[rho].label))
+    return;
+  uint32_t w = ipf_root (f, sf[rho].label);
+  if (w)
+    join_subtree (f, sf, rho, w, f->depth);
+}
+
 /* make_k_ipf's loop over the k-SF nodes: every node of RHO's subtree
    (any depth) is joined under the k-IPF root of its label. */
 static void
@@ -673,9 +712,7 @@ join_all (struct osp_ipf *f, const struct osp_fnode *sf, uint32_t rho)
 {
   for (; rho; rho = sf[rho].sib)
     {
-      uint32_t w = ipf_root (f, sf[rho].label);
-      if (w)
-        join_subtree (f, sf, rho, w, f->depth);
+      join_node (f, sf, rho);
       join_all (f, sf, sf[rho].child);
     }
 }
@@ -743,12 +780,44 @@ osp_ipf_build (struct osp_ipf *f, const struct osp_kslab *const *ks,
           {
             /* a root's `sib' is its bucket chain, not a sibling list:
                join it alone, then its descendants */
-            uint32_t w = ipf_root (f, p->nodes[r].label);
-            if (w)
-              join_subtree (f, p->nodes, r, w, f->depth);
+            join_node (f, p->nodes, r);
             join_all (f, p->nodes, p->nodes[r].child);
           }
     }
   sort_tree (f->nodes, 0);
   return f->truncated ? -1 : 0;
+}
+
+int
+osp_ipf_build_top (struct osp_ipf *f, const struct osp_kslab *const *ks,
+                   unsigned n, unsigned depth, uint32_t top)
+{
+  /* Pass 1: the 1-IPF, i.e. every label's count: which trees come first. */
+  f->only = NULL;
+  f->ranked = 0;
+  if (osp_ipf_build (f, ks, n, 1) != 0)
+    return osp_ipf_build (f, ks, n, depth);
+  uint32_t counted = 0;
+  for (uint32_t r = f->nodes[0].child; r && f->nodes[r].count; r = f->nodes[r].sib)
+    counted++;
+  /* Fewer counted trees than TOP: a root that counted nothing may still
+     lead a tree with counts (context items), and the whole forest is
+     small anyway: build it all. */
+  if (counted <= top)
+    return osp_ipf_build (f, ks, n, depth);
+  uint64_t *only = malloc ((size_t) top * sizeof *only);
+  if (only == NULL)
+    return osp_ipf_build (f, ks, n, depth);
+  uint32_t m = 0;
+  for (uint32_t r = f->nodes[0].child; m < top; r = f->nodes[r].sib)
+    only[m++] = f->nodes[r].label;
+  qsort (only, m, sizeof *only, cmp_u64);
+  f->only = only;
+  f->nonly = m;
+  int rc = osp_ipf_build (f, ks, n, depth);
+  f->ranked = counted;
+  f->only = NULL;
+  f->nonly = 0;
+  free (only);
+  return rc;
 }

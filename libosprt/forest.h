@@ -181,6 +181,10 @@ struct osp_ipf
   void *map;
   size_t bytes;
   uint64_t truncated; /* nodes the budget could not hold (then -1) */
+  const uint64_t *only; /* osp_ipf_build_top: the trees built (sorted) */
+  size_t nonly;
+  uint32_t ranked;    /* osp_ipf_build_top when it left trees out: the
+                         trees whose root counted (else 0) */
 };
 
 int osp_ipf_init (struct osp_ipf *f, void *buf, size_t bytes);
@@ -193,5 +197,14 @@ void osp_ipf_destroy (struct osp_ipf *f);
    count, some subtrees are missing; see `truncated'). */
 int osp_ipf_build (struct osp_ipf *f, const struct osp_kslab *const *ks,
                    unsigned n, unsigned depth);
+/* The same, but only the TOP trees whose roots count most (equal counts:
+   the smaller label) are built: a 1-IPF first ranks the labels, then
+   only their trees are joined.  Those trees are exactly osp_ipf_build's
+   first TOP trees; the others are absent.  When at most TOP roots have a
+   count, the whole forest is built.  For live views (a publish shows
+   report_top trees): joining is most of a k-IPF's cost, the ranking
+   pass one root lookup per k-SF node. */
+int osp_ipf_build_top (struct osp_ipf *f, const struct osp_kslab *const *ks,
+                       unsigned n, unsigned depth, uint32_t top);
 
 #endif

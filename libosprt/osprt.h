@@ -683,10 +683,16 @@ struct osp_profile
   uint64_t seed;
   struct osp_path_profile paths; /* every mode */
   struct osp_forest_profile forest; /* every mode */
+  int live; /* for a live view: the forest builds only report_top trees */
 };
 
 /* Take a profile of the running process.  Returns 0 or -1. */
 int osp_profile_take (struct osp_profile *p);
+/* The same for a live view (the publisher): the prefix forest's k-IPF is
+   built for the report_top trees shown only (osp_ipf_build_top), so the
+   rows are those of osp_profile_take but forest_trees counts only the
+   trees whose root counted and forest_ipf_nodes the nodes built. */
+int osp_profile_take_live (struct osp_profile *p);
 void osp_profile_free (struct osp_profile *p);
 /* Write P to OUT in the format of O (text or tsv).  Returns 0 or -1. */
 int osp_report_format (FILE *out, const struct osp_profile *p,

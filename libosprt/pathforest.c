@@ -541,7 +541,12 @@ build_rows (struct osp_profile *p, const struct osp_options *o,
   struct osp_ipf ipf;
   if (osp_ipf_init (&ipf, NULL, (size_t) want) != 0)
     return -1;
-  osp_ipf_build (&ipf, ks, n, 0);
+  /* A live view shows report_top trees: build only those (the exit
+     report and osp_report() build all, for the trees count). */
+  if (p->live)
+    osp_ipf_build_top (&ipf, ks, n, 0, o->report_top);
+  else
+    osp_ipf_build (&ipf, ks, n, 0);
   f->ipf_nodes = ipf.used - 1;
   f->ipf_truncated = ipf.truncated;
 
@@ -588,6 +593,8 @@ build_rows (struct osp_profile *p, const struct osp_options *o,
       rc = add_rows (&c, r, UINT32_MAX, 0);
       shown += f->nrows > before;
     }
+  if (ipf.ranked)
+    f->trees = ipf.ranked; /* the trees left out counted too */
   free (hot);
   free (by_id);
   osp_ipf_destroy (&ipf);

@@ -297,7 +297,7 @@ publish_locked (const struct osp_profile *p, int last)
   struct osp_profile own;
   if (p == NULL)
     {
-      if (osp_profile_take (&own) != 0)
+      if (osp_profile_take_live (&own) != 0)
         return -1;
       p = &own;
     }

@@ -41,10 +41,11 @@
 
 /* ---- taking a profile ------------------------------------------------ */
 
-int
-osp_profile_take (struct osp_profile *p)
+static int
+take (struct osp_profile *p, int live)
 {
   memset (p, 0, sizeof *p);
+  p->live = live;
   if (osp_registry_snapshot (&p->fns, &p->nfns, &p->mods, &p->nmods) != 0)
     return -1;
   size_t words = 0;
@@ -86,6 +87,18 @@ osp_profile_take (struct osp_profile *p)
   if (rc != 0)
     osp_profile_free (p);
   return rc;
+}
+
+int
+osp_profile_take (struct osp_profile *p)
+{
+  return take (p, 0);
+}
+
+int
+osp_profile_take_live (struct osp_profile *p)
+{
+  return take (p, 1);
 }
 
 void

@@ -184,7 +184,28 @@ wait_view ()
 }
 
 # --- 1. the first screen -------------------------------------------------------------------------
+# detail_ok FILE: every source line in the detail pane is vt.c's line of that number, and there is
+# one.
+detail_ok ()
+{
+  awk 'FNR == NR { src[FNR] = $0; next }
+       /^ detail: / { on = 1; next }
+       on && match($0, /^ +[0-9]+  /) {
+         n = $1 + 0; text = substr($0, RLENGTH + 1); shown++
+         if (src[n] != text) { printf "line %d shown as \"%s\", vt.c has \"%s\"\n", n, text, src[n]; bad++ }
+       }
+       END { if (!shown) print "no source line in the detail pane"; exit (bad || !shown) }' \
+    "$W/vt.c" "$1"
+}
+# The detail pane is drawn after the rows: wait for a screen with both (a capture can land while
+# a loaded machine is still drawing).
 if wait_for start 'hottest subpaths \('; then
+  n=0
+  until detail_ok "$W/start.txt" > /dev/null || [ $n -ge 50 ]; do
+    sleep 0.2
+    cap start
+    n=$((n + 1))
+  done
   grep -q "pid $prog_pid .*running.*heartbeat" "$W/start.txt" ||
     osp_fail "the status line lacks pid $prog_pid, running, heartbeat"
   sed -n 4p "$W/start.txt" | grep -q '^\[1 subpaths\]' ||
@@ -194,15 +215,7 @@ if wait_for start 'hottest subpaths \('; then
   echo "$top" | grep -q -E '^(spin|mix)\(\) vt\.c:[0-9]+' ||
     osp_fail "the hottest subpath is not shown as fn() vt.c:LINE: '$top'"
   grep -q '^>' "$W/start.txt" || osp_fail "no row is selected ('>')"
-  # Every source line in the detail pane is vt.c's line of that number.
-  awk 'FNR == NR { src[FNR] = $0; next }
-       /^ detail: / { on = 1; next }
-       on && match($0, /^ +[0-9]+  /) {
-         n = $1 + 0; text = substr($0, RLENGTH + 1); shown++
-         if (src[n] != text) { printf "line %d shown as \"%s\", vt.c has \"%s\"\n", n, text, src[n]; bad++ }
-       }
-       END { if (!shown) print "no source line in the detail pane"; exit (bad || !shown) }' \
-    "$W/vt.c" "$W/start.txt" || osp_fail "the detail pane does not show vt.c's lines"
+  detail_ok "$W/start.txt" || osp_fail "the detail pane does not show vt.c's lines"
 fi
 
 # --- 2. counts grow ------------------------------------------------------------------------------

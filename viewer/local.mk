@@ -14,7 +14,11 @@ viewer_ospview_SOURCES = \
 	viewer/screens.c \
 	viewer/status.c \
 	viewer/batch.c \
+	viewer/export.h \
 	viewer/export.c \
+	viewer/export-json.c \
+	viewer/export-dot.c \
+	viewer/export-annotate.c \
 	viewer/diff.c \
 	viewer/merge.c \
 	viewer/viewbuild.h \

@@ -12,7 +12,9 @@
  *   status.c   the status lines above the screens (process, liveness,
  *              the totals behind the estimates)
  *   batch.c    -b: print the screens as text, N refreshes
- *   export.c   --json, --dot=FUNCTION, --annotate: a view exported
+ *   export.c   --json, --dot=FUNCTION, --annotate: a view exported;
+ *              reading it and the helpers the exports share (export.h)
+ *   export-json.c, export-dot.c, export-annotate.c  one export each
  *   diff.c     --diff OLD NEW: two snapshots compared by content
  *   merge.c    --merge OUT IN...: snapshots of one program merged
  *   viewbuild.c  building a view from parts (merge.c; viewbuild.h)

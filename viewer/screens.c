@@ -383,6 +383,7 @@ struct cand
   double num;          /* the sort key's number */
   char *text;          /* the row */
   const char *name;    /* the sort key's name part (in text) */
+  unsigned char match; /* passes the filter */
 };
 
 static enum scr_sort sort_key;
@@ -410,6 +411,23 @@ matches (const char *text, const char *filter)
   return filter == NULL || *filter == '\0' || strstr (text, filter) != NULL;
 }
 
+/* Whether the path [ids, ids + len) passes the filter: its whole text,
+   not the shortened one a row may show (a step hidden in "..." still
+   matches).  Out of memory: kept. */
+static int
+path_matches (const struct view *v, uint64_t ids, uint32_t len,
+              const struct scr_opts *o, struct step *steps)
+{
+  if (o->filter == NULL || *o->filter == '\0')
+    return 1;
+  struct sb b = { 0 };
+  put_path (&b, v, ids, len, 1, steps);
+  char *whole = sb_take (&b);
+  int m = whole == NULL || strstr (whole, o->filter) != NULL;
+  free (whole);
+  return m;
+}
+
 static int
 run_is (const struct view *v, uint32_t off, const char *what)
 {
@@ -430,7 +448,7 @@ emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
       rc = -1;
   for (size_t i = 0; i < n; i++)
     {
-      if (rc == 0 && matches (c[i].text + t->path_col, o->filter))
+      if (rc == 0 && c[i].match)
         c[m++] = c[i];
       else
         free (c[i].text);
@@ -521,6 +539,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
                  err, 100.0 * s->share, s->len);
       put_path (&b, v, s->ids, s->len, o->full_paths, steps);
       c[i].index = i;
+      c[i].match = (unsigned char) path_matches (v, s->ids, s->len, o, steps);
       c[i].key = run_key (v, 1, s->ids, s->len);
       c[i].num = o->sort == SORT_SHARE    ? s->share
                  : o->sort == SORT_LENGTH ? s->len
@@ -574,6 +593,7 @@ build_paths (struct scr_table *t, const struct view *v,
                  100.0 * p->share, p->branches, p->len);
       put_path (&b, v, p->ids, p->len, o->full_paths, steps);
       c[i].index = i;
+      c[i].match = (unsigned char) path_matches (v, p->ids, p->len, o, steps);
       c[i].key = mix (mix (2, view_fn (v, p->fn)->id), p->id);
       c[i].num = o->sort == SORT_SHARE      ? p->share
                  : o->sort == SORT_LENGTH   ? p->len
@@ -655,6 +675,7 @@ build_functions (struct scr_table *t, const struct view *v,
                            + calls_n;
       c[i].text = sb_take (&b);
       c[i].name = c[i].text ? c[i].text + name_at : "";
+      c[i].match = (unsigned char) matches (c[i].name, o->filter);
     }
   size_t matched = 0;
   rc = emit (t, c, v->nfns, o,
@@ -754,7 +775,7 @@ build_forest (struct scr_table *t, const struct view *v,
       nd[i].num = o->sort == SORT_SHARE ? f->share
                   : burst              ? f->estimate
                                        : (double) f->count;
-      nd[i].keep = (unsigned char) matches (nd[i].text, o->filter);
+      nd[i].keep = (unsigned char) path_matches (v, f->ids, f->len, o, steps);
       matched += nd[i].keep;
       int open_default = f->depth < o->open_depth;
       nd[i].open

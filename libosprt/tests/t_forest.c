@@ -434,6 +434,22 @@ static const unsigned ks[] = { 1, 2, 3, 4, 8, 16, 32 };
 #define IPF_BIG ((size_t) 1 << 26)
 
 static struct osp_ipf ipf; /* one big output, reused */
+static struct osp_ipf ipf_top; /* osp_ipf_build_top's, next to it */
+
+/* Trees R1 of A and R2 of B: the same labels, counts and child order. */
+static int
+same_tree (const struct osp_ipf *a, uint32_t r1, const struct osp_ipf *b,
+           uint32_t r2)
+{
+  if (a->nodes[r1].label != b->nodes[r2].label
+      || a->nodes[r1].count != b->nodes[r2].count)
+    return 0;
+  uint32_t c1 = a->nodes[r1].child, c2 = b->nodes[r2].child;
+  for (; c1 && c2; c1 = a->nodes[c1].sib, c2 = b->nodes[c2].sib)
+    if (!same_tree (a, c1, b, c2))
+      return 0;
+  return c1 == 0 && c2 == 0;
+}
 
 /* Exact: a large budget; checked mid-stream (online) and at the end. */
 static void
@@ -537,6 +553,34 @@ test_merge (const struct stream *a, const struct stream *c)
       char what[96];
       snprintf (what, sizeof what, "merge %s+%s k=%u", a->name, c->name, k);
       compare (&ipf, &b, 0, what);
+      /* The top trees only (live views): exactly the full k-IPF's first
+         TOP trees. */
+      static const uint32_t tops[] = { 1, 3, 10, 1000000 };
+      for (size_t t = 0; t < sizeof tops / sizeof tops[0]; t++)
+        {
+          osp_ipf_build_top (&ipf_top, both, 2, 0, tops[t]);
+          uint32_t roots = 0, counted = 0;
+          for (uint32_t r = ipf.nodes[0].child; r; r = ipf.nodes[r].sib)
+            {
+              roots++;
+              counted += ipf.nodes[r].count != 0;
+            }
+          uint32_t want = counted > tops[t] ? tops[t] : roots;
+          uint32_t got = 0;
+          uint32_t r1 = ipf.nodes[0].child, r2 = ipf_top.nodes[0].child;
+          for (; r1 && r2 && got < want; r1 = ipf.nodes[r1].sib,
+                                           r2 = ipf_top.nodes[r2].sib, got++)
+            if (!same_tree (&ipf, r1, &ipf_top, r2))
+              {
+                fprintf (stderr, "%s top=%u: tree %u differs\n", what,
+                         tops[t], got);
+                CHECK (!"the top trees differ from the full k-IPF's");
+                break;
+              }
+          CHECK_EQ (got, want);
+          CHECK (counted > tops[t] ? r2 == 0 && ipf_top.ranked == counted
+                                   : ipf_top.ranked == 0);
+        }
       brute_free (&b);
       osp_forest_pool_destroy (&p1);
       osp_forest_pool_destroy (&p2);
@@ -1315,6 +1359,8 @@ main (int argc, char **argv)
 {
   if (argc > 1 && strcmp (argv[1], "bench") == 0)
     return bench ();
+  if (osp_ipf_init (&ipf_top, NULL, IPF_BIG) < 0)
+    return 99;
   if (osp_ipf_init (&ipf, NULL, IPF_BIG) < 0)
     return 99;
 

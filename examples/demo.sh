@@ -1,0 +1,45 @@
+#!/bin/sh
+# examples/demo.sh - `make demo': run the instrumented demo program and watch it with ospview.
+#
+# Usage: demo.sh DEMO OSPVIEW
+#
+# On a terminal (stdin and stdout are ttys, TERM is set and not "dumb") the demo runs for about
+# ten seconds while ospview shows it live; quit ospview with q (the demo's last view stays on
+# screen, marked EXITED, once it ends).  Anywhere else (a pipe, CI) ospview prints two
+# refreshes as text.  Either way the demo's exit report is printed last: its hottest subpaths
+# with their estimated counts and file:line, its Ball-Larus paths and its prefix forest.
+demo=$1
+ospview=$2
+report=${TMPDIR:-/tmp}/osp-demo-report.$$
+trap 'rm -f "$report"' EXIT
+
+if [ -t 0 ] && [ -t 1 ] && [ -n "${TERM:-}" ] && [ "$TERM" != dumb ]; then
+  scale=50 interactive=yes
+else
+  scale=15 interactive=no
+fi
+echo "OSP_OPTIONS=report=$report:publish_ms=250 $demo $scale &"
+OSP_OPTIONS=report=$report:publish_ms=250 "$demo" "$scale" > /dev/null &
+pid=$!
+
+# The runtime creates its segment at start-up; give it a moment.
+n=0
+while [ ! -e "/dev/shm/osp-$(id -u)-$pid" ] && [ $n -lt 50 ] && kill -0 "$pid" 2> /dev/null; do
+  sleep 0.1
+  n=$((n + 1))
+done
+if [ "$interactive" = yes ]; then
+  echo "$ospview -p $pid      (q quits, ? lists the keys)"
+  sleep 1
+  "$ospview" -p "$pid"
+else
+  sleep 0.5 # the first view
+  echo "$ospview -p $pid -b 2 -d 1 --top=5 --screen=subpaths,paths"
+  "$ospview" -p "$pid" -b 2 -d 1 --top=5 --screen=subpaths,paths
+fi
+wait "$pid"
+rc=$?
+echo
+echo "The demo's exit report (OSP_OPTIONS=report=FILE; the default is stderr):"
+cat "$report"
+exit "$rc"
