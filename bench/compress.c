@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+
 #define WINDOW (1u << 16)
 #define HASH_BITS 15
 #define HASH_SIZE (1u << HASH_BITS)
@@ -43,25 +45,12 @@ static uint64_t rng_state = 0x0123456789abcdefULL;
 /* xorshift64*: the benchmark's own generator with a fixed seed. */
 uint64_t rng_next(void)
 {
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return rng_state * 0x2545f4914f6cdd1dULL;
+  return bench_xorshift64s(&rng_state);
 }
 
 static unsigned rng_below(unsigned n)
 {
   return (unsigned)((rng_next() >> 33) % n);
-}
-
-static void *xmalloc(size_t n)
-{
-  void *p = malloc(n);
-  if (!p) {
-    fprintf(stderr, "compress: out of memory\n");
-    exit(3);
-  }
-  return p;
 }
 
 /* ---- input generator ------------------------------------------------------------------- */
@@ -89,7 +78,7 @@ void make_vocab(struct vocab *v)
       while (*s && n < sizeof buf - 1)
         buf[n++] = *s++;
     }
-    v->word[i] = xmalloc(n + 1);
+    v->word[i] = bench_xmalloc(n + 1);
     memcpy(v->word[i], buf, n);
     v->word[i][n] = 0;
     v->len[i] = (unsigned char)n;
@@ -102,7 +91,7 @@ void make_text(const struct vocab *v, unsigned char *buf, size_t n)
   size_t pos = 0, line = 0;
   int start = 1;
   while (pos < n) {
-    double u = (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0);
+    double u = bench_unit(rng_next());
     unsigned w = (unsigned)(VOCAB * u * u * u);
     char tmp[48];
     size_t len;
@@ -294,37 +283,21 @@ size_t lz_decompress(const unsigned char *in, size_t n, unsigned char *out, size
   return op;
 }
 
-uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
-{
-  for (size_t i = 0; i < n; i++) {
-    h ^= p[i];
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 int main(int argc, char **argv)
 {
-  const char *size = "default";
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "small") && strcmp(argv[1], "default"))) {
-    fprintf(stderr, "compress: usage: compress [small|default]\n");
-    return 2;
-  }
-  if (argc == 2)
-    size = argv[1];
-  int small = !strcmp(size, "small");
+  int small = bench_init(argc, argv, "compress");
   size_t total = small ? (size_t)256 << 10 : (size_t)20 << 20;
 
   static struct vocab voc;
   make_vocab(&voc);
-  unsigned char *in = xmalloc(total);
+  unsigned char *in = bench_xmalloc(total);
   make_text(&voc, in, total);
-  unsigned char *cbuf = xmalloc(BLOCK + BLOCK / 8 + 16);
-  unsigned char *dbuf = xmalloc(BLOCK);
-  int32_t *head = xmalloc(HASH_SIZE * sizeof *head);
-  int32_t *prev = xmalloc(WINDOW * sizeof *prev);
+  unsigned char *cbuf = bench_xmalloc(BLOCK + BLOCK / 8 + 16);
+  unsigned char *dbuf = bench_xmalloc(BLOCK);
+  int32_t *head = bench_xmalloc(HASH_SIZE * sizeof *head);
+  int32_t *prev = bench_xmalloc(WINDOW * sizeof *prev);
 
-  uint64_t h = 0xcbf29ce484222325ULL;
+  uint64_t h = BENCH_FNV_BASIS;
   size_t ctotal = 0;
   const char *fail = NULL;
   char why[160];
@@ -332,7 +305,7 @@ int main(int argc, char **argv)
     size_t n = total - off < BLOCK ? total - off : BLOCK;
     size_t clen = lz_compress(in + off, n, cbuf, head, prev);
     ctotal += clen;
-    h = fnv1a(cbuf, clen, h);
+    h = bench_fnv1a(h, cbuf, clen);
     size_t dlen = lz_decompress(cbuf, clen, dbuf, BLOCK);
     if (dlen == (size_t)-1) {
       snprintf(why, sizeof why, "block at %zu: corrupt compressed stream", off);
@@ -357,14 +330,9 @@ int main(int argc, char **argv)
   free(prev);
   for (unsigned i = 0; i < VOCAB; i++)
     free(voc.word[i]);
-  if (fail) {
-    printf("compress %s FAILED: %s\n", size, fail);
-    return 1;
-  }
-  uint64_t d = 0xcbf29ce484222325ULL;
+  uint64_t d = BENCH_FNV_BASIS;
   uint64_t vals[3] = {total, ctotal, h};
   for (int k = 0; k < 3; k++)
-    d = fnv1a((const unsigned char *)&vals[k], sizeof vals[k], d);
-  printf("compress %s ok checksum=%016llx\n", size, (unsigned long long)d);
-  return 0;
+    d = bench_fnv1a(d, &vals[k], sizeof vals[k]);
+  return bench_report(fail, d);
 }

@@ -29,36 +29,17 @@
  */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
+
+#include "bench.h"
 
 #define FFT_PI 3.14159265358979323846
-
-static const char *size_name = "default";
 
 static uint64_t rng_state = 0x2545F4914F6CDD1DULL;
 
 static uint64_t rng_next(void)
 {
-  uint64_t x = rng_state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  rng_state = x;
-  return x * 0x2545F4914F6CDD1DULL;
-}
-
-static void fail(const char *why)
-{
-  printf("fft %s FAILED: %s\n", size_name, why);
-  exit(1);
-}
-
-uint64_t digest_mix(uint64_t h, uint64_t v)
-{
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
+  return bench_xorshift64s(&rng_state);
 }
 
 /* Fill DATA (N interleaved complex values) with small random integers and
@@ -146,14 +127,14 @@ uint64_t fft_check_spectrum(const double *spec, const double *orig, int n, uint6
     sim += orig[2 * i + 1];
   }
   if (fabs(spec[0] - sre) > 1e-6 || fabs(spec[1] - sim) > 1e-6)
-    fail("DC bin differs from the sum of the input");
+    bench_fail("DC bin differs from the sum of the input");
   double ein = fft_energy(orig, n) * n;
   double eout = fft_energy(spec, n);
   if (!(fabs(eout - ein) <= 1e-9 * ein))
-    fail("Parseval identity does not hold");
+    bench_fail("Parseval identity does not hold");
   for (int k = 0; k < n; k += 64) {
-    h = digest_mix(h, (uint64_t)llround(spec[2 * k] * 0.25));
-    h = digest_mix(h, (uint64_t)llround(spec[2 * k + 1] * 0.25));
+    h = bench_mix(h, (uint64_t)llround(spec[2 * k] * 0.25));
+    h = bench_mix(h, (uint64_t)llround(spec[2 * k + 1] * 0.25));
   }
   return h;
 }
@@ -166,10 +147,10 @@ uint64_t fft_check_inverse(const double *data, const double *orig, int n, uint64
     double err = fabs(data[i] - orig[i]);
     if (err > maxerr)
       maxerr = err;
-    h = digest_mix(h, (uint64_t)llround(data[i]));
+    h = bench_mix(h, (uint64_t)llround(data[i]));
   }
   if (!(maxerr < 1e-6))
-    fail("inverse transform does not recover the input");
+    bench_fail("inverse transform does not recover the input");
   return h;
 }
 
@@ -177,12 +158,7 @@ int main(int argc, char **argv)
 {
   int log2n = 18, reps = 28;
 
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "default") != 0 && strcmp(argv[1], "small") != 0)) {
-    fprintf(stderr, "fft: usage: fft [small|default]\n");
-    return 2;
-  }
-  if (argc == 2 && strcmp(argv[1], "small") == 0) {
-    size_name = "small";
+  if (bench_init(argc, argv, "fft")) {
     log2n = 13;
     reps = 16;
   }
@@ -191,7 +167,7 @@ int main(int argc, char **argv)
   double *data = malloc(2 * (size_t)n * sizeof *data);
   double *orig = malloc(2 * (size_t)n * sizeof *orig);
   if (!data || !orig)
-    fail("out of memory");
+    bench_fail("out of memory");
 
   uint64_t h = 0;
   for (int r = 0; r < reps; r++) {
@@ -202,8 +178,7 @@ int main(int argc, char **argv)
     h = fft_check_inverse(data, orig, n, h);
   }
 
-  printf("fft %s ok checksum=%016llx\n", size_name, (unsigned long long)h);
   free(data);
   free(orig);
-  return 0;
+  return bench_report(NULL, h);
 }

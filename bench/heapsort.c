@@ -25,34 +25,15 @@
  *          line on stderr (exit 2).
  */
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-static const char *size_name = "default";
+#include "bench.h"
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ULL;
 
 static uint64_t rng_next(void)
 {
-  uint64_t x = rng_state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  rng_state = x;
-  return x * 0x2545F4914F6CDD1DULL;
-}
-
-static void fail(const char *why)
-{
-  printf("heapsort %s FAILED: %s\n", size_name, why);
-  exit(1);
-}
-
-uint64_t digest_mix(uint64_t h, uint64_t v)
-{
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
+  return bench_xorshift64s(&rng_state);
 }
 
 /* Order-independent summary of a multiset of integers. */
@@ -144,19 +125,14 @@ int main(int argc, char **argv)
   size_t n = (size_t)1 << 20;
   int rounds = 15;
 
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "default") != 0 && strcmp(argv[1], "small") != 0)) {
-    fprintf(stderr, "heapsort: usage: heapsort [small|default]\n");
-    return 2;
-  }
-  if (argc == 2 && strcmp(argv[1], "small") == 0) {
-    size_name = "small";
+  if (bench_init(argc, argv, "heapsort")) {
     n = (size_t)1 << 15;
     rounds = 6;
   }
 
   int32_t *a = malloc(n * sizeof *a);
   if (!a)
-    fail("out of memory");
+    bench_fail("out of memory");
 
   uint64_t h = 0;
   for (int r = 0; r < rounds; r++) {
@@ -164,18 +140,17 @@ int main(int argc, char **argv)
     struct multiset_sum before = multiset_summary(a, n);
     heap_sort(a, n);
     if (heap_first_unsorted(a, n) != n)
-      fail("output is not sorted");
+      bench_fail("output is not sorted");
     struct multiset_sum after = multiset_summary(a, n);
     if (before.count != after.count || before.sum != after.sum || before.hashsum != after.hashsum)
-      fail("output is not a permutation of the input");
-    h = digest_mix(h, after.count);
-    h = digest_mix(h, after.sum);
-    h = digest_mix(h, after.hashsum);
+      bench_fail("output is not a permutation of the input");
+    h = bench_mix(h, after.count);
+    h = bench_mix(h, after.sum);
+    h = bench_mix(h, after.hashsum);
     for (size_t i = 0; i < n; i += 97)
-      h = digest_mix(h, (uint64_t)(uint32_t)a[i]);
+      h = bench_mix(h, (uint64_t)(uint32_t)a[i]);
   }
 
-  printf("heapsort %s ok checksum=%016llx\n", size_name, (unsigned long long)h);
   free(a);
-  return 0;
+  return bench_report(NULL, h);
 }

@@ -29,6 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+
 enum opcode {
   OP_HALT, OP_PUSH, OP_POP, OP_DUP, OP_LOAD, OP_STORE, OP_INC, OP_GLOAD, OP_GSTORE,
   OP_ADD, OP_SUB, OP_MUL, OP_DIV, OP_MOD, OP_NEG,
@@ -494,9 +496,7 @@ static int cmp_i64(const void *p, const void *q)
 
 int64_t ref_isort(int64_t n)
 {
-  int64_t *v = malloc((size_t)n * sizeof *v);
-  if (!v)
-    exit(3);
+  int64_t *v = bench_xmalloc((size_t)n * sizeof *v);
   int64_t x = LCG_C, s = 0;
   for (int64_t i = 0; i < n; i++) {
     x = (x * LCG_A + LCG_C) % LCG_M;
@@ -529,26 +529,15 @@ static const struct program programs[] = {
 
 int main(int argc, char **argv)
 {
-  const char *size = "default";
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "small") && strcmp(argv[1], "default"))) {
-    fprintf(stderr, "interp: usage: interp [small|default]\n");
-    return 2;
-  }
-  if (argc == 2)
-    size = argv[1];
-  int small = !strcmp(size, "small");
+  int small = bench_init(argc, argv, "interp");
 
   static struct assembler as;
-  struct vm *vm = calloc(1, sizeof *vm);
-  if (!vm)
-    return 3;
-  vm->frames = calloc(FRAMES_MAX, sizeof *vm->frames);
+  struct vm *vm = bench_xcalloc(1, sizeof *vm);
+  vm->frames = bench_xcalloc(FRAMES_MAX, sizeof *vm->frames);
   vm->mem_size = small ? 50000 : 2000000;
-  vm->mem = calloc((size_t)vm->mem_size, sizeof *vm->mem);
-  if (!vm->frames || !vm->mem)
-    return 3;
+  vm->mem = bench_xcalloc((size_t)vm->mem_size, sizeof *vm->mem);
 
-  uint64_t digest = 0xcbf29ce484222325ULL;
+  uint64_t digest = BENCH_FNV_BASIS;
   char why[200];
   const char *fail = NULL;
   size_t np = sizeof programs / sizeof programs[0];
@@ -581,22 +570,11 @@ int main(int argc, char **argv)
       fail = why;
       break;
     }
-    for (int i = 0; i < 8; i++) {
-      digest ^= ((uint64_t)result >> (8 * i)) & 0xff;
-      digest *= 0x100000001b3ULL;
-    }
+    digest = bench_fnv1a_u64(digest, (uint64_t)result);
   }
-  for (int i = 0; i < 8; i++) {
-    digest ^= (vm->executed >> (8 * i)) & 0xff;
-    digest *= 0x100000001b3ULL;
-  }
+  digest = bench_fnv1a_u64(digest, vm->executed);
   free(vm->mem);
   free(vm->frames);
   free(vm);
-  if (fail) {
-    printf("interp %s FAILED: %s\n", size, fail);
-    return 1;
-  }
-  printf("interp %s ok checksum=%016llx\n", size, (unsigned long long)digest);
-  return 0;
+  return bench_report(fail, digest);
 }

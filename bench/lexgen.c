@@ -32,6 +32,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+
 #define ALPHA 128
 #define MAX_NFA 4096
 #define MAX_SETS 1024
@@ -379,22 +381,12 @@ struct dfa {
   int start;
 };
 
-static void *xrealloc(void *p, size_t n)
-{
-  p = realloc(p, n);
-  if (!p) {
-    fprintf(stderr, "lexgen: out of memory\n");
-    exit(3);
-  }
-  return p;
-}
-
 static int dfa_add_state(struct dfa *d)
 {
   if (d->n == d->cap) {
     d->cap = d->cap ? 2 * d->cap : 64;
-    d->trans = xrealloc(d->trans, (size_t)d->cap * sizeof *d->trans);
-    d->accept = xrealloc(d->accept, (size_t)d->cap * sizeof *d->accept);
+    d->trans = bench_xrealloc(d->trans, (size_t)d->cap * sizeof *d->trans);
+    d->accept = bench_xrealloc(d->accept, (size_t)d->cap * sizeof *d->accept);
   }
   return d->n++;
 }
@@ -438,7 +430,7 @@ static int lookup_set(struct set_table *t, struct dfa *d, const uint64_t *s, int
   int id = dfa_add_state(d);
   if (id >= t->cap) {
     t->cap = 2 * t->cap;
-    t->sets = xrealloc(t->sets, (size_t)t->cap * bytes);
+    t->sets = bench_xrealloc(t->sets, (size_t)t->cap * bytes);
   }
   memcpy(t->sets + (size_t)id * t->nwords, s, bytes);
   t->slot[h] = id;
@@ -446,7 +438,7 @@ static int lookup_set(struct set_table *t, struct dfa *d, const uint64_t *s, int
   *added = 1;
   if ((unsigned)t->n * 2 > t->mask) { /* grow and rehash */
     unsigned nmask = t->mask * 2 + 1;
-    int *ns = xrealloc(NULL, (nmask + 1) * sizeof *ns);
+    int *ns = bench_xrealloc(NULL, (nmask + 1) * sizeof *ns);
     for (unsigned i = 0; i <= nmask; i++)
       ns[i] = -1;
     for (int i = 0; i < t->n; i++) {
@@ -468,15 +460,15 @@ void subset_construction(const struct nfa *a, struct dfa *d)
   t.nwords = (a->n + 63) / 64;
   t.cap = 64;
   t.n = 0;
-  t.sets = xrealloc(NULL, (size_t)t.cap * t.nwords * sizeof *t.sets);
+  t.sets = bench_xrealloc(NULL, (size_t)t.cap * t.nwords * sizeof *t.sets);
   t.mask = 255;
-  t.slot = xrealloc(NULL, (t.mask + 1) * sizeof *t.slot);
+  t.slot = bench_xrealloc(NULL, (t.mask + 1) * sizeof *t.slot);
   for (unsigned i = 0; i <= t.mask; i++)
     t.slot[i] = -1;
-  uint64_t *cur = xrealloc(NULL, (size_t)t.nwords * sizeof *cur);
-  uint64_t *next = xrealloc(NULL, (size_t)t.nwords * sizeof *next);
-  int *stack = xrealloc(NULL, (size_t)a->n * sizeof *stack);
-  int *movers = xrealloc(NULL, (size_t)a->n * sizeof *movers);
+  uint64_t *cur = bench_xrealloc(NULL, (size_t)t.nwords * sizeof *cur);
+  uint64_t *next = bench_xrealloc(NULL, (size_t)t.nwords * sizeof *next);
+  int *stack = bench_xrealloc(NULL, (size_t)a->n * sizeof *stack);
+  int *movers = bench_xrealloc(NULL, (size_t)a->n * sizeof *movers);
   int added;
 
   memset(d, 0, sizeof *d);
@@ -529,10 +521,10 @@ static int renumber(const int *sig, int n, int width, int *cls)
   while (mask < 2u * (unsigned)n)
     mask <<= 1;
   mask--;
-  int *slot = xrealloc(NULL, (mask + 1) * sizeof *slot);
+  int *slot = bench_xrealloc(NULL, (mask + 1) * sizeof *slot);
   for (unsigned i = 0; i <= mask; i++)
     slot[i] = -1;
-  int *rep = xrealloc(NULL, (size_t)n * sizeof *rep);
+  int *rep = bench_xrealloc(NULL, (size_t)n * sizeof *rep);
   int count = 0;
   for (int s = 0; s < n; s++) {
     const int *row = sig + (size_t)s * width;
@@ -564,8 +556,8 @@ static int renumber(const int *sig, int n, int width, int *cls)
 void minimize(const struct dfa *d, struct dfa *m)
 {
   int n = d->n, width = ALPHA + 1;
-  int *cls = xrealloc(NULL, (size_t)n * sizeof *cls);
-  int *sig = xrealloc(NULL, (size_t)n * width * sizeof *sig);
+  int *cls = bench_xrealloc(NULL, (size_t)n * sizeof *cls);
+  int *sig = bench_xrealloc(NULL, (size_t)n * width * sizeof *sig);
   for (int s = 0; s < n; s++) {
     sig[(size_t)s * width] = d->accept[s];
     for (int c = 0; c < ALPHA; c++)
@@ -640,9 +632,9 @@ long dfa_scan(const struct dfa *d, const char *text, size_t n, long *counts)
 long nfa_scan(const struct nfa *a, const char *text, size_t n, long *counts)
 {
   int nwords = (a->n + 63) / 64;
-  uint64_t *cur = xrealloc(NULL, (size_t)nwords * sizeof *cur);
-  uint64_t *next = xrealloc(NULL, (size_t)nwords * sizeof *next);
-  int *stack = xrealloc(NULL, (size_t)a->n * sizeof *stack);
+  uint64_t *cur = bench_xrealloc(NULL, (size_t)nwords * sizeof *cur);
+  uint64_t *next = bench_xrealloc(NULL, (size_t)nwords * sizeof *next);
+  int *stack = bench_xrealloc(NULL, (size_t)a->n * sizeof *stack);
   long errors = 0;
   size_t pos = 0;
   while (pos < n) {
@@ -698,10 +690,7 @@ static uint64_t rng_state = 0x1bd11bdaa9fc1a22ULL;
 
 uint64_t rng_next(void)
 {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return bench_splitmix64(&rng_state);
 }
 
 static unsigned rnd(unsigned n)
@@ -879,14 +868,7 @@ static int same_dfa(const struct dfa *a, const struct dfa *b)
 
 int main(int argc, char **argv)
 {
-  const char *size = "default";
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "small") && strcmp(argv[1], "default"))) {
-    fprintf(stderr, "lexgen: usage: lexgen [small|default]\n");
-    return 2;
-  }
-  if (argc == 2)
-    size = argv[1];
-  int small = !strcmp(size, "small");
+  int small = bench_init(argc, argv, "lexgen");
   int builds = small ? 3 : 100, passes = small ? 2 : 30;
   size_t text_cap = small ? (size_t)256 << 10 : (size_t)8 << 20;
   size_t sample = small ? (size_t)32 << 10 : (size_t)256 << 10;
@@ -922,7 +904,7 @@ int main(int argc, char **argv)
   long s_min[NRULES] = {0}, s_dfa[NRULES] = {0}, s_nfa[NRULES] = {0};
   char *text = NULL;
   if (!fail) {
-    text = xrealloc(NULL, text_cap);
+    text = bench_xrealloc(NULL, text_cap);
     size_t sample_end;
     size_t n = gen_text(text, text_cap, want, sample, &sample_end);
     long e1 = 0;
@@ -947,27 +929,19 @@ int main(int argc, char **argv)
       }
     }
   }
-  uint64_t digest = 0xcbf29ce484222325ULL;
+  uint64_t digest = BENCH_FNV_BASIS;
   long vals[2 + NRULES];
   vals[0] = dfa.n;
   vals[1] = min.n;
   for (int r = 0; r < NRULES; r++)
     vals[2 + r] = got[r];
   for (int k = 0; k < 2 + NRULES; k++)
-    for (int i = 0; i < 8; i++) {
-      digest ^= ((uint64_t)vals[k] >> (8 * i)) & 0xff;
-      digest *= 0x100000001b3ULL;
-    }
+    digest = bench_fnv1a_u64(digest, (uint64_t)vals[k]);
   if (getenv("LEXGEN_DEBUG"))
     fprintf(stderr, "nfa %d states, %d sets; dfa %d, minimal %d\n", nfa.n, nfa.nsets, dfa.n,
             min.n);
   free(text);
   dfa_free(&dfa);
   dfa_free(&min);
-  if (fail) {
-    printf("lexgen %s FAILED: %s\n", size, fail);
-    return 1;
-  }
-  printf("lexgen %s ok checksum=%016llx\n", size, (unsigned long long)digest);
-  return 0;
+  return bench_report(fail, digest);
 }

@@ -29,39 +29,21 @@
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *size_name = "default";
+#include "bench.h"
 
 static uint64_t rng_state = 0x94D049BB133111EBULL;
 
 static uint64_t rng_next(void)
 {
-  uint64_t x = rng_state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  rng_state = x;
-  return x * 0x2545F4914F6CDD1DULL;
+  return bench_xorshift64s(&rng_state);
 }
 
 static double rng_unit(void)
 {
-  return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static void fail(const char *why)
-{
-  printf("lu %s FAILED: %s\n", size_name, why);
-  exit(1);
-}
-
-uint64_t digest_mix(uint64_t h, uint64_t v)
-{
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
+  return bench_unit(rng_next());
 }
 
 /* Random matrix, integer solution X0 and right-hand side B = A * X0. */
@@ -188,12 +170,7 @@ int main(int argc, char **argv)
 {
   int n = 1500, systems = 4;
 
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "default") != 0 && strcmp(argv[1], "small") != 0)) {
-    fprintf(stderr, "lu: usage: lu [small|default]\n");
-    return 2;
-  }
-  if (argc == 2 && strcmp(argv[1], "small") == 0) {
-    size_name = "small";
+  if (bench_init(argc, argv, "lu")) {
     n = 250;
     systems = 6;
   }
@@ -205,35 +182,34 @@ int main(int argc, char **argv)
   double *x = malloc((size_t)n * sizeof *x);
   int *ipvt = malloc((size_t)n * sizeof *ipvt);
   if (!a || !lu || !x0 || !b || !x || !ipvt)
-    fail("out of memory");
+    bench_fail("out of memory");
 
   uint64_t h = 0;
   for (int s = 0; s < systems; s++) {
     lu_generate(a, x0, b, n);
     memcpy(lu, a, (size_t)n * n * sizeof *a);
     if (lu_factor(lu, n, ipvt) != 0)
-      fail("matrix is singular");
+      bench_fail("matrix is singular");
     memcpy(x, b, (size_t)n * sizeof *x);
     lu_solve(lu, n, ipvt, x);
     if (!(lu_residual(a, x, b, n) < 100.0))
-      fail("residual too large");
+      bench_fail("residual too large");
     double logdet = 0.0;
     for (int i = 0; i < n; i++) {
       if (!(fabs(x[i] - x0[i]) < 1e-6))
-        fail("solution differs from the known one");
+        bench_fail("solution differs from the known one");
       logdet += log(fabs(lu[(long)i * n + i]));
-      h = digest_mix(h, (uint64_t)ipvt[i]);
-      h = digest_mix(h, (uint64_t)llround(x[i]));
+      h = bench_mix(h, (uint64_t)ipvt[i]);
+      h = bench_mix(h, (uint64_t)llround(x[i]));
     }
-    h = digest_mix(h, (uint64_t)llround(logdet * 100.0));
+    h = bench_mix(h, (uint64_t)llround(logdet * 100.0));
   }
 
-  printf("lu %s ok checksum=%016llx\n", size_name, (unsigned long long)h);
   free(a);
   free(lu);
   free(x0);
   free(b);
   free(x);
   free(ipvt);
-  return 0;
+  return bench_report(NULL, h);
 }

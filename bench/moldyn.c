@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+
 struct md_system {
   int n;                 /* particles */
   double box, half;      /* box edge, half of it */
@@ -45,26 +47,20 @@ static uint64_t rng_state = 0x5eed0f0d1234abcdULL;
 
 uint64_t rng_next(void)
 {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return bench_splitmix64(&rng_state);
 }
 
 /* Uniform in [-0.5, 0.5). */
 static double rng_centered(void)
 {
-  return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0) - 0.5;
+  return bench_unit(rng_next()) - 0.5;
 }
 
-static uint64_t digest = 0xcbf29ce484222325ULL;
+static uint64_t digest = BENCH_FNV_BASIS;
 
 static void digest_u64(uint64_t v)
 {
-  for (int i = 0; i < 8; i++) {
-    digest ^= (v >> (8 * i)) & 0xff;
-    digest *= 0x100000001b3ULL;
-  }
+  digest = bench_fnv1a_u64(digest, v);
 }
 
 /* Digest a value rounded to a multiple of 1e-4 (coarse enough for any -O level). */
@@ -73,28 +69,18 @@ static void digest_rounded(double v)
   digest_u64((uint64_t)(int64_t)llround(v * 1e4));
 }
 
-static void *xcalloc(size_t n, size_t size)
-{
-  void *p = calloc(n, size);
-  if (!p) {
-    fprintf(stderr, "moldyn: out of memory\n");
-    exit(3);
-  }
-  return p;
-}
-
 void md_alloc(struct md_system *s, int n)
 {
   s->n = n;
-  s->x = xcalloc((size_t)n, sizeof(double));
-  s->y = xcalloc((size_t)n, sizeof(double));
-  s->z = xcalloc((size_t)n, sizeof(double));
-  s->vx = xcalloc((size_t)n, sizeof(double));
-  s->vy = xcalloc((size_t)n, sizeof(double));
-  s->vz = xcalloc((size_t)n, sizeof(double));
-  s->fx = xcalloc((size_t)n, sizeof(double));
-  s->fy = xcalloc((size_t)n, sizeof(double));
-  s->fz = xcalloc((size_t)n, sizeof(double));
+  s->x = bench_xcalloc((size_t)n, sizeof(double));
+  s->y = bench_xcalloc((size_t)n, sizeof(double));
+  s->z = bench_xcalloc((size_t)n, sizeof(double));
+  s->vx = bench_xcalloc((size_t)n, sizeof(double));
+  s->vy = bench_xcalloc((size_t)n, sizeof(double));
+  s->vz = bench_xcalloc((size_t)n, sizeof(double));
+  s->fx = bench_xcalloc((size_t)n, sizeof(double));
+  s->fy = bench_xcalloc((size_t)n, sizeof(double));
+  s->fz = bench_xcalloc((size_t)n, sizeof(double));
 }
 
 void md_free(struct md_system *s)
@@ -251,14 +237,7 @@ double verlet_step(struct md_system *s, double dt)
 
 int main(int argc, char **argv)
 {
-  const char *size = "default";
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "small") && strcmp(argv[1], "default"))) {
-    fprintf(stderr, "moldyn: usage: moldyn [small|default]\n");
-    return 2;
-  }
-  if (argc == 2)
-    size = argv[1];
-  int small = !strcmp(size, "small");
+  int small = bench_init(argc, argv, "moldyn");
   int m = small ? 5 : 8;
   int steps = small ? 60 : 200;
   const double dt = 0.004;
@@ -295,10 +274,5 @@ int main(int argc, char **argv)
     fail = "no interacting pairs";
   }
   md_free(&s);
-  if (fail) {
-    printf("moldyn %s FAILED: %s\n", size, fail);
-    return 1;
-  }
-  printf("moldyn %s ok checksum=%016llx\n", size, (unsigned long long)digest);
-  return 0;
+  return bench_report(fail, digest);
 }

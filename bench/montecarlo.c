@@ -31,25 +31,11 @@
  */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+
 #define MC_PI 3.14159265358979323846
-
-static const char *size_name = "default";
-
-static void fail(const char *why)
-{
-  printf("montecarlo %s FAILED: %s\n", size_name, why);
-  exit(1);
-}
-
-uint64_t digest_mix(uint64_t h, uint64_t v)
-{
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
-}
 
 /* Random number generator: xorshift64* plus the spare normal variate of
    the polar method. */
@@ -61,18 +47,13 @@ struct mc_rng {
 
 uint64_t mc_next(struct mc_rng *g)
 {
-  uint64_t x = g->state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  g->state = x;
-  return x * 0x2545F4914F6CDD1DULL;
+  return bench_xorshift64s(&g->state);
 }
 
 /* Uniform in [0, 1). */
 double mc_uniform(struct mc_rng *g)
 {
-  return (double)(mc_next(g) >> 11) * (1.0 / 9007199254740992.0);
+  return bench_unit(mc_next(g));
 }
 
 /* Standard normal variate, Marsaglia polar method. */
@@ -174,12 +155,7 @@ int main(int argc, char **argv)
   long paths = 700000, points = 200000000;
   int steps = 250;
 
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "default") != 0 && strcmp(argv[1], "small") != 0)) {
-    fprintf(stderr, "montecarlo: usage: montecarlo [small|default]\n");
-    return 2;
-  }
-  if (argc == 2 && strcmp(argv[1], "small") == 0) {
-    size_name = "small";
+  if (bench_init(argc, argv, "montecarlo")) {
     paths = 20000;
     steps = 50;
     points = 4000000;
@@ -198,25 +174,24 @@ int main(int argc, char **argv)
   double barrier = disc * res.barrier_sum / paths;
   double exact = mc_black_scholes(&opt);
   if (!(fabs(euro - exact) < 4.0 * stderr_euro))
-    fail("European price differs from Black-Scholes");
+    bench_fail("European price differs from Black-Scholes");
   if (!(barrier > 0.0 && barrier <= euro))
-    fail("barrier price not in (0, European price]");
+    bench_fail("barrier price not in (0, European price]");
   if (res.knocked_out == 0 || res.knocked_out >= (uint64_t)paths)
-    fail("no path or every path knocked out");
+    bench_fail("no path or every path knocked out");
 
   uint64_t hits = mc_pi_hits(&g, points);
   double p = (double)hits / points;
   double pi_est = 4.0 * p;
   double pi_err = 4.0 * sqrt(p * (1.0 - p) / points);
   if (!(fabs(pi_est - MC_PI) < 4.0 * pi_err))
-    fail("pi estimate outside 4 standard errors");
+    bench_fail("pi estimate outside 4 standard errors");
 
-  uint64_t h = digest_mix(0, hits);
-  h = digest_mix(h, res.in_money);
-  h = digest_mix(h, res.knocked_out);
-  h = digest_mix(h, (uint64_t)llround(euro * 1e4));
-  h = digest_mix(h, (uint64_t)llround(barrier * 1e4));
+  uint64_t h = bench_mix(0, hits);
+  h = bench_mix(h, res.in_money);
+  h = bench_mix(h, res.knocked_out);
+  h = bench_mix(h, (uint64_t)llround(euro * 1e4));
+  h = bench_mix(h, (uint64_t)llround(barrier * 1e4));
 
-  printf("montecarlo %s ok checksum=%016llx\n", size_name, (unsigned long long)h);
-  return 0;
+  return bench_report(NULL, h);
 }

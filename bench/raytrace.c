@@ -26,9 +26,10 @@
  */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bench.h"
 
 typedef struct {
   double x, y, z;
@@ -304,42 +305,22 @@ void render(const struct scene *s, unsigned char *img, int w, int h, vec eye, ve
   }
 }
 
-uint64_t fnv1a(const unsigned char *p, size_t n, uint64_t h)
-{
-  for (size_t i = 0; i < n; i++) {
-    h ^= p[i];
-    h *= 0x100000001b3ULL;
-  }
-  return h;
-}
-
 int main(int argc, char **argv)
 {
-  const char *size = "default";
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "small") && strcmp(argv[1], "default"))) {
-    fprintf(stderr, "raytrace: usage: raytrace [small|default]\n");
-    return 2;
-  }
-  if (argc == 2)
-    size = argv[1];
-  int small = !strcmp(size, "small");
+  int small = bench_init(argc, argv, "raytrace");
   int w = small ? 200 : 800, h = small ? 150 : 600, passes = small ? 1 : 4;
   /* FNV-1a of the image(s) of this program, recorded when it was written. */
   const uint64_t expect = small ? 0x9d3db39b5e61c10eULL : 0x19f769c624ff65f8ULL;
 
   struct scene s;
   build_scene(&s);
-  unsigned char *img = malloc((size_t)w * h * 3);
-  if (!img) {
-    fprintf(stderr, "raytrace: out of memory\n");
-    return 3;
-  }
-  uint64_t sum = 0xcbf29ce484222325ULL;
+  unsigned char *img = bench_xmalloc((size_t)w * h * 3);
+  uint64_t sum = BENCH_FNV_BASIS;
   long distinct_check = 0;
   for (int pass = 0; pass < passes; pass++) {
     vec eye = v_make(-1.0 + 1.5 * pass, 4.5 - 0.5 * pass, -7.0);
     render(&s, img, w, h, eye, v_make(0.0, 0.8, 3.0));
-    sum = fnv1a(img, (size_t)w * h * 3, sum);
+    sum = bench_fnv1a(sum, img, (size_t)w * h * 3);
     for (size_t i = 3; i < (size_t)w * h * 3; i++)
       distinct_check += img[i] != img[i - 3];
   }
@@ -358,10 +339,5 @@ int main(int argc, char **argv)
     fail = "image is flat";
   else if (sum != expect)
     fail = "image checksum differs from the recorded one";
-  if (fail) {
-    printf("raytrace %s FAILED: %s\n", size, fail);
-    return 1;
-  }
-  printf("raytrace %s ok checksum=%016llx\n", size, (unsigned long long)sum);
-  return 0;
+  return bench_report(fail, sum);
 }

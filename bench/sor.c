@@ -26,39 +26,20 @@
  */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
-static const char *size_name = "default";
+#include "bench.h"
 
 static uint64_t rng_state = 0xD1B54A32D192ED03ULL;
 
 static uint64_t rng_next(void)
 {
-  uint64_t x = rng_state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  rng_state = x;
-  return x * 0x2545F4914F6CDD1DULL;
+  return bench_xorshift64s(&rng_state);
 }
 
 static double rng_unit(void)
 {
-  return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0);
-}
-
-static void fail(const char *why)
-{
-  printf("sor %s FAILED: %s\n", size_name, why);
-  exit(1);
-}
-
-uint64_t digest_mix(uint64_t h, uint64_t v)
-{
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
+  return bench_unit(rng_next());
 }
 
 /* Boundary: 1 on the top edge, a linear ramp down the left and right edges,
@@ -120,7 +101,7 @@ int sor_solve(double **g, int m, double omega, int sweeps, int check_every, doub
     if (done % check_every == 0) {
       double cur = sor_residual(g, m);
       if (cur > prev * 1.01)
-        fail("residual grew");
+        bench_fail("residual grew");
       prev = cur;
       if (cur < tol)
         break;
@@ -139,25 +120,20 @@ uint64_t sor_check_digest(double **g, int m, uint64_t h)
     for (int j = 0; j < m; j++, k++) {
       double v = g[i][j];
       if (!(v >= -1e-12 && v <= 1.0 + 1e-12))
-        fail("grid value outside [0, 1]");
+        bench_fail("grid value outside [0, 1]");
       total += v;
       if (k % 997 == 0)
-        h = digest_mix(h, (uint64_t)llround(v * 1e6));
+        h = bench_mix(h, (uint64_t)llround(v * 1e6));
     }
   }
-  return digest_mix(h, (uint64_t)llround(total * 1e3));
+  return bench_mix(h, (uint64_t)llround(total * 1e3));
 }
 
 int main(int argc, char **argv)
 {
   int m = 1500, sweeps = 280;
 
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "default") != 0 && strcmp(argv[1], "small") != 0)) {
-    fprintf(stderr, "sor: usage: sor [small|default]\n");
-    return 2;
-  }
-  if (argc == 2 && strcmp(argv[1], "small") == 0) {
-    size_name = "small";
+  if (bench_init(argc, argv, "sor")) {
     m = 250;
     sweeps = 80;
   }
@@ -165,7 +141,7 @@ int main(int argc, char **argv)
   double *store = malloc((size_t)m * m * sizeof *store);
   double **g = malloc((size_t)m * sizeof *g);
   if (!store || !g)
-    fail("out of memory");
+    bench_fail("out of memory");
   for (int i = 0; i < m; i++)
     g[i] = store + (size_t)i * m;
 
@@ -173,12 +149,11 @@ int main(int argc, char **argv)
   double r0, r;
   int done = sor_solve(g, m, 1.25, sweeps, 10, 1e-10, &r0, &r);
   if (!(r < r0 / 20))
-    fail("residual did not decrease enough");
-  uint64_t h = digest_mix(0, (uint64_t)done);
+    bench_fail("residual did not decrease enough");
+  uint64_t h = bench_mix(0, (uint64_t)done);
   h = sor_check_digest(g, m, h);
 
-  printf("sor %s ok checksum=%016llx\n", size_name, (unsigned long long)h);
   free(g);
   free(store);
-  return 0;
+  return bench_report(NULL, h);
 }

@@ -29,34 +29,16 @@
  */
 #include <math.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static const char *size_name = "default";
+#include "bench.h"
 
 static uint64_t rng_state = 0xA0761D6478BD642FULL;
 
 static uint64_t rng_next(void)
 {
-  uint64_t x = rng_state;
-  x ^= x >> 12;
-  x ^= x << 25;
-  x ^= x >> 27;
-  rng_state = x;
-  return x * 0x2545F4914F6CDD1DULL;
-}
-
-static void fail(const char *why)
-{
-  printf("sparse %s FAILED: %s\n", size_name, why);
-  exit(1);
-}
-
-uint64_t digest_mix(uint64_t h, uint64_t v)
-{
-  h ^= v + 0x9E3779B97F4A7C15ULL + (h << 6) + (h >> 2);
-  return h * 0xFF51AFD7ED558CCDULL;
+  return bench_xorshift64s(&rng_state);
 }
 
 struct coo {
@@ -127,7 +109,7 @@ void sparse_build_csr(const struct coo *a, int n, struct csr *m)
     m->rowptr[i + 1] += m->rowptr[i];
   long *next = malloc(((size_t)n + 1) * sizeof *next);
   if (!next)
-    fail("out of memory");
+    bench_fail("out of memory");
   memcpy(next, m->rowptr, ((size_t)n + 1) * sizeof *next);
   for (long k = 0; k < a->nnz; k++) {
     long p = next[a->row[k]]++;
@@ -188,12 +170,7 @@ int main(int argc, char **argv)
   int n = 200000, reps = 700;
   long nnz = 1200000;
 
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "default") != 0 && strcmp(argv[1], "small") != 0)) {
-    fprintf(stderr, "sparse: usage: sparse [small|default]\n");
-    return 2;
-  }
-  if (argc == 2 && strcmp(argv[1], "small") == 0) {
-    size_name = "small";
+  if (bench_init(argc, argv, "sparse")) {
     n = 20000;
     nnz = 120000;
     reps = 100;
@@ -208,7 +185,7 @@ int main(int argc, char **argv)
   double *ref = malloc((size_t)n * sizeof *ref);
   double *dense = calloc((size_t)n, sizeof *dense);
   if (!a.row || !a.col || !a.val || !m.rowptr || !m.col || !m.val || !x || !y || !ref || !dense)
-    fail("out of memory");
+    bench_fail("out of memory");
 
   sparse_generate(&a, n);
   for (int j = 0; j < n; j++)
@@ -221,20 +198,19 @@ int main(int argc, char **argv)
   sparse_coo_matvec(&a, x, ref, n);
   for (int i = 0; i < n; i++)
     if (y[i] != reps * ref[i])
-      fail("CSR result differs from the coordinate-form product");
+      bench_fail("CSR result differs from the coordinate-form product");
   for (int t = 0; t < 32; t++) {
     int i = (int)(((long)t * n + n / 2) / 32);
     if (y[i] != reps * sparse_dense_row(&m, i, x, dense))
-      fail("CSR result differs from the dense-row product");
+      bench_fail("CSR result differs from the dense-row product");
   }
 
-  uint64_t h = digest_mix(0, (uint64_t)m.nnz);
+  uint64_t h = bench_mix(0, (uint64_t)m.nnz);
   for (int i = 0; i <= n; i += 101)
-    h = digest_mix(h, (uint64_t)m.rowptr[i]);
+    h = bench_mix(h, (uint64_t)m.rowptr[i]);
   for (int i = 0; i < n; i++)
-    h = digest_mix(h, (uint64_t)llround(y[i] * 128.0));
+    h = bench_mix(h, (uint64_t)llround(y[i] * 128.0));
 
-  printf("sparse %s ok checksum=%016llx\n", size_name, (unsigned long long)h);
   free(a.row);
   free(a.col);
   free(a.val);
@@ -245,5 +221,5 @@ int main(int argc, char **argv)
   free(y);
   free(ref);
   free(dense);
-  return 0;
+  return bench_report(NULL, h);
 }

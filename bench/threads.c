@@ -37,6 +37,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench.h"
+
 #define NWORKERS 4
 #define NKINDS 3
 
@@ -69,10 +71,7 @@ static uint64_t rng_state = 0x243f6a8885a308d3ULL;
 /* splitmix64 with a fixed seed (used only before the threads start). */
 uint64_t rng_next(void)
 {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
+  return bench_splitmix64(&rng_state);
 }
 
 static uint64_t mix64(uint64_t x)
@@ -82,16 +81,6 @@ static uint64_t mix64(uint64_t x)
   x ^= x >> 33;
   x *= 0xc4ceb9fe1a85ec53ULL;
   return x ^ (x >> 33);
-}
-
-static void *xmalloc(size_t n)
-{
-  void *p = malloc(n);
-  if (!p) {
-    fprintf(stderr, "threads: out of memory\n");
-    exit(3);
-  }
-  return p;
 }
 
 void make_input(struct input *in, int nchunks, size_t keys, size_t text)
@@ -106,8 +95,8 @@ void make_input(struct input *in, int nchunks, size_t keys, size_t text)
   in->nchunks = nchunks;
   in->keys_per_chunk = keys;
   in->text_per_chunk = text;
-  in->keys = xmalloc((size_t)nchunks * keys * sizeof *in->keys);
-  in->text = xmalloc((size_t)nchunks * text);
+  in->keys = bench_xmalloc((size_t)nchunks * keys * sizeof *in->keys);
+  in->text = bench_xmalloc((size_t)nchunks * text);
   for (size_t i = 0; i < (size_t)nchunks * keys; i++)
     in->keys[i] = (uint32_t)(rng_next() % (keys * 3)); /* repeats within and across chunks */
   size_t total = (size_t)nchunks * text, pos = 0;
@@ -136,7 +125,7 @@ uint64_t job_hash(const struct input *in, int chunk)
   size_t n = in->keys_per_chunk, cap = 1;
   while (cap < 2 * n)
     cap <<= 1;
-  uint32_t *table = xmalloc(cap * sizeof *table);
+  uint32_t *table = bench_xmalloc(cap * sizeof *table);
   memset(table, 0xff, cap * sizeof *table); /* 0xffffffff = empty; keys are smaller */
   const uint32_t *k = in->keys + (size_t)chunk * n;
   uint64_t distinct = 0, probes = 0, hits = 0;
@@ -209,7 +198,7 @@ void merge_sort(uint32_t *v, uint32_t *tmp, size_t n)
 uint64_t job_sort(const struct input *in, int chunk, int *bad)
 {
   size_t n = in->keys_per_chunk;
-  uint32_t *v = xmalloc(n * sizeof *v), *tmp = xmalloc(n * sizeof *tmp);
+  uint32_t *v = bench_xmalloc(n * sizeof *v), *tmp = bench_xmalloc(n * sizeof *tmp);
   memcpy(v, in->keys + (size_t)chunk * n, n * sizeof *v);
   merge_sort(v, tmp, n);
   uint64_t d = 0, runs = 1;
@@ -358,14 +347,7 @@ void *worker_main(void *arg)
 
 int main(int argc, char **argv)
 {
-  const char *size = "default";
-  if (argc > 2 || (argc == 2 && strcmp(argv[1], "small") && strcmp(argv[1], "default"))) {
-    fprintf(stderr, "threads: usage: threads [small|default]\n");
-    return 2;
-  }
-  if (argc == 2)
-    size = argv[1];
-  int small = !strcmp(size, "small");
+  int small = bench_init(argc, argv, "threads");
   int nchunks = small ? 6 : 80;
   struct input in;
   make_input(&in, nchunks, small ? 8192 : 131072, small ? 16384 : 524288);
@@ -376,7 +358,7 @@ int main(int argc, char **argv)
   for (int k = 0; k < NKINDS; k++)
     atomic_init(&sh.next[k], 0);
   size_t njobs = (size_t)NKINDS * nchunks;
-  sh.result = xmalloc(njobs * sizeof *sh.result);
+  sh.result = bench_xmalloc(njobs * sizeof *sh.result);
   pthread_mutex_init(&sh.lock, NULL);
 
   pthread_t tid[NWORKERS];
@@ -397,16 +379,13 @@ int main(int argc, char **argv)
   /* Checks. */
   const char *fail = NULL;
   char why[160];
-  uint64_t sum = 0, xr = 0, digest = 0xcbf29ce484222325ULL;
+  uint64_t sum = 0, xr = 0, digest = BENCH_FNV_BASIS;
   for (int k = 0; k < NKINDS; k++)
     for (int c = 0; c < nchunks; c++) {
       uint64_t r = sh.result[(size_t)k * nchunks + c];
       sum += r;
       xr ^= mix64(r + (uint64_t)k);
-      for (int b = 0; b < 8; b++) {
-        digest ^= (r >> (8 * b)) & 0xff;
-        digest *= 0x100000001b3ULL;
-      }
+      digest = bench_fnv1a_u64(digest, r);
     }
   if (sh.finished_workers != NWORKERS)
     fail = "not every worker finished";
@@ -432,10 +411,5 @@ int main(int argc, char **argv)
   free(sh.result);
   free(in.keys);
   free(in.text);
-  if (fail) {
-    printf("threads %s FAILED: %s\n", size, fail);
-    return 1;
-  }
-  printf("threads %s ok checksum=%016llx\n", size, (unsigned long long)digest);
-  return 0;
+  return bench_report(fail, digest);
 }

@@ -31,6 +31,8 @@ OSPRT_SOURCES = \
 	libosprt/online.c \
 	libosprt/crc32.h \
 	libosprt/crc32.c \
+	libosprt/strtab.h \
+	libosprt/strtab.c \
 	libosprt/viewwrite.c \
 	libosprt/identity.c \
 	libosprt/publish.c \

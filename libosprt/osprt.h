@@ -34,6 +34,7 @@
  *   report-forest.c   the prefix-forest section appended to either report
  *   crc32.c       CRC-32 of the view's sections (crc32.h, shared with
  *                 ospview)
+ *   strtab.c      a view's string table (strtab.h, shared with ospview)
  *   viewwrite.c   a profile as a view (include/osp/view.h)
  *   publish.c     the shared-memory segment (include/osp/shm.h): views
  *                 published by a runtime thread, lifecycle, fork

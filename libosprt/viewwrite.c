@@ -44,95 +44,8 @@
 #include <string.h>
 
 #include "crc32.h"
+#include "strtab.h"
 #include "osp/view.h"
-
-/* ---- strings --------------------------------------------------------- */
-
-struct strtab
-{
-  char *buf;
-  size_t len, cap;
-  uint32_t *slots; /* offset + 1 of a string, 0 = free */
-  size_t nslots, used;
-  int oom;
-};
-
-static uint64_t
-str_hash (const char *s)
-{
-  uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3u;
-  return h;
-}
-
-static int
-str_grow_slots (struct strtab *t)
-{
-  size_t n = t->nslots ? 2 * t->nslots : 256;
-  uint32_t *slots = calloc (n, sizeof *slots);
-  if (slots == NULL)
-    return -1;
-  for (size_t i = 0; i < t->nslots; i++)
-    if (t->slots[i])
-      {
-        size_t j = str_hash (t->buf + t->slots[i] - 1) & (n - 1);
-        while (slots[j])
-          j = (j + 1) & (n - 1);
-        slots[j] = t->slots[i];
-      }
-  free (t->slots);
-  t->slots = slots;
-  t->nslots = n;
-  return 0;
-}
-
-/* The offset of S in T (added if new); 0 for NULL, "" or out of memory
-   (T->oom then says so). */
-static uint32_t
-str_intern (struct strtab *t, const char *s)
-{
-  if (s == NULL || *s == '\0' || t->oom)
-    return 0;
-  if (2 * (t->used + 1) > t->nslots && str_grow_slots (t) != 0)
-    {
-      t->oom = 1;
-      return 0;
-    }
-  size_t j = str_hash (s) & (t->nslots - 1);
-  while (t->slots[j])
-    {
-      if (strcmp (t->buf + t->slots[j] - 1, s) == 0)
-        return t->slots[j] - 1;
-      j = (j + 1) & (t->nslots - 1);
-    }
-  size_t n = strlen (s) + 1;
-  if (t->len + n > UINT32_MAX - 1)
-    {
-      t->oom = 1;
-      return 0;
-    }
-  if (t->len + n > t->cap)
-    {
-      size_t cap = t->cap ? 2 * t->cap : 4096;
-      while (cap < t->len + n)
-        cap *= 2;
-      char *buf = realloc (t->buf, cap);
-      if (buf == NULL)
-        {
-          t->oom = 1;
-          return 0;
-        }
-      t->buf = buf;
-      t->cap = cap;
-    }
-  uint32_t off = (uint32_t) t->len;
-  memcpy (t->buf + off, s, n);
-  t->len += n;
-  t->slots[j] = off + 1;
-  t->used++;
-  return off;
-}
 
 /* ---- statistics ------------------------------------------------------ */
 
@@ -140,7 +53,7 @@ struct statlist
 {
   struct osp_vstat *v;
   size_t n, cap;
-  struct strtab *strings;
+  struct osp_strtab *strings;
   int oom;
 };
 
@@ -165,7 +78,7 @@ stat_sink (void *arg, const char *name, enum osp_stat_kind kind, uint64_t u,
     }
   struct osp_vstat *st = &l->v[l->n++];
   memset (st, 0, sizeof *st);
-  st->name = str_intern (l->strings, name);
+  st->name = osp_strtab_intern (l->strings, name);
   if (kind == OSP_STAT_U)
     {
       st->kind = OSP_VSTAT_U64;
@@ -179,7 +92,7 @@ stat_sink (void *arg, const char *name, enum osp_stat_kind kind, uint64_t u,
   else
     {
       st->kind = OSP_VSTAT_STR;
-      st->value = str_intern (l->strings, s);
+      st->value = osp_strtab_intern (l->strings, s);
     }
 }
 
@@ -204,7 +117,7 @@ align8 (uint64_t x)
 struct plan
 {
   const struct osp_profile *p;
-  struct strtab strings;
+  struct osp_strtab strings;
   struct statlist stats;
   uint32_t *fname, *ffile, *block0; /* per function */
   uint64_t nblocks, nedges;
@@ -224,8 +137,7 @@ struct plan
 static void
 plan_free (struct plan *pl)
 {
-  free (pl->strings.buf);
-  free (pl->strings.slots);
+  osp_strtab_free (&pl->strings);
   free (pl->stats.v);
   free (pl->fname);
   free (pl->ffile);
@@ -267,25 +179,23 @@ plan_make (struct plan *pl, const struct osp_profile *p,
     return -1;
 
   /* Offset 0 is the empty string. */
-  pl->strings.buf = calloc (1, 4096);
-  if (pl->strings.buf == NULL)
+  if (osp_strtab_init (&pl->strings) != 0)
     return -1;
-  pl->strings.len = 1;
-  pl->strings.cap = 4096;
-  pl->run_str[0] = str_intern (&pl->strings, run->program);
-  pl->run_str[1] = str_intern (&pl->strings, run->args);
-  pl->run_str[2] = str_intern (&pl->strings, run->options);
-  pl->run_str[3] = str_intern (&pl->strings, mode_name (p->mode));
+  pl->run_str[0] = osp_strtab_intern (&pl->strings, run->program);
+  pl->run_str[1] = osp_strtab_intern (&pl->strings, run->args);
+  pl->run_str[2] = osp_strtab_intern (&pl->strings, run->options);
+  pl->run_str[3] = osp_strtab_intern (&pl->strings, mode_name (p->mode));
   if (p->paths.shown)
     pl->run_str[4]
-        = str_intern (&pl->strings, osp_path_policy_name (run->opts->paths));
+        = osp_strtab_intern (&pl->strings,
+                             osp_path_policy_name (run->opts->paths));
   if (p->forest.shown)
-    pl->run_str[5] = str_intern (&pl->strings,
+    pl->run_str[5] = osp_strtab_intern (&pl->strings,
                                  osp_forest_policy_name (p->forest.policy));
   for (uint32_t i = 0; i < p->nfns; i++)
     {
-      pl->fname[i] = str_intern (&pl->strings, p->fns[i]->name);
-      pl->ffile[i] = str_intern (&pl->strings, p->fns[i]->file);
+      pl->fname[i] = osp_strtab_intern (&pl->strings, p->fns[i]->name);
+      pl->ffile[i] = osp_strtab_intern (&pl->strings, p->fns[i]->file);
       pl->block0[i] = (uint32_t) pl->nblocks;
       pl->nblocks += p->fns[i]->nblocks;
       for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)

@@ -29,7 +29,9 @@ viewer_ospview_SOURCES = \
 	libosprt/crc32.h \
 	libosprt/crc32.c \
 	libosprt/snapfile.h \
-	libosprt/snapfile.c
+	libosprt/snapfile.c \
+	libosprt/strtab.h \
+	libosprt/strtab.c
 viewer_ospview_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt \
 	-I$(top_srcdir)/viewer $(NCURSESW_CFLAGS)
 viewer_ospview_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes

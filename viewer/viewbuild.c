@@ -16,18 +16,20 @@
 #include <string.h>
 
 #include "crc32.h"
+#include "strtab.h"
 
 void
 vb_init (struct vbuild *b)
 {
   memset (b, 0, sizeof *b);
+  if (osp_strtab_init (&b->strings) != 0)
+    b->oom = 1;
 }
 
 void
 vb_free (struct vbuild *b)
 {
-  free (b->str);
-  free (b->slots);
+  osp_strtab_free (&b->strings);
   struct vb_array *arrs[] = { &b->fns,      &b->blocks, &b->edges,
                               &b->ids,      &b->subpaths, &b->paths,
                               &b->forest,   &b->stats };
@@ -60,98 +62,14 @@ push (struct vbuild *b, struct vb_array *a, size_t elem)
 
 /* ---- strings --------------------------------------------------------- */
 
-static uint64_t
-str_hash (const char *s)
-{
-  uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3u;
-  return h;
-}
-
-static int
-grow_slots (struct vbuild *b)
-{
-  size_t n = b->nslots ? 2 * b->nslots : 256;
-  uint32_t *slots = calloc (n, sizeof *slots);
-  if (slots == NULL)
-    return -1;
-  for (size_t i = 0; i < b->nslots; i++)
-    if (b->slots[i])
-      {
-        size_t j = str_hash (b->str + b->slots[i] - 1) & (n - 1);
-        while (slots[j])
-          j = (j + 1) & (n - 1);
-        slots[j] = b->slots[i];
-      }
-  free (b->slots);
-  b->slots = slots;
-  b->nslots = n;
-  return 0;
-}
-
-/* STRINGS starts with the empty string (offset 0). */
-static int
-str_init (struct vbuild *b)
-{
-  if (b->nstr > 0)
-    return 0;
-  b->str = malloc (4096);
-  if (b->str == NULL)
-    {
-      b->oom = 1;
-      return -1;
-    }
-  b->str[0] = '\0';
-  b->nstr = 1;
-  b->capstr = 4096;
-  return 0;
-}
-
 uint32_t
 vb_str (struct vbuild *b, const char *s)
 {
-  if (s == NULL || *s == '\0' || b->oom)
+  if (b->oom)
     return 0;
-  if (str_init (b) != 0)
-    return 0;
-  if (2 * (b->used + 1) > b->nslots && grow_slots (b) != 0)
-    {
-      b->oom = 1;
-      return 0;
-    }
-  size_t j = str_hash (s) & (b->nslots - 1);
-  while (b->slots[j])
-    {
-      if (strcmp (b->str + b->slots[j] - 1, s) == 0)
-        return b->slots[j] - 1;
-      j = (j + 1) & (b->nslots - 1);
-    }
-  size_t n = strlen (s) + 1;
-  if (b->nstr + n > UINT32_MAX - 1)
-    {
-      b->oom = 1;
-      return 0;
-    }
-  if (b->nstr + n > b->capstr)
-    {
-      size_t cap = 2 * b->capstr;
-      while (cap < b->nstr + n)
-        cap *= 2;
-      char *p = realloc (b->str, cap);
-      if (p == NULL)
-        {
-          b->oom = 1;
-          return 0;
-        }
-      b->str = p;
-      b->capstr = cap;
-    }
-  uint32_t off = (uint32_t) b->nstr;
-  memcpy (b->str + off, s, n);
-  b->nstr += n;
-  b->slots[j] = off + 1;
-  b->used++;
+  uint32_t off = osp_strtab_intern (&b->strings, s);
+  if (b->strings.oom)
+    b->oom = 1;
   return off;
 }
 
@@ -303,8 +221,6 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
 {
   *out = NULL;
   *len = 0;
-  if (!b->oom)
-    str_init (b);
   if (b->oom)
     return fail (err, errlen, "out of memory building the view");
   if (b->fns.n > UINT32_MAX || b->blocks.n >= UINT32_MAX
@@ -317,7 +233,7 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
     const void *data;
     uint64_t count;
   } sec[NSECTIONS] = {
-    { OSP_VS_STRINGS, 1, b->str, b->nstr },
+    { OSP_VS_STRINGS, 1, b->strings.buf, b->strings.len },
     { OSP_VS_RUN, sizeof (struct osp_vrun), &b->run, 1 },
     { OSP_VS_FUNCS, sizeof (struct osp_vfn), b->fns.p, b->fns.n },
     { OSP_VS_BLOCKS, sizeof (struct osp_vblock), b->blocks.p, b->blocks.n },

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "osp/view.h"
+#include "strtab.h"
 
 /* A growable array of fixed-size elements (private to viewbuild.c). */
 struct vb_array
@@ -33,11 +34,7 @@ struct vb_array
 
 struct vbuild
 {
-  /* STRINGS: bytes, and an open-addressing index (offset + 1, 0 free). */
-  char *str;
-  size_t nstr, capstr;
-  uint32_t *slots;
-  size_t nslots, used;
+  struct osp_strtab strings; /* STRINGS (libosprt/strtab.c) */
   struct osp_vrun run;
   struct vb_array fns, blocks, edges, ids, subpaths, paths, forest, stats;
   int oom;

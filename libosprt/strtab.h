@@ -1,0 +1,27 @@
+/* strtab.h - the STRINGS section of a view (include/osp/view.h) being
+ * built: each string stored once, found again by a small open-addressing
+ * hash.  strtab.c is shared by the runtime's view writer (viewwrite.c) and
+ * ospview's view builder (viewer/viewbuild.c, for --merge), like crc32.c. */
+#ifndef OSP_STRTAB_H
+#define OSP_STRTAB_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct osp_strtab
+{
+  char *buf;       /* the section's bytes: buf[0] is the empty string */
+  size_t len, cap;
+  uint32_t *slots; /* offset + 1 of a string, 0 = free */
+  size_t nslots, used;
+  int oom;         /* sticky: an allocation failed */
+};
+
+/* An empty table holding only "" at offset 0.  0, or -1 out of memory. */
+int osp_strtab_init (struct osp_strtab *t);
+void osp_strtab_free (struct osp_strtab *t);
+/* The offset of S in T (added if new); 0 for NULL, "" or out of memory
+   (T->oom then says so). */
+uint32_t osp_strtab_intern (struct osp_strtab *t, const char *s);
+
+#endif
