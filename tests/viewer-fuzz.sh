@@ -9,7 +9,8 @@
 #      current buffer, an unterminated program name, a header not yet ONLINE; and views: bad
 #      magic, major, truncated, bad CRC, unterminated or out-of-range strings, an id past the
 #      blocks, an id run past IDS, a forest parent after its child, a wrong depth, a section
-#      outside the view, elements smaller than this reader's, two sections of a kind.  Accepted as they should be: a good
+#      outside the view, elements smaller than this reader's, two sections of a kind, a stat
+#      whose name holds a newline (the message stays one line: names are untrusted).  Accepted as they should be: a good
 #      segment, an unknown section kind (skipped), an exit view, nothing published yet.  And a
 #      symbolic link, a directory, a missing file.
 #   1b. Snapshot files (include/osp/snapshot.h): a good one saved with --save is shown; damaged
@@ -83,6 +84,8 @@ refuse depth "bad view: forest node 2: depth 5 under a parent at depth 1"
 refuse section-outside "bad view: section STATS (offset"
 refuse elem-small "bad view: section PATHS: elements of 8 bytes"
 refuse two-strings "bad view: two STRINGS sections"
+refuse stat-newline "bad view: stat 0 (?"
+
 
 # accept DEFECT WORDS: exit 0, nothing on stderr, stdout contains WORDS.
 accept ()

@@ -550,7 +550,7 @@ diff_load (struct diff *d, const char *old_path, const char *new_path,
   for (int k = 0; k < 2; k++)
     if (snap_load (&d->snap[k], d->path[k], err, sizeof err) != 0)
       {
-        fprintf (stderr, "ospview: %s\n", err);
+        ospview_error ("%s", err);
         return 1; /* diff_free frees the other one */
       }
   for (int s = 0; s < SCR_NSCREENS; s++)
@@ -939,7 +939,7 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
               if (nv == NULL)
                 {
                   free (v);
-                  fprintf (stderr, "ospview: out of memory\n");
+                  ospview_error ("out of memory");
                   return 1;
                 }
               v = nv;
@@ -958,13 +958,13 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
         snprintf (was, sizeof was, "%.2f%%", 100.0 * r->d[0]->share);
       else
         snprintf (was, sizeof was, "none");
-      fprintf (stderr, "ospview: --fail-above=%g: %s: %+.2fpp (%s -> "
-               "%.2f%%%s): %s\n", pp, scr_screen_name (v[i].s),
+      ospview_error ("--fail-above=%g: %s: %+.2fpp (%s -> "
+               "%.2f%%%s): %s", pp, scr_screen_name (v[i].s),
                100.0 * r->delta, was, 100.0 * r->d[1]->share,
                r->within ? ", within error" : "", row_ent (r)->brief);
     }
   if (n > FAIL_LINES)
-    fprintf (stderr, "ospview: --fail-above=%g: and %zu more rows\n", pp,
+    ospview_error ("--fail-above=%g: and %zu more rows", pp,
              n - FAIL_LINES);
   free (v);
   return n ? 3 : 0;
@@ -1122,7 +1122,7 @@ diff_main (const char *old_path, const char *new_path,
   if (rc != 0)
     {
       if (rc < 0)
-        fprintf (stderr, "ospview: out of memory\n");
+        ospview_error ("out of memory");
       diff_free (&d);
       return 1;
     }
@@ -1130,7 +1130,7 @@ diff_main (const char *old_path, const char *new_path,
     {
       rc = print_text (&d, o);
       if (rc != 0)
-        fprintf (stderr, "ospview: out of memory\n");
+        ospview_error ("out of memory");
       if (fflush (stdout) != 0 || ferror (stdout))
         rc = -1;
       rc = rc != 0 ? 1 : 0;

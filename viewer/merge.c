@@ -216,7 +216,7 @@ struct merge
 static int
 oom (void)
 {
-  fprintf (stderr, "ospview: --merge: out of memory\n");
+  ospview_error ("--merge: out of memory");
   return 1;
 }
 
@@ -293,9 +293,9 @@ add_functions (struct merge *m, uint32_t i)
           common += g->src == 0;
           if (gf->nblocks != f->nblocks)
             {
-              fprintf (stderr, "ospview: %s: not the same build of the "
+              ospview_error ("%s: not the same build of the "
                        "program as %s: function %s (%s) has %u blocks "
-                       "there, %u here\n", in->path, m->in[g->src].path,
+                       "there, %u here", in->path, m->in[g->src].path,
                        g->name, g->file, gf->nblocks, f->nblocks);
               return 1;
             }
@@ -306,9 +306,9 @@ add_functions (struct merge *m, uint32_t i)
               if (x->first_line != y->first_line
                   || x->last_line != y->last_line)
                 {
-                  fprintf (stderr, "ospview: %s: not the same build of the "
+                  ospview_error ("%s: not the same build of the "
                            "program as %s: function %s (%s) block %u has "
-                           "lines %u-%u there, %u-%u here\n", in->path,
+                           "lines %u-%u there, %u-%u here", in->path,
                            m->in[g->src].path, g->name, g->file, b,
                            x->first_line, x->last_line, y->first_line,
                            y->last_line);
@@ -329,8 +329,8 @@ add_functions (struct merge *m, uint32_t i)
       if (m->nfns >= UINT32_MAX
           || (uint64_t) m->nblocks + f->nblocks >= UINT32_MAX)
         {
-          fprintf (stderr, "ospview: %s: more functions or blocks than a "
-                   "view can hold\n", in->path);
+          ospview_error ("%s: more functions or blocks than a "
+                   "view can hold", in->path);
           return 1;
         }
       uint32_t g = (uint32_t) m->nfns++;
@@ -347,8 +347,8 @@ add_functions (struct merge *m, uint32_t i)
     }
   if (i > 0 && common == 0)
     {
-      fprintf (stderr, "ospview: %s: no function in common with %s: not "
-               "the same program\n", in->path, m->in[0].path);
+      ospview_error ("%s: no function in common with %s: not "
+               "the same program", in->path, m->in[0].path);
       return 1;
     }
   return 0;
@@ -419,8 +419,8 @@ find_row (struct merge *m, int s, const char *path)
     return at->v;
   if (rs->n >= MERGE_MAX_ROWS)
     {
-      fprintf (stderr, "ospview: %s: more than %u merged %s rows (the "
-               "limit of --merge)\n", path, MERGE_MAX_ROWS, sec_name[s]);
+      ospview_error ("%s: more than %u merged %s rows (the "
+               "limit of --merge)", path, MERGE_MAX_ROWS, sec_name[s]);
       return UINT32_MAX;
     }
   if (rs->n == rs->cap)
@@ -1189,15 +1189,15 @@ merge_build (struct merge *m, const char *out)
   if (vb_finish (&b, time_ns, v0->hdr->seq, &view, &len, err, sizeof err)
       != 0)
     {
-      fprintf (stderr, "ospview: %s: %s\n", out, err);
+      ospview_error ("%s: %s", out, err);
       goto done_order;
     }
   /* What we wrote must read back: the builder's caller is us. */
   struct view check;
   if (view_parse (&check, view, len, err, sizeof err) != 0)
-    fprintf (stderr, "ospview: %s: internal error: %s\n", out, err);
+    ospview_error ("%s: internal error: %s", out, err);
   else if (snap_save (out, view, len, OSP_SNAP_MERGED, err, sizeof err) != 0)
-    fprintf (stderr, "ospview: %s\n", err);
+    ospview_error ("%s", err);
   else
     {
       printf ("merged %zu snapshots into %s (%zu functions; rows: %zu "
@@ -1224,7 +1224,7 @@ merge_main (const char *out, const char *const *in, size_t n)
   memset (&m, 0, sizeof m);
   if (n == 0 || n > UINT32_MAX - 1)
     {
-      fprintf (stderr, "ospview: --merge: no snapshots to merge\n");
+      ospview_error ("--merge: no snapshots to merge");
       return 1;
     }
   m.in = calloc (n, sizeof *m.in);
@@ -1238,7 +1238,7 @@ merge_main (const char *out, const char *const *in, size_t n)
       m.in[i].path = in[i];
       if (snap_load (&m.in[i].snap, in[i], err, sizeof err) != 0)
         {
-          fprintf (stderr, "ospview: %s\n", err);
+          ospview_error ("%s", err);
           goto out;
         }
       m.in[i].loaded = 1;
@@ -1252,8 +1252,8 @@ merge_main (const char *out, const char *const *in, size_t n)
       const char *b = view_str (v, v->run.mode);
       if (strcmp (a, b) != 0)
         {
-          fprintf (stderr, "ospview: %s: mode %s, not %s like %s: not "
-                   "merged\n", in[i], b, a, in[0]);
+          ospview_error ("%s: mode %s, not %s like %s: not "
+                   "merged", in[i], b, a, in[0]);
           goto out;
         }
       if (*view_str (v, v->run.forest) == '\0')
@@ -1263,8 +1263,8 @@ merge_main (const char *out, const char *const *in, size_t n)
       const struct view *vk = &m.in[kref].snap.view;
       if (v->run.forest_k != vk->run.forest_k && !m.forest_dropped)
         {
-          fprintf (stderr, "ospview: note: %s: forest_k %u, not %u like "
-                   "%s: the merge has no forest\n", in[i], v->run.forest_k,
+          ospview_error ("note: %s: forest_k %u, not %u like "
+                   "%s: the merge has no forest", in[i], v->run.forest_k,
                    vk->run.forest_k, in[kref]);
           m.forest_dropped = 1;
         }

@@ -20,6 +20,7 @@
 #include "ospview.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -82,6 +83,20 @@ usage (FILE *out)
 "      --keys           the keys of the interactive mode\n"
 "  -h, --help           this help\n"
 "      --version        the version\n");
+}
+
+void
+ospview_error (const char *fmt, ...)
+{
+  char buf[2048];
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (buf, sizeof buf, fmt, ap);
+  va_end (ap);
+  for (char *c = buf; *c; c++)
+    if ((unsigned char) *c < ' ' || *c == 0x7f)
+      *c = '?';
+  fprintf (stderr, "ospview: %s\n", buf);
 }
 
 /* Command-line errors: one line, exit 2. */

@@ -343,6 +343,10 @@ int merge_main (const char *out, const char *const *in, size_t n);
 
 /* ---- batch.c, tui.c, ospview.c --------------------------------------- */
 
+/* "ospview: MESSAGE" on stderr, one line: control characters (from names
+   in a view, which are not trusted) shown as '?'. */
+void ospview_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
+
 struct ospview_opts
 {
   long count;            /* -b N: refreshes (batch mode when > 0) */

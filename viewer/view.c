@@ -39,6 +39,10 @@ fail (char *err, size_t errlen, const char *fmt, ...)
       if (n > 0 && (size_t) n < errlen)
         vsnprintf (err + n, errlen - (size_t) n, fmt, ap);
       va_end (ap);
+      /* Names from the view are untrusted: the message stays one line. */
+      for (char *c = err; *c; c++)
+        if ((unsigned char) *c < ' ' || *c == 0x7f)
+          *c = '?';
     }
   return -1;
 }

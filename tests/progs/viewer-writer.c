@@ -360,6 +360,20 @@ view_defect (unsigned char *view, size_t *len, const char *d)
       recrc (view, s);
       recrc (view, f);
     }
+  else if (strcmp (d, "stat-newline") == 0)
+    {
+      /* a stat's name with a newline in it (a hostile writer), and a kind
+         no reader knows: the refusal names the stat and stays one line */
+      struct osp_view_section *s = section (view, OSP_VS_STRINGS);
+      struct osp_view_section *t = section (view, OSP_VS_STATS);
+      struct osp_vstat st;
+      memcpy (&st, view + t->offset, sizeof st);
+      view[s->offset + st.name] = '\n';
+      st.kind = 77;
+      memcpy (view + t->offset, &st, sizeof st);
+      recrc (view, s);
+      recrc (view, t);
+    }
   else if (strcmp (d, "string-range") == 0)
     {
       struct osp_view_section *f = section (view, OSP_VS_FUNCS);
