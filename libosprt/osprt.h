@@ -363,6 +363,8 @@ uint32_t *osp_map_table (size_t bytes, uint64_t *nslots);
    blocked, so it never runs the program's handlers nor takes a signal
    meant for the program.  Returns 0 or -1. */
 int osp_start_thread (void *(*fn) (void *), void *arg);
+/* TS + MS milliseconds (the runtime threads' absolute wake-up times). */
+void osp_timespec_add_ms (struct timespec *ts, uint32_t ms);
 /* On T's own thread, with osp_in_runtime set: account for what T's
    samplers consumed so far and hand its queued samples and batches over
    (the reporter's own thread before a report, and thread exit). */

@@ -281,18 +281,6 @@ tick (void)
   atomic_fetch_add_explicit (&osp_stats.path_ticks, 1, memory_order_relaxed);
 }
 
-static void
-add_ms (struct timespec *ts, uint32_t ms)
-{
-  ts->tv_sec += ms / 1000;
-  ts->tv_nsec += (long) (ms % 1000) * 1000000L;
-  if (ts->tv_nsec >= 1000000000L)
-    {
-      ts->tv_sec++;
-      ts->tv_nsec -= 1000000000L;
-    }
-}
-
 static void *
 timer_main (void *arg)
 {
@@ -302,7 +290,7 @@ timer_main (void *arg)
   clock_gettime (CLOCK_MONOTONIC, &next);
   for (;;)
     {
-      add_ms (&next, period_ms);
+      osp_timespec_add_ms (&next, period_ms);
       while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)
              == EINTR)
         ;
@@ -310,7 +298,7 @@ timer_main (void *arg)
          again from now rather than tick in a burst to catch up. */
       clock_gettime (CLOCK_MONOTONIC, &now);
       struct timespec late = next;
-      add_ms (&late, period_ms);
+      osp_timespec_add_ms (&late, period_ms);
       if (now.tv_sec > late.tv_sec
           || (now.tv_sec == late.tv_sec && now.tv_nsec > late.tv_nsec))
         next = now;

@@ -341,18 +341,6 @@ publish_locked (const struct osp_profile *p, int last)
   return 0;
 }
 
-static void
-add_ms (struct timespec *ts, uint32_t ms)
-{
-  ts->tv_sec += ms / 1000;
-  ts->tv_nsec += (long) (ms % 1000) * 1000000L;
-  if (ts->tv_nsec >= 1000000000L)
-    {
-      ts->tv_sec++;
-      ts->tv_nsec -= 1000000000L;
-    }
-}
-
 static void *
 publisher_main (void *arg)
 {
@@ -366,7 +354,7 @@ publisher_main (void *arg)
   clock_gettime (CLOCK_MONOTONIC, &next);
   for (;;)
     {
-      add_ms (&next, period_ms);
+      osp_timespec_add_ms (&next, period_ms);
       while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)
              == EINTR)
         ;

@@ -297,3 +297,15 @@ osp_threads_init (uint32_t max_functions)
     return -1;
   return 0;
 }
+
+void
+osp_timespec_add_ms (struct timespec *ts, uint32_t ms)
+{
+  ts->tv_sec += ms / 1000;
+  ts->tv_nsec += (long) (ms % 1000) * 1000000L;
+  if (ts->tv_nsec >= 1000000000L)
+    {
+      ts->tv_sec++;
+      ts->tv_nsec -= 1000000000L;
+    }
+}
