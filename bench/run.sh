@@ -34,7 +34,8 @@
 #   gcov          gcc -O2 -fprofile-generate=WORK/gcda/PROG  every run starts without .gcda files
 #   osp-sample    osp instrument=blocks; OSP_OPTIONS report=none:publish=off:mode=subpaths:paths=off:forest=off
 #   pep           osp instrument=paths;  report=none:publish=off:mode=subpaths:paths=counter:forest=off
-#   bl-exact      osp instrument=paths;  report=none:publish=off:paths=exhaustive:forest=off
+#   bl-exact      osp instrument=counts; report=none:publish=off:paths=exhaustive:forest=off
+#                 (inline path counters; counts-update=atomic for threads, as gcov's -pthread)
 #   kblpp-exact   osp instrument=paths;  report=none:publish=off:paths=off:forest=exhaustive
 #   kblpp-sample  osp instrument=paths;  report=none:publish=off:paths=off:forest=burst
 #   all           osp (blocks,paths);    report=none (everything else at its default: sampled
@@ -123,7 +124,7 @@ plain|plain|-
 gcov|gcov|-
 osp-sample|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off
 pep|paths|report=none:publish=off:mode=subpaths:paths=counter:forest=off
-bl-exact|paths|report=none:publish=off:paths=exhaustive:forest=off
+bl-exact|counts|report=none:publish=off:paths=exhaustive:forest=off
 kblpp-exact|paths|report=none:publish=off:paths=off:forest=exhaustive
 kblpp-sample|paths|report=none:publish=off:paths=off:forest=burst
 all|osp|report=none
@@ -142,7 +143,7 @@ for p in $PROGS; do
 done
 # Builds needed, in table order; the accuracy runs use the default instrumentation (osp).
 BUILDS=
-for b in plain gcov blocks paths osp; do
+for b in plain gcov blocks paths counts osp; do
   for c in $CONFIGS; do
     if [ "$(cfg_field "$c" 2)" = "$b" ]; then BUILDS="$BUILDS $b"; break; fi
   done
@@ -160,6 +161,7 @@ build_desc () {
     gcov) echo "gcc -O2 -g0 -fprofile-generate" ;;
     blocks) echo "osp instrument=blocks" ;;
     paths) echo "osp instrument=paths" ;;
+    counts) echo "osp instrument=counts" ;;
     osp) echo "osp blocks,paths" ;;
   esac
 }
@@ -169,13 +171,14 @@ build_configs () { # the configurations using build $1
 
 # compile PROG BUILD: one compile and link of bench/PROG.c into bin/PROG.BUILD.
 compile () {
-  pt=
-  [ "$1" = threads ] && pt=-pthread
+  pt= atomic=
+  [ "$1" = threads ] && pt=-pthread atomic=-fplugin-arg-osp-counts-update=atomic
   case $2 in
     plain) $CC -O2 -g0 "$SRC/$1.c" -o "$W/bin/$1.plain" -lm $pt ;;
     gcov) $CC -O2 -g0 -fprofile-generate="$W/gcda/$1" "$SRC/$1.c" -o "$W/bin/$1.gcov" -lm $pt ;;
     blocks) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks "$SRC/$1.c" -o "$W/bin/$1.blocks" -lm ;;
     paths) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths "$SRC/$1.c" -o "$W/bin/$1.paths" -lm ;;
+    counts) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=counts $atomic "$SRC/$1.c" -o "$W/bin/$1.counts" -lm ;;
     osp) osp_cc -O2 -g0 "$SRC/$1.c" -o "$W/bin/$1.osp" -lm ;;
   esac
 }

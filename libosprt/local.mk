@@ -39,7 +39,8 @@ OSPRT_SOURCES = \
 	libosprt/snapfile.h \
 	libosprt/snapfile.c \
 	libosprt/snapshot.c \
-	libosprt/runtime.c
+	libosprt/runtime.c \
+	libosprt/trampoline.S
 OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
 OSPRT_CFLAGS = -std=c11 $(PTHREAD_CFLAGS) -fvisibility=hidden \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes

@@ -193,7 +193,9 @@ struct osp_fn
   uint32_t module; /* index into the module table */
   uint32_t flags, nblocks, nedges;
   uint32_t first_line; /* first known line, 0 if none */
-  const struct osp_fn_record *rec; /* identity only: never dereferenced */
+  const struct osp_fn_record *rec; /* identity only: never read after
+                                      registration (which writes its id
+                                      and, with counters, its `counts') */
   char *name, *file;
   struct osp_block *blocks;
   struct osp_edge *edges;
@@ -212,6 +214,9 @@ struct osp_fn
      profile derived from sampled paths; made on the function's first
      sample.  Read and written under osp_path_lock only. */
   uint64_t *path_edges;
+  /* With OSP_FN_PATH_COUNTS: the npaths counters the generated code adds
+     to (the record points here once registered); else NULL. */
+  uint64_t *counts;
 };
 
 /* The paths words of block B of F (F has probes): [0] the start value,
@@ -228,6 +233,9 @@ struct osp_module
   uint32_t nfunctions;
 };
 
+/* The most paths of a function with inline counters (the plugin's cap). */
+#define OSP_COUNTED_PATHS_MAX ((uint64_t) 1 << 24)
+
 /* What the runtime writes into the id of a valid record it could not take
    (over max_functions); real ids never exceed max_functions <= 2^24. */
 #define OSP_ID_DROPPED UINT32_MAX
@@ -240,6 +248,7 @@ struct osp_stats
   atomic_uint_fast64_t abi_mismatches; /* records of another ABI */
   atomic_uint_fast64_t unregistered_hits, hits_lost, threads;
   atomic_uint_fast64_t path_ticks; /* paths=timer: ticks delivered */
+  atomic_uint_fast64_t counter_bytes; /* inline path counters adopted */
 };
 extern struct osp_stats osp_stats;
 
@@ -627,6 +636,7 @@ struct osp_path_profile
   uint64_t ends_seen, samples, distinct, dropped, invalid;
   uint64_t bytes_used, bytes_peak, bytes_bound, cache_hits, cache_misses;
   uint64_t ticks;
+  uint64_t counter_bytes;  /* inline path counters (instrument=counts) */
 };
 
 /* One node of the reported k-IPF (pathforest.c collects it): the n-gram

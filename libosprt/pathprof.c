@@ -31,6 +31,15 @@
  * cannot be exceeded and no allocator runs on the sample path: a sample
  * taken in a signal handler that interrupted malloc cannot deadlock.
  *
+ * Inline counters (instrument=counts, paths=exhaustive): a function
+ * built with them counts its own path ends in fn->counts (registry.c
+ * moved them into runtime memory, 8 bytes a path, bounded by the plugin's
+ * max-paths), so its paths never reach the table; a report reads the
+ * counters instead, decodes each path with a nonzero count and derives
+ * the function's edge profile from those rows.  Path ends of functions
+ * that have only counters are not seen by the runtime and are added to
+ * path_ends_seen from the counts.  Other modes ignore the counters.
+ *
  * Threads: a sample first goes into its thread's batch (64 pairs, arena
  * memory), which is handed over under osp_path_lock with a trylock once a
  * quarter full and a blocking lock when full; only exhaustive mode makes
@@ -307,20 +316,97 @@ osp_pathprof_reset (void)
   peak = 0;
   uint32_t n = osp_registry_count ();
   for (uint32_t id = 1; id <= n; id++)
-    osp_fn_by_id (id)->path_edges = NULL;
+    {
+      struct osp_fn *fn = osp_fn_by_id (id);
+      fn->path_edges = NULL;
+      if (fn->counts != NULL)
+        memset (fn->counts, 0, fn->npaths * sizeof *fn->counts);
+    }
 }
 
 /* ---- the report's view ----------------------------------------------- */
 
-/* Copy the table's rows (steps as offsets into *WORDS until the copying
-   is over) and the edge counters of P's functions.  Under the lock. */
+/* Whether the report reads FN's paths from its inline counters. */
 static int
-copy_locked (struct osp_profile *p, struct osp_path_profile *pp)
+counted (const struct osp_fn *fn, const struct osp_options *o)
+{
+  return fn->counts != NULL && o->paths == OSP_PATHS_EXHAUSTIVE;
+}
+
+/* Make room for N more elements of SIZE bytes in *A (capacity *CAP,
+   *USED in use).  Returns 0 or -1. */
+static int
+room_for (void *a, size_t *cap, size_t used, size_t n, size_t size)
+{
+  if (used + n <= *cap)
+    return 0;
+  size_t c = *cap ? *cap : 64;
+  while (c < used + n)
+    c *= 2;
+  void *g = realloc (*(void **) a, c * size);
+  if (g == NULL)
+    return -1;
+  *(void **) a = g;
+  *cap = c;
+  return 0;
+}
+
+/* Append the rows of FN (function index FI), read from its counters, to
+   PP (steps as offsets, *W words of them used; room for CAP[0] rows and
+   CAP[1] words), and make its edge profile EDGES from them. */
+static int
+copy_counted (struct osp_path_profile *pp, uint32_t fi,
+              const struct osp_fn *fn, uint64_t *edges, size_t *w,
+              size_t cap[2], struct osp_path_step *scratch)
+{
+  for (uint64_t id = 0; id < fn->npaths; id++)
+    {
+      uint64_t c = __atomic_load_n (&fn->counts[id], __ATOMIC_RELAXED);
+      if (c == 0)
+        continue;
+      uint32_t n = osp_path_decode (fn, id, scratch);
+      if (n == 0)
+        {
+          pp->invalid++;
+          continue;
+        }
+      if (room_for (&pp->rows, &cap[0], pp->nrows, 1, sizeof *pp->rows)
+          || room_for (&pp->step_words, &cap[1], *w, n,
+                       sizeof *pp->step_words))
+        return -1;
+      memcpy (pp->step_words + *w, scratch, n * sizeof *scratch);
+      pp->rows[pp->nrows++] = (struct osp_path_row) {
+        .fi = fi, .nsteps = n, .id = id, .samples = c,
+        .steps = (const struct osp_path_step *) (uintptr_t) *w
+      };
+      *w += n;
+      for (uint32_t s = 0; s < n; s++)
+        if (scratch[s].succ != OSP_STEP_END)
+          edges[fn->blocks[scratch[s].block].succ + scratch[s].succ] += c;
+      pp->samples += c;
+      pp->distinct++;
+      if (!(fn->flags & OSP_FN_PATH_CHECKS))
+        pp->ends_seen += c;
+    }
+  return 0;
+}
+
+/* Copy the table's rows (steps as offsets into *WORDS until the copying
+   is over), the rows of the functions counted inline, and the edge
+   counters of P's functions.  Under the lock. */
+static int
+copy_locked (struct osp_profile *p, struct osp_path_profile *pp,
+             const struct osp_options *o)
 {
   size_t nedges = 0;
+  uint32_t scratch_len = 0;
   for (uint32_t i = 0; i < p->nfns; i++)
-    if (p->fns[i]->path_edges != NULL)
-      nedges += p->fns[i]->nedges;
+    if (p->fns[i]->path_edges != NULL || counted (p->fns[i], o))
+      {
+        nedges += p->fns[i]->nedges;
+        if (counted (p->fns[i], o) && p->fns[i]->nblocks > scratch_len)
+          scratch_len = p->fns[i]->nblocks;
+      }
   pp->rows = malloc ((distinct ? distinct : 1) * sizeof *pp->rows);
   pp->step_words = malloc ((pool_used ? pool_used : 1)
                           * sizeof *pp->step_words);
@@ -344,16 +430,30 @@ copy_locked (struct osp_profile *p, struct osp_path_profile *pp)
       };
       w += n;
     }
-  size_t k = 0;
-  for (uint32_t i = 0; i < p->nfns; i++)
-    if (p->fns[i]->path_edges != NULL)
-      {
-        pp->edges[i] = pp->edge_words + k;
-        memcpy (pp->edges[i], p->fns[i]->path_edges,
-                p->fns[i]->nedges * sizeof *pp->edge_words);
-        k += p->fns[i]->nedges;
-      }
-  return 0;
+  size_t k = 0, cap[2] = { distinct ? distinct : 1,
+                           pool_used ? pool_used : 1 };
+  struct osp_path_step *scratch = NULL;
+  if (scratch_len
+      && (scratch = malloc (scratch_len * sizeof *scratch)) == NULL)
+    return -1;
+  int rc = 0;
+  for (uint32_t i = 0; i < p->nfns && rc == 0; i++)
+    {
+      const struct osp_fn *fn = p->fns[i];
+      if (fn->path_edges == NULL && !counted (fn, o))
+        continue;
+      pp->edges[i] = pp->edge_words + k;
+      k += fn->nedges;
+      if (fn->path_edges != NULL)
+        memcpy (pp->edges[i], fn->path_edges,
+                fn->nedges * sizeof *pp->edge_words);
+      else
+        memset (pp->edges[i], 0, fn->nedges * sizeof *pp->edge_words);
+      if (counted (fn, o))
+        rc = copy_counted (pp, i, fn, pp->edges[i], &w, cap, scratch);
+    }
+  free (scratch);
+  return rc;
 }
 
 int
@@ -386,8 +486,10 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
   pp->cache_misses = misses;
   pp->bytes_used = map ? bytes_used () : 0;
   pp->bytes_peak = peak;
+  pp->counter_bytes = atomic_load_explicit (&osp_stats.counter_bytes,
+                                            memory_order_relaxed);
   if (rc == 0)
-    rc = copy_locked (p, pp);
+    rc = copy_locked (p, pp, o);
   pthread_mutex_unlock (&osp_path_lock);
   if (rc != 0)
     return -1; /* osp_profile_free frees what was made */

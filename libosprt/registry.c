@@ -123,9 +123,16 @@ static const char *
 check_paths (const struct osp_fn_record *r)
 {
   if (!(r->flags & OSP_FN_PATH_PROBES))
-    return r->paths != NULL || r->npaths != 0
-               ? "paths words without OSP_FN_PATH_PROBES"
+    return r->paths != NULL || r->npaths != 0 || r->counts != NULL
+                   || (r->flags & (OSP_FN_PATH_CHECKS | OSP_FN_PATH_COUNTS))
+               ? "paths words, checks or counters without OSP_FN_PATH_PROBES"
                : NULL;
+  if ((r->flags & OSP_FN_PATH_COUNTS) && r->counts == NULL)
+    return "path counters without a counts array";
+  if (!(r->flags & OSP_FN_PATH_COUNTS) && r->counts != NULL)
+    return "a counts array without OSP_FN_PATH_COUNTS";
+  if ((r->flags & OSP_FN_PATH_COUNTS) && r->npaths > OSP_COUNTED_PATHS_MAX)
+    return "path counters for more than 2^24 paths";
   if (r->paths == NULL)
     return "path probes without paths words";
   if (r->npaths == 0)
@@ -185,6 +192,7 @@ free_fn (struct osp_fn *f)
   free (f->blocks);
   free (f->edges);
   free (f->totals);
+  free (f->counts);
   osp_paths_free (f);
   free (f);
 }
@@ -207,7 +215,10 @@ copy_fn (const struct osp_fn_record *r, const char **why)
   f->blocks = calloc (r->nblocks, sizeof *f->blocks);
   f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
   f->totals = calloc (r->nblocks, sizeof *f->totals);
-  if (!f->name || !f->file || !f->blocks || !f->edges || !f->totals)
+  if (r->flags & OSP_FN_PATH_COUNTS)
+    f->counts = calloc (r->npaths, sizeof *f->counts);
+  if (!f->name || !f->file || !f->blocks || !f->edges || !f->totals
+      || (!f->counts && (r->flags & OSP_FN_PATH_COUNTS)))
     {
       free_fn (f);
       return NULL;
@@ -267,10 +278,47 @@ module_index (uintptr_t start, uintptr_t stop)
   return (int) nmods++;
 }
 
+/* Point R's counters at F's: what the generated code counted in the
+   module's own array so far is added after the switch, so only an
+   increment that loaded the old pointer before the switch and lands after
+   the copy is lost (registration normally runs before the module's code). */
+static void
+adopt_counters (struct osp_fn *f, struct osp_fn_record *r)
+{
+  uint64_t *old = __atomic_exchange_n (&r->counts, f->counts,
+                                       __ATOMIC_ACQ_REL);
+  for (uint64_t i = 0; i < f->npaths; i++)
+    f->counts[i] += __atomic_load_n (&old[i], __ATOMIC_RELAXED);
+  atomic_fetch_add_explicit (&osp_stats.counter_bytes,
+                             f->npaths * sizeof *f->counts,
+                             memory_order_relaxed);
+}
+
+/* Once per process: F counts its paths inline but has no sample checks
+   (instrument=counts alone), so only paths=exhaustive reports its paths
+   and the prefix forest never sees them. */
+static void
+warn_uncheckable (const struct osp_fn *f)
+{
+  static atomic_int warned;
+  int sampled = osp_opts.paths == OSP_PATHS_COUNTER
+                || osp_opts.paths == OSP_PATHS_TIMER;
+  int forest = osp_forest_policy () != OSP_FOREST_OFF;
+  if ((!sampled && !forest) || atomic_exchange (&warned, 1))
+    return;
+  osp_warn ("osp: %s (and any other function built with instrument=counts "
+            "alone) has path counters but no sample checks: %s%s%s", f->name,
+            sampled ? "its paths are reported only with paths=exhaustive" : "",
+            sampled && forest ? ", and " : "",
+            forest ? "the prefix forest never sees them" : "");
+}
+
 /* Publish F as function number n+1 and write its id into the record. */
 static void
 publish (struct osp_fn *f, struct osp_fn_record *r)
 {
+  if (f->counts != NULL)
+    adopt_counters (f, r);
   uint32_t i = atomic_load_explicit (&nfns, memory_order_relaxed);
   uint32_t d = i >> OSP_DIR_SHIFT;
   struct osp_fn *_Atomic *chunk
@@ -381,6 +429,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
   int first_scan = first_scan_of ((uintptr_t) start, end);
   int mod = -1;
   uint32_t added = 0, invalid = 0, dropped = 0, mismatched = 0;
+  const struct osp_fn *uncheckable = NULL;
   while (p <= end && end - p >= head)
     {
       struct osp_fn_record *r = (struct osp_fn_record *) p;
@@ -449,6 +498,9 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
                                    memory_order_relaxed);
       publish (f, r);
       added++;
+      if ((f->flags & OSP_FN_PATH_COUNTS) && !(f->flags & OSP_FN_PATH_CHECKS)
+          && uncheckable == NULL)
+        uncheckable = f;
       if (osp_opts.verify_paths && f->npaths != 0)
         osp_paths_verify (f);
     }
@@ -465,6 +517,8 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
     }
   pthread_mutex_unlock (&osp_registry_lock);
 
+  if (uncheckable != NULL)
+    warn_uncheckable (uncheckable);
   if (verbose && (added || dropped || (first_scan && invalid)))
     osp_warn ("osp: %s: %u functions registered, %u malformed records "
               "ignored, %u dropped (max_functions)",

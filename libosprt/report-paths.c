@@ -115,6 +115,7 @@ osp_format_paths_stats (const struct osp_stat_out *out,
   osp_stat_u (out, "path_bytes_used", pp->bytes_used);
   osp_stat_u (out, "path_bytes_peak", pp->bytes_peak);
   osp_stat_u (out, "path_bytes", pp->bytes_bound);
+  osp_stat_u (out, "path_counter_bytes", pp->counter_bytes);
   osp_stat_u (out, "decode_cache_hits", pp->cache_hits);
   osp_stat_u (out, "decode_cache_misses", pp->cache_misses);
   osp_stat_u (out, "path_functions", pp->functions);

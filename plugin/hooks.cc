@@ -18,6 +18,24 @@
  * setjmp (call_can_make_abnormal_goto), and "cold" moves the call block
  * out of the hot code.
  *
+ * On x86-64 (calls=preserving, the default there) the cold block does not
+ * call the runtime function itself but its register-preserving trampoline
+ * (libosprt/trampoline.S), from an asm statement without memory operands:
+ *
+ *     asm volatile ("lea -128(%rsp),%rsp; call *TRAMPOLINE@GOTPCREL(%rip);
+ *                    lea 128(%rsp),%rsp"
+ *                   : "=a" (t) : "D" (&record), "S" (arg) : "cc");
+ *     COUNTER = t;          // the countdown the runtime re-armed
+ *
+ * A call, even a cold one, makes GCC assume memory and the call-clobbered
+ * registers change, so loops with a check reload their invariants every
+ * iteration; the asm tells the truth - the runtime changes nothing of the
+ * program's but the countdown it hands back - and the loop keeps its
+ * values, the countdown included, in registers.  No memory operand: GCC's
+ * loop-invariant motion gives up on a loop containing any statement that
+ * touches memory it cannot analyse.  The red zone is stepped over because
+ * the call pushes a return address.
+ *
  * Nothing is ever put in front of a returns_twice call (setjmp, vfork), a
  * setjmp receiver or the abnormal dispatcher: GCC 13 and later reject it
  * and it is wrong anyway (the code would run once, the block is entered
@@ -116,6 +134,78 @@ hook_fits_at_start (basic_block bb)
            || gimple_call_builtin_p (stmt, BUILT_IN_SETJMP_RECEIVER));
 }
 
+/* A constraint and its operand, as GIMPLE asm operand lists hold them. */
+static tree
+asm_operand (const char *constraint, tree value)
+{
+  tree c = build_string (strlen (constraint) + 1, constraint);
+  return build_tree_list (build_tree_list (NULL_TREE, c), value);
+}
+
+/* The trampoline flavour for the current function: the vector registers
+   it may keep values in across the asm are those of its instruction set
+   (its target attribute included: the pass runs with cfun's options).  */
+static const char *
+vector_flavour ()
+{
+#if defined (TARGET_64BIT) && defined (TARGET_AVX512F)
+  if (TARGET_AVX512F)
+    return "_xsave";
+  if (TARGET_AVX)
+    return "_avx";
+#endif
+  return "";
+}
+
+/* The asm statement that calls FN's register-preserving trampoline with
+   RECORD_ADDR and ARG, its output the re-armed countdown in *REARMED (the
+   header comment).  */
+static gimple *
+build_preserving_call (tree fn, tree record_addr, tree arg, tree *rearmed)
+{
+  const char *target = fn == block_hook_decl ? OSP_SYM_BLOCK_HOOK_PRESERVING
+                                             : OSP_SYM_PATH_END_PRESERVING;
+  char text[256];
+  snprintf (text, sizeof text,
+            "lea -128(%%%%rsp), %%%%rsp\n\t"
+            "call *%s%s@GOTPCREL(%%%%rip)\n\t"
+            "lea 128(%%%%rsp), %%%%rsp", target, vector_flavour ());
+  vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
+  *rearmed = make_ssa_name (uint32_type_node);
+  vec_safe_push (outputs, asm_operand ("=a", *rearmed));
+  vec_safe_push (inputs, asm_operand ("D", unshare_expr (record_addr)));
+  vec_safe_push (inputs, asm_operand ("S", arg));
+  vec_safe_push (clobbers, build_tree_list (NULL_TREE,
+                                            build_string (3, "cc")));
+  gasm *stmt = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs,
+                                     clobbers, NULL);
+  gimple_asm_set_volatile (stmt, true);
+  SSA_NAME_DEF_STMT (*rearmed) = stmt; /* asm outputs do not set it */
+  return stmt;
+}
+
+/* A path start or loop header with at most this many in-edges gets its
+   check and its hook on each in-edge rather than at its start.  At its
+   start the code comes before the loop's exit test, so GCC's loop header
+   copying cannot rotate the loop, and loop-invariant motion then hoists
+   no load the exit test guards (sparse's inner loop: 13 instructions
+   instead of 10).  A few copies of the check cost little code.  */
+static const unsigned max_edge_checks = 4;
+
+/* True if BB's checks and hooks go on its in-edges (see above).  */
+bool
+edge_checks_fit (basic_block bb)
+{
+  if (EDGE_COUNT (bb->preds) > max_edge_checks)
+    return false;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    if ((e->flags & EDGE_COMPLEX) || e->src->index == ENTRY_BLOCK)
+      return false;
+  return true;
+}
+
 /* Emit before GSI, with location LOC:
        t = COUNTER - 1;  COUNTER = t;
        if (t == 0) FN (RECORD_ADDR, ARG [+ ADDEND]);
@@ -165,9 +255,19 @@ emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
           arg = sum;
         }
     }
-  gcall *call = gimple_build_call (fn, 2, unshare_expr (record_addr), arg);
+  tree rearmed = NULL_TREE;
+  gimple *call = opts.preserving_calls
+                   ? build_preserving_call (fn, record_addr, arg, &rearmed)
+                   : gimple_build_call (fn, 2, unshare_expr (record_addr),
+                                        arg);
   gimple_set_location (call, loc);
   gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
+  if (rearmed)
+    {
+      gassign *back = gimple_build_assign (unshare_expr (counter), rearmed);
+      gimple_set_location (back, loc);
+      gsi_insert_after (&then_gsi, back, GSI_NEW_STMT);
+    }
 }
 
 static void
@@ -194,13 +294,31 @@ single_normal_succ (basic_block bb)
   return found;
 }
 
-/* Insert the hook of block ID into BB.  Returns false if no place was
-   safe (the caller flags the block OSP_BB_NO_HOOK).  */
+/* Insert the hook of block ID into BB, a loop header when LOOP_HEADER.
+   Returns false if no place was safe (the caller flags the block
+   OSP_BB_NO_HOOK).  */
 bool
-insert_block_hook (basic_block bb, tree record_addr, unsigned id)
+insert_block_hook (basic_block bb, tree record_addr, unsigned id,
+                   bool loop_header)
 {
   gimple *first = first_statement (bb);
   location_t loc = first ? gimple_location (first) : UNKNOWN_LOCATION;
+  if (loop_header && hook_fits_at_start (bb) && edge_checks_fit (bb))
+    {
+      /* On each in-edge instead, so that the header still ends in the
+         loop's exit test and GCC can rotate the loop (probes.cc).  */
+      auto_vec<edge, 8> in;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->preds)
+        in.safe_push (e);
+      for (edge pred : in)
+        {
+          gimple_stmt_iterator gsi = gsi_after_labels (split_edge (pred));
+          emit_hook (&gsi, record_addr, id, loc);
+        }
+      return true;
+    }
   if (hook_fits_at_start (bb))
     {
       gimple_stmt_iterator gsi = gsi_after_labels (bb);

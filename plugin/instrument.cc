@@ -7,7 +7,8 @@
  *   2. number the original blocks, mark DFS back edges, encode the cfg;
  *   3. number the Ball-Larus paths of its P-DAG (pathnum.cc);
  *   4. declare the function's record; insert the path register and the
- *      sample checks (probes.cc), then the block-entry hooks (hooks.cc) -
+ *      sample checks and/or path counters (probes.cc), then the
+ *      block-entry hooks (hooks.cc) -
  *      both refer to the record by address - and flag the blocks that
  *      could not take one;
  *   5. fill in and emit the record (metadata.cc).
@@ -137,7 +138,9 @@ instrument_function (function *fun)
   auto_vec<uint64_t> path_words;
   bool paths = false;
   const char *why = NULL;
-  if (opts.instrument & INSTRUMENT_PATHS)
+  bool checks = opts.instrument & INSTRUMENT_PATHS;
+  bool counts = opts.instrument & INSTRUMENT_COUNTS;
+  if (checks || counts)
     {
       const char *name = display_name (fun);
       const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
@@ -155,20 +158,23 @@ instrument_function (function *fun)
 
   tree record = declare_function_record (fun);
   tree addr = build_fold_addr_expr (record);
-  unsigned fn_flags = 0, hooked = 0, checks = 0;
+  unsigned fn_flags = 0, hooked = 0, ends = 0;
   if (opts.instrument)
     init_hook_decls ();
   if (paths)
     {
       fn_flags |= OSP_FN_PATH_PROBES;
-      checks = insert_path_probes (blocks, id_of_bb_index, pn, addr,
-                                   &cfg_words);
+      fn_flags |= checks ? OSP_FN_PATH_CHECKS : 0;
+      fn_flags |= counts ? OSP_FN_PATH_COUNTS : 0;
+      ends = insert_path_probes (blocks, id_of_bb_index, pn, record, checks,
+                                 counts, &cfg_words);
     }
   if (opts.instrument & INSTRUMENT_BLOCKS)
     {
       fn_flags |= OSP_FN_BLOCK_HOOKS;
       for (unsigned id = 0; id < blocks.length (); id++)
-        if (insert_block_hook (blocks[id].bb, addr, id))
+        if (insert_block_hook (blocks[id].bb, addr, id,
+                               blocks[id].flags & OSP_BB_LOOP_HEADER))
           hooked++;
         else
           cfg_words[blocks[id].cfg_offset + 2] |= OSP_BB_NO_HOOK;
@@ -188,9 +194,10 @@ instrument_function (function *fun)
       if (paths)
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks, %llu paths, "
-                "%u sample checks, %u cuts", display_name (fun),
+                "%u path ends (%s), %u cuts", display_name (fun),
                 blocks.length (), hooked, (unsigned long long) pn.npaths,
-                checks, pn.cuts);
+                ends, checks && counts ? "sample checks and counters"
+                      : checks ? "sample checks" : "counters", pn.cuts);
       else
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks",

@@ -2,7 +2,9 @@
  *
  * Each instrumented function gets a `struct osp_fn_record` (include/osp/
  * abi.h) in the writable section "osp_fns", plus a read-only array of cfg
- * words and its name and file strings.  Records are DECL_PRESERVE_P, so
+ * words and its name and file strings, and with instrument=counts a
+ * zeroed array of one uint64 per path that `counts' points to until the
+ * runtime moves the counters into its own memory (registry.c).  Records are DECL_PRESERVE_P, so
  * they survive -flto and --gc-sections even when the function itself is
  * inlined away, and they point only at their own data, never at the
  * function, so they keep nothing else alive.  The alignment is pinned
@@ -74,6 +76,7 @@ build_record_type ()
   add ("paths", const_pointer_to (uint64_type_node));
   add ("paths_len", uint32_type_node);
   add ("reserved", uint32_type_node);
+  add ("counts", build_pointer_type (uint64_type_node));
 
   tree type = make_node (RECORD_TYPE);
   /* finish_builtin_struct reverses the chain back into declaration order. */
@@ -116,6 +119,16 @@ declare_function_record (function *)
   DECL_USER_ALIGN (var) = 1;
   set_decl_section_name (var, OSP_SECTION);
   return var;
+}
+
+/* The record's `counts' field: the last one.  */
+tree
+record_counts_field ()
+{
+  tree f = TYPE_FIELDS (record_type);
+  while (DECL_CHAIN (f))
+    f = DECL_CHAIN (f);
+  return f;
 }
 
 static unsigned const_arrays;
@@ -188,6 +201,17 @@ finish_function_record (tree record, function *fun, unsigned flags,
                                                    path_words.length ()));
   field = DECL_CHAIN (field);
   CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node, 0));
+  field = DECL_CHAIN (field);
+  tree counts = null_pointer_node;
+  if (flags & OSP_FN_PATH_COUNTS)
+    {
+      /* Zero-initialised: .bss, no page is touched until a path ends.  */
+      tree type = build_array_type_nelts (uint64_type_node, npaths);
+      tree var = build_static_var ("__osp_counts", const_arrays++, type);
+      varpool_node::finalize_decl (var);
+      counts = build_fold_addr_expr (var);
+    }
+  CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), counts));
 
   DECL_INITIAL (record) = build_constructor (record_type, v);
   varpool_node::finalize_decl (record);

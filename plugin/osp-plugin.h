@@ -32,7 +32,9 @@ namespace osp {
 enum instrument_kind
 {
   INSTRUMENT_BLOCKS = 1u << 0, /* block-entry hooks */
-  INSTRUMENT_PATHS = 1u << 1   /* Ball-Larus path register + sample checks */
+  INSTRUMENT_PATHS = 1u << 1,  /* Ball-Larus path register + sample checks */
+  INSTRUMENT_COUNTS = 1u << 2  /* Ball-Larus path register + a counter per
+                                  path, added to inline at every path end */
 };
 
 struct options
@@ -42,6 +44,8 @@ struct options
   vec<const char *> exclude;  /* fnmatch patterns; exclude wins */
   bool verbose;
   uint64_t max_paths;         /* cap on a function's P-DAG paths */
+  bool counts_atomic;         /* counts-update=atomic */
+  bool preserving_calls;      /* calls=preserving (hooks.cc) */
   const char *profile;        /* profile=FILE, or NULL */
 };
 extern options opts;
@@ -87,16 +91,20 @@ bool load_profile (const char *file);
 bool profile_weights (const char *name, const char *file,
                       const vec<block_info> &blocks, vec<double> *weights);
 
-/* probes.cc */
+/* probes.cc: RECORD is the function's record (declare_function_record);
+   CHECKS asks for the PEP sample checks, COUNTS for the inline counters.  */
 unsigned insert_path_probes (const vec<block_info> &blocks,
                              const vec<int> &id_of_bb_index,
-                             const path_numbering &pn, tree record_addr,
+                             const path_numbering &pn, tree record,
+                             bool checks, bool counts,
                              vec<uint32_t> *cfg_words);
 
 /* hooks.cc */
 void init_hook_decls ();
 bool hook_fits_at_start (basic_block bb);
-bool insert_block_hook (basic_block bb, tree record_addr, unsigned id);
+bool edge_checks_fit (basic_block bb);
+bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
+                        bool loop_header);
 void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                           tree record_addr, tree arg, tree addend,
                           location_t loc);
@@ -104,6 +112,7 @@ void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
 /* metadata.cc */
 void init_metadata_decls ();
 tree declare_function_record (function *fun);
+tree record_counts_field ();
 void finish_function_record (tree record, function *fun, unsigned flags,
                              unsigned nblocks, const vec<uint32_t> &cfg_words,
                              uint64_t npaths, const vec<uint64_t> &path_words);

@@ -5,10 +5,25 @@
  *
  *   instrument=KINDS  comma-separated: "blocks" (block-entry hooks),
  *                     "paths" (Ball-Larus path register and PEP sample
- *                     checks); default "blocks,paths"; or "none" (metadata
- *                     records only)
+ *                     checks), "counts" (Ball-Larus path register and one
+ *                     counter per path, added to inline at each path end:
+ *                     the exact path profile at the cost of an increment);
+ *                     default "blocks,paths"; or "none" (metadata records
+ *                     only)
  *   max-paths=N       cap on the Ball-Larus paths of one function, 2..2^62
- *                     (default 2^40); more are cut at extra path starts
+ *                     (default 2^40; with counts 4096, and at most 2^24:
+ *                     the counters take 8 bytes a path); more are cut at
+ *                     extra path starts
+ *   calls=preserving|plain
+ *                     how a firing hook or check calls the runtime: through
+ *                     a trampoline that preserves every register, from an
+ *                     asm statement that clobbers no memory (x86-64 only,
+ *                     the default there), or by a plain call (elsewhere)
+ *   counts-update=single|atomic
+ *                     how the counters are added to: a plain increment, or
+ *                     an atomic one (threads running the same function at
+ *                     once lose no count); default as GCC's
+ *                     -fprofile-update (single unless atomic was asked for)
  *   profile=FILE      number paths smartly from the edge counts of a
  *                     previous run (an osp tsv report), not GCC's guesses
  *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
@@ -62,9 +77,10 @@ tree record_type;
 
 static struct plugin_info osp_plugin_info = {
   OSP_VERSION,
-  "osp: online hot-subpath profiler.  Keys: instrument=blocks,paths|none, "
-  "include=PATTERNS, exclude=PATTERNS, max-paths=N, profile=FILE, "
-  "verbose[=0|1]"
+  "osp: online hot-subpath profiler.  Keys: "
+  "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
+  "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
+  "profile=FILE, verbose[=0|1]"
 };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
@@ -86,7 +102,8 @@ static const struct ggc_root_tab gc_roots[] = {
 };
 
 static const char accepted_keys[] =
-  "instrument, include, exclude, max-paths, profile, verbose";
+  "instrument, include, exclude, max-paths, counts-update, calls, profile, "
+  "verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -124,7 +141,7 @@ parse_instrument (const char *value)
   if (!value || !*value)
     {
       error ("osp: plugin argument %<instrument%> needs a value "
-             "(accepted: blocks, paths, none)");
+             "(accepted: blocks, paths, counts, none)");
       return false;
     }
   bool none = false;
@@ -137,13 +154,15 @@ parse_instrument (const char *value)
         opts.instrument |= INSTRUMENT_BLOCKS;
       else if (len == 5 && !strncmp (p, "paths", len))
         opts.instrument |= INSTRUMENT_PATHS;
+      else if (len == 6 && !strncmp (p, "counts", len))
+        opts.instrument |= INSTRUMENT_COUNTS;
       else if (len == 4 && !strncmp (p, "none", len))
         none = true;
       else
         {
           error ("osp: unknown instrumentation kind %qs in "
                  "%<-fplugin-arg-osp-instrument=%s%> (accepted: blocks, "
-                 "paths, none)", xstrndup (p, len), value);
+                 "paths, counts, none)", xstrndup (p, len), value);
           return false;
         }
       if (!comma)
@@ -175,12 +194,30 @@ parse_max_paths (const char *value)
   return true;
 }
 
+/* Whether the target has the register-preserving trampolines of
+   libosprt/trampoline.S: x86-64 with 64-bit pointers.  */
+static bool
+target_has_trampolines ()
+{
+#if defined (TARGET_64BIT) && defined (TARGET_X32)
+  return TARGET_64BIT && !TARGET_X32;
+#else
+  return false;
+#endif
+}
+
+/* The most paths a function may have with instrument=counts: its counters
+   take 8 bytes a path, in the program and again in the runtime.  */
+static const uint64_t max_counted_paths = 1ull << 24;
+
 static bool
 parse_arguments (const struct plugin_name_args *info)
 {
   opts.instrument = INSTRUMENT_BLOCKS | INSTRUMENT_PATHS;
   opts.verbose = false;
-  opts.max_paths = 1ull << 40;
+  opts.max_paths = 0;
+  opts.counts_atomic = flag_profile_update != PROFILE_UPDATE_SINGLE;
+  opts.preserving_calls = target_has_trampolines ();
   opts.profile = NULL;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
@@ -195,6 +232,40 @@ parse_arguments (const struct plugin_name_args *info)
         ok &= parse_pattern_list (key, value, &opts.exclude);
       else if (!strcmp (key, "max-paths"))
         ok &= parse_max_paths (value);
+      else if (!strcmp (key, "calls"))
+        {
+          if (value && !strcmp (value, "plain"))
+            opts.preserving_calls = false;
+          else if (value && !strcmp (value, "preserving")
+                   && target_has_trampolines ())
+            opts.preserving_calls = true;
+          else if (value && !strcmp (value, "preserving"))
+            {
+              error ("osp: %<calls=preserving%> needs an x86-64 target "
+                     "(where the runtime has its trampolines); use %<calls=plain%>");
+              ok = false;
+            }
+          else
+            {
+              error ("osp: bad value %qs for plugin argument %<calls%> "
+                     "(accepted: preserving, plain)", value ? value : "");
+              ok = false;
+            }
+        }
+      else if (!strcmp (key, "counts-update"))
+        {
+          if (value && !strcmp (value, "single"))
+            opts.counts_atomic = false;
+          else if (value && !strcmp (value, "atomic"))
+            opts.counts_atomic = true;
+          else
+            {
+              error ("osp: bad value %qs for plugin argument "
+                     "%<counts-update%> (accepted: single, atomic)",
+                     value ? value : "");
+              ok = false;
+            }
+        }
       else if (!strcmp (key, "profile"))
         {
           if (!value || !*value)
@@ -228,6 +299,17 @@ parse_arguments (const struct plugin_name_args *info)
           ok = false;
         }
     }
+  bool counts = opts.instrument & INSTRUMENT_COUNTS;
+  if (counts && opts.max_paths > max_counted_paths)
+    {
+      error ("osp: %<max-paths=%llu%> is too large for %<instrument=counts%> "
+             "(at most %llu: each path has an 8-byte counter)",
+             (unsigned long long) opts.max_paths,
+             (unsigned long long) max_counted_paths);
+      ok = false;
+    }
+  if (!opts.max_paths)
+    opts.max_paths = counts ? 4096 : 1ull << 40;
   return ok;
 }
 

@@ -1,5 +1,6 @@
-/* probes.cc - the Ball-Larus path register, its edge probes and the PEP
- * sample checks (PEP sections 3.1-3.2; Arnold-Ryder section 2.2).
+/* probes.cc - the Ball-Larus path register, its edge probes, the PEP
+ * sample checks (PEP sections 3.1-3.2; Arnold-Ryder section 2.2) and the
+ * inline path counters (Ball-Larus section 3.3's `count[r]++').
  *
  * The path register r is not a variable but SSA values that we build
  * directly (the function is already in SSA form):
@@ -33,6 +34,15 @@
  * The abnormal dispatcher block cannot take one; it is flagged
  * OSP_BB_NO_CHECK (its paths are never sampled).
  *
+ * Path counters (instrument=counts) go at the same places, before the
+ * check when there is one:
+ *       p = record.counts;  p[r + Val(last edge)] += 1;
+ * or an atomic relaxed fetch-add with counts-update=atomic.  They need no
+ * runtime call and no branch: with counters alone a loop iteration pays a
+ * load GCC hoists out of the loop, an address computation and a
+ * read-modify-write, which is what Ball-Larus's path profiling costs and
+ * less than an edge profiler's one counter per instrumented edge.
+ *
  * Order matters: all register values and PHIs are created first, on the
  * unchanged CFG; the edge insertions are committed; then the checks, each of
  * which splits a block.  A block's original basic_block keeps the block's
@@ -51,6 +61,9 @@
 #include "tree-phinodes.h"
 #include "fold-const.h"
 #include "internal-fn.h"
+#include "builtins.h"
+#include "memmodel.h"
+#include "gimplify.h"
 
 #include "osp-plugin.h"
 
@@ -114,6 +127,62 @@ block_location (basic_block bb, bool last)
   return gsi_end_p (gsi) ? UNKNOWN_LOCATION : gimple_location (gsi_stmt (gsi));
 }
 
+/* Emit before GSI, with location LOC, the counting of path VALUE [+
+   ADDEND] of the function whose record is RECORD.  */
+static void
+emit_path_count (gimple_stmt_iterator *gsi, tree record, tree value,
+                 tree addend, location_t loc)
+{
+  auto emit = [&] (gimple *g) {
+    gimple_set_location (g, loc);
+    gsi_insert_before (gsi, g, GSI_SAME_STMT);
+  };
+  tree field = record_counts_field ();
+  tree ptr_type = TREE_TYPE (field);
+  tree base = make_ssa_name (ptr_type);
+  emit (gimple_build_assign (base, build3 (COMPONENT_REF, ptr_type, record,
+                                           field, NULL_TREE)));
+  tree index = value;
+  if (addend && !integer_zerop (addend))
+    {
+      if (TREE_CODE (value) == INTEGER_CST)
+        index = fold_build2 (PLUS_EXPR, uint64_type_node, value, addend);
+      else
+        {
+          index = make_ssa_name (uint64_type_node);
+          emit (gimple_build_assign (index, PLUS_EXPR, value, addend));
+        }
+    }
+  tree offset;
+  if (TREE_CODE (index) == INTEGER_CST)
+    offset = size_int (tree_to_uhwi (index) * 8);
+  else
+    {
+      tree wide = make_ssa_name (sizetype);
+      emit (gimple_build_assign (wide, NOP_EXPR, index));
+      offset = make_ssa_name (sizetype);
+      emit (gimple_build_assign (offset, MULT_EXPR, wide, size_int (8)));
+    }
+  tree slot = make_ssa_name (ptr_type);
+  emit (gimple_build_assign (slot, POINTER_PLUS_EXPR, base, offset));
+  tree one = build_int_cst (uint64_type_node, 1);
+  if (opts.counts_atomic)
+    {
+      tree add = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
+      emit (gimple_build_call (add, 3, slot, one,
+                               build_int_cst (integer_type_node,
+                                              MEMMODEL_RELAXED)));
+      return;
+    }
+  tree mem = build2 (MEM_REF, uint64_type_node, slot,
+                     build_int_cst (ptr_type, 0));
+  tree old_count = make_ssa_name (uint64_type_node);
+  tree new_count = make_ssa_name (uint64_type_node);
+  emit (gimple_build_assign (old_count, mem));
+  emit (gimple_build_assign (new_count, PLUS_EXPR, old_count, one));
+  emit (gimple_build_assign (unshare_expr (mem), new_count));
+}
+
 /* A check to place once the CFG may change.  */
 struct pending_check
 {
@@ -123,13 +192,15 @@ struct pending_check
   tree value, addend;
 };
 
-/* Insert the path register updates and sample checks of the function whose
-   original blocks are BLOCKS, numbered by PN.  Returns the number of
-   checks; flags OSP_BB_NO_CHECK in CFG_WORDS where one was impossible.  */
+/* Insert the path register updates, and the sample checks (CHECKS) and/or
+   path counters (COUNTS) of the function whose original blocks are BLOCKS,
+   numbered by PN, whose record is RECORD.  Returns the number of path ends
+   instrumented; flags OSP_BB_NO_CHECK in CFG_WORDS where none could be.  */
 unsigned
 insert_path_probes (const vec<block_info> &blocks,
                     const vec<int> &id_of_bb_index, const path_numbering &pn,
-                    tree record_addr, vec<uint32_t> *cfg_words)
+                    tree record, bool checks_wanted, bool counts,
+                    vec<uint32_t> *cfg_words)
 {
   unsigned n = blocks.length ();
   auto_vec<tree> rin;
@@ -207,7 +278,7 @@ insert_path_probes (const vec<block_info> &blocks,
       if (!normal)
         continue;
       if (!has_complex_pred (bb) && hook_fits_at_start (bb)
-          && EDGE_COUNT (bb->preds) == normal)
+          && EDGE_COUNT (bb->preds) == normal && !edge_checks_fit (bb))
         {
           /* One check for every in-edge, reading a PHI of their values.  */
           values.truncate (0);
@@ -229,7 +300,7 @@ insert_path_probes (const vec<block_info> &blocks,
 
   /* 3. The CFG changes from here on.  */
   gsi_commit_edge_inserts ();
-  tree record = record_addr;
+  tree record_addr = build_fold_addr_expr (record);
   for (const pending_check &c : checks)
     {
       gimple_stmt_iterator gsi;
@@ -238,7 +309,7 @@ insert_path_probes (const vec<block_info> &blocks,
         {
           loc = block_location (c.e->src, true);
           basic_block landing = split_edge (c.e);
-          gsi = gsi_start_bb (landing);
+          gsi = gsi_after_labels (landing); /* a switch's case label */
         }
       else if (c.at_end)
         {
@@ -254,8 +325,11 @@ insert_path_probes (const vec<block_info> &blocks,
           loc = block_location (c.bb, false);
           gsi = gsi_after_labels (c.bb);
         }
-      emit_countdown_call (&gsi, countdown_decl, path_end_decl, record,
-                           c.value, c.addend, loc);
+      if (counts)
+        emit_path_count (&gsi, record, c.value, c.addend, loc);
+      if (checks_wanted)
+        emit_countdown_call (&gsi, countdown_decl, path_end_decl,
+                             record_addr, c.value, c.addend, loc);
     }
   return checks.length ();
 }

@@ -23,6 +23,7 @@ OSP_E2E_TESTS = \
 	tests/subpaths.sh \
 	tests/accuracy.sh \
 	tests/paths.sh \
+	tests/preserving.sh \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
 	tests/publish.sh
@@ -40,6 +41,7 @@ EXTRA_DIST += \
 	tests/torture.sh \
 	tests/progs/paths-tricky.c \
 	tests/progs/paths-guided.c \
+	tests/progs/preserve.c \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \
 	tests/progs/publish-live.c \

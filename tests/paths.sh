@@ -13,6 +13,11 @@
 #     block for block.  Programs where a path can end without a check (see $lossy below) are
 #     only checked for "derived <= counted".
 # paths-tricky.c is also built with max-paths=1000 (many cuts) and must still verify and match.
+# The same checks hold for the inline path counters (instrument=blocks,counts: no sample check,
+# the report reads the counters), at -O0 and -O2, atomic for the programs with threads; and for
+# counters next to sample checks (blocks,paths,counts: the path ends reach the runtime, which
+# must not count them twice).  The corpus's dlopen program unloads its library before exit, so
+# its counters must outlive the module.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup paths
@@ -124,6 +129,21 @@ for level in -O0 -O2; do
   check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" $level
 done
 check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" -O2 -fplugin-arg-osp-max-paths=1000
+for level in -O0 -O2; do
+  for src in "$OSP_TESTSRC"/corpus/*.c; do
+    prog=$(basename "$src" .c)
+    case $prog in
+      *-lib) continue ;;
+      threads|omp) check_one "$prog" "$src" $level -fplugin-arg-osp-instrument=blocks,counts \
+                     -fplugin-arg-osp-counts-update=atomic ;;
+      *) check_one "$prog" "$src" $level -fplugin-arg-osp-instrument=blocks,counts ;;
+    esac
+  done
+  check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" $level \
+    -fplugin-arg-osp-instrument=blocks,counts
+done
+check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" -O2 \
+  -fplugin-arg-osp-instrument=blocks,paths,counts
 
 # Profile-guided numbering: with the counts of a first run, the hottest path of hot() is 0.
 g=$OSP_TESTSRC/progs/paths-guided.c

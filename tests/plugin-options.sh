@@ -2,7 +2,7 @@
 # tests/plugin-options.sh - the plugin's -fplugin-arg-osp-KEY[=VALUE] handling:
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
-#   - instrument=blocks,paths|none, max-paths=N, profile=FILE, include=/exclude= fnmatch
+#   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic, profile=FILE, include=/exclude= fnmatch
 #     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
 #   - the program's output never changes.
@@ -44,13 +44,22 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, profile, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, profile, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, profile, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, profile, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
-must_fail bad-instrument "accepted: blocks, paths, none" -fplugin-arg-osp-instrument=edges
+must_fail bad-instrument "accepted: blocks, paths, counts, none" -fplugin-arg-osp-instrument=edges
+must_fail none-and-counts "cannot be combined" -fplugin-arg-osp-instrument=counts,none
+must_fail bad-counts-update "bad value 'relaxed' for plugin argument 'counts-update' (accepted: single, atomic)" \
+  -fplugin-arg-osp-counts-update=relaxed
+must_fail empty-counts-update "plugin argument 'counts-update' (accepted: single, atomic)" \
+  -fplugin-arg-osp-counts-update
+must_fail bad-calls "bad value 'fast' for plugin argument 'calls' (accepted: preserving, plain)" \
+  -fplugin-arg-osp-calls=fast
+must_fail counts-max-paths "too large for 'instrument=counts' (at most 16777216" \
+  -fplugin-arg-osp-instrument=counts -fplugin-arg-osp-max-paths=16777217
 must_fail none-and-paths "cannot be combined" -fplugin-arg-osp-instrument=none,paths
 must_fail bad-max-paths "max-paths" -fplugin-arg-osp-max-paths=1
 must_fail huge-max-paths "max-paths" -fplugin-arg-osp-max-paths=99999999999999999999
@@ -135,6 +144,51 @@ if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-instrument=none "$src" -o "$b"; 
 else
   osp_fail "instrument=none: build failed"
 fi
+
+# instrument=counts: the exact path profile without a runtime call: no hook, no check; the
+# increments are plain by default and atomic (a lock-prefixed add) with counts-update=atomic.
+for upd in single atomic; do
+  b=$W/counts-$upd
+  if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-instrument=counts \
+       -fplugin-arg-osp-counts-update=$upd "$src" -o "$b" &&
+     osp_compile "$b.s" osp_cc -O1 -S -fplugin-arg-osp-instrument=counts \
+       -fplugin-arg-osp-counts-update=$upd "$src" -o "$b.s"; then
+    osp_exec_with "paths=exhaustive:report=$b.tsv:report_format=tsv" "$b" "$b"
+    [ "$osp_rc" = "$prc" ] || osp_fail "instrument=counts ($upd): exit status $osp_rc, plain $prc"
+    osp_same "instrument=counts ($upd) stdout" "$W/plain.out" "$b.out"
+    if nm "$b" | grep -q -e ' U __osp_block_hook' -e ' U __osp_path_end'; then
+      osp_fail "instrument=counts ($upd): the program calls __osp_block_hook or __osp_path_end"
+    fi
+    locks=$(grep -c '^[[:space:]]*lock' "$b.s")
+    if [ $upd = atomic ] && [ "$locks" -eq 0 ]; then
+      osp_fail "counts-update=atomic: no lock-prefixed instruction in the assembly"
+    elif [ $upd = single ] && [ "$locks" -ne 0 ]; then
+      osp_fail "counts-update=single: $locks lock-prefixed instructions in the assembly"
+    fi
+    # alpha_one runs 30 times, one path end each.
+    n=$(awk -F '\t' '$1 == "function" && $3 == "alpha_one" { f = $2 }
+                      $1 == "path" && $3 == f { n += $5 } END { print n + 0 }' "$b.tsv")
+    if [ "$n" -eq 30 ]; then
+      echo "ok: instrument=counts ($upd): alpha_one's paths counted $n times, $locks locked adds"
+    else
+      osp_fail "instrument=counts ($upd): alpha_one's paths counted $n times, expected 30"
+      osp_show "$b.tsv"
+    fi
+    # With paths=exhaustive and the forest off, nothing to warn about; with the defaults (sampled
+    # paths, the forest on) one line says that the counters are read only exhaustively.
+    osp_exec_with "report=none:forest=off:paths=exhaustive" "$b.q" "$b"
+    [ -s "$b.q.err" ] && { osp_fail "instrument=counts ($upd): stderr with forest=off"; osp_show "$b.q.err"; }
+    osp_exec_with "report=none" "$b.d" "$b"
+    osp_same "instrument=counts ($upd) stdout, default options" "$W/plain.out" "$b.d.out"
+    want="has path counters but no sample checks: its paths are reported only with paths=exhaustive, and the prefix forest never sees them"
+    if [ "$(grep -c 'osp: ' "$b.d.err")" -ne 1 ] || ! grep -q -F "$want" "$b.d.err"; then
+      osp_fail "instrument=counts ($upd), default options: expected one line: ...$want"
+      osp_show "$b.d.err" stderr
+    fi
+  else
+    osp_fail "instrument=counts ($upd): build failed"
+  fi
+done
 
 # verbose: one note per function, with its block count; skipped functions say why.
 b=$W/verbose

@@ -7,8 +7,10 @@
 # that does not compile or does not exit 0 plain is skipped.  Otherwise the program is compiled
 # with the plugin at the same level plus -fchecking (GCC's IL verifier after every pass; the
 # GC-stress params of `make check' are left out here, they would make this run several times
-# slower) and run with OSP_OPTIONS=report=none; it must exit 0 as well.  Any compiler crash
-# with the plugin fails, even for a program whose plain build fails.
+# slower) and run with OSP_OPTIONS=report=none; it must exit 0 as well.  A third variant,
+# "-O2+counts", builds at -O2 with instrument=blocks,paths,counts (hooks, sample checks and the
+# inline path counters together).  Any compiler crash with the plugin fails, even for a program
+# whose plain build fails.
 #
 # Output: FAIL lines as they happen, a final line
 #     torture: N passed, N failed, N skipped (N compiler crashes) in S s
@@ -28,8 +30,10 @@ if [ "$1" = --worker ]; then
   t=$OSP_TORTURE_TIMEOUT
   for src in "$@"; do
     name=$(basename "$src" .c)
-    for lvl in -O0 -O2; do
-      b=$tw/$name$lvl
+    for var in -O0 -O2 -O2+counts; do
+      lvl=${var%%+*} extra=
+      [ "$var" = -O2+counts ] && extra=-fplugin-arg-osp-instrument=blocks,paths,counts
+      b=$tw/$name$var
       plain=ok
       keep=
       if ! $CC -w $lvl "$src" -o "$b.plain" -lm > "$b.plain.err" 2>&1; then
@@ -37,35 +41,35 @@ if [ "$1" = --worker ]; then
       elif ! (cd "$tw" && timeout "$t" "$b.plain" > /dev/null 2>&1 < /dev/null); then
         plain="plain run failed"
       fi
-      if $CC -w $lvl -fchecking -fplugin="$OSP_PLUGIN" -I"$OSP_INCLUDE" "$src" -o "$b.osp" -lm \
+      if $CC -w $lvl -fchecking -fplugin="$OSP_PLUGIN" $extra -I"$OSP_INCLUDE" "$src" -o "$b.osp" -lm \
            -L"$OSP_RTDIR" -Wl,-rpath,"$OSP_RTDIR" -losprt -pthread > "$b.osp.err" 2>&1; then
         if [ "$plain" != ok ]; then
-          echo "SKIP: $name $lvl ($plain)"
+          echo "SKIP: $name $var ($plain)"
         else
           (cd "$tw" && OSP_OPTIONS=report=none timeout "$t" "$b.osp" > /dev/null 2>&1 < /dev/null)
           rc=$?
-          xfail=$(awk -v n="$name" -v l="$lvl" '$1 == n && $2 == l { $1 = $2 = ""; sub(/^  /, ""); print }' "$OSP_TORTURE_XFAIL")
+          xfail=$(awk -v n="$name" -v l="$var" '$1 == n && $2 == l { $1 = $2 = ""; sub(/^  /, ""); print }' "$OSP_TORTURE_XFAIL")
           if [ -n "$xfail" ] && [ $rc -eq 0 ]; then
-            echo "XPASS: $name $lvl (listed in tests/torture-xfail.txt, but passes now)"
+            echo "XPASS: $name $var (listed in tests/torture-xfail.txt, but passes now)"
           elif [ -n "$xfail" ]; then
-            echo "XFAIL: $name $lvl ($xfail)"
+            echo "XFAIL: $name $var ($xfail)"
           elif [ $rc -eq 0 ]; then
-            echo "PASS: $name $lvl"
+            echo "PASS: $name $var"
           elif [ $rc -eq 124 ]; then
-            echo "FAIL: $name $lvl (instrumented run timed out after $t s; plain passes)"
+            echo "FAIL: $name $var (instrumented run timed out after $t s; plain passes)"
             keep=1
           else
-            echo "FAIL: $name $lvl (instrumented run exit status $rc; plain passes)"
+            echo "FAIL: $name $var (instrumented run exit status $rc; plain passes)"
             keep=1
           fi
         fi
       elif grep -q -i -E 'internal compiler error|killed signal|Segmentation fault|terminated with signal|compiler error: Killed' "$b.osp.err"; then
-        echo "FAIL: $name $lvl (compiler crash with the plugin: $(grep -i -m 1 -E 'internal compiler error|signal|Segmentation' "$b.osp.err" | cut -c1-200))"
+        echo "FAIL: $name $var (compiler crash with the plugin: $(grep -i -m 1 -E 'internal compiler error|signal|Segmentation' "$b.osp.err" | cut -c1-200))"
         keep=1
       elif [ "$plain" != ok ]; then
-        echo "SKIP: $name $lvl ($plain)"
+        echo "SKIP: $name $var ($plain)"
       else
-        echo "FAIL: $name $lvl (instrumented build failed: $(grep -m 1 -E 'error' "$b.osp.err" | cut -c1-200))"
+        echo "FAIL: $name $var (instrumented build failed: $(grep -m 1 -E 'error' "$b.osp.err" | cut -c1-200))"
         keep=1
       fi
       # keep the compiler messages of failures only
@@ -141,13 +145,13 @@ if [ "$other" -gt 0 ]; then
   grep -v -E '^(PASS|FAIL|SKIP|XFAIL|XPASS): ' "$log" | head -n 20
   fail=$((fail + 1))
 fi
-expected=$((n * 2))
+expected=$((n * 3))
 if [ $((pass + fail + skip + xfail)) -lt "$expected" ]; then
   echo "torture: only $((pass + fail + skip + xfail)) results for $expected (program, level) pairs"
   fail=$((fail + expected - pass - fail - skip - xfail))
 fi
 secs=$(( $(date +%s) - start ))
-for lvl in -O0 -O2; do
+for lvl in -O0 -O2 -O2+counts; do
   echo "torture $lvl: $(grep -c "^PASS: [^ ]* $lvl\$" "$log") passed," \
     "$(grep -c "^FAIL: [^ ]* $lvl " "$log") failed, $(grep -c "^SKIP: [^ ]* $lvl " "$log") skipped"
 done

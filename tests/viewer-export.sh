@@ -381,7 +381,8 @@ assert d["source"]["kind"] == "live"
 ' < "$W/seg.json" || osp_fail "--json without EDGES: want has_edges false and edges null"
 
 # --- 6. a live process ------------------------------------------------------------------------------
-OSP_OPTIONS=report=none:paths=exhaustive "$W/loop" 200000 4 > "$W/live.out" 2> "$W/live.err" &
+# (15 s: the four ospview calls below must all find it running, also on a loaded machine)
+OSP_OPTIONS=report=none:paths=exhaustive "$W/loop" 200000 15 > "$W/live.out" 2> "$W/live.err" &
 lpid=$!
 if ! wait_segment "$lpid"; then
   osp_fail "the live program published no segment"

@@ -715,8 +715,8 @@ static const char *const sum_stats[] = {
 static const char *const max_stats[] = {
   "hotlist_entries", "hotlist_sample_size", "hotlist_bytes_used",
   "hotlist_bytes_peak", "exact_entries", "exact_bytes_used",
-  "path_bytes_used", "path_bytes_peak", "forest_nodes", "forest_nodes_peak",
-  "forest_threshold", "forest_ipf_nodes",
+  "path_bytes_used", "path_bytes_peak", "path_counter_bytes", "forest_nodes",
+  "forest_nodes_peak", "forest_threshold", "forest_ipf_nodes",
 };
 static const char *const recount_stats[] = {
   "functions", "subpaths", "paths_distinct", "forest_trees",

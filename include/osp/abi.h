@@ -17,7 +17,16 @@
  *         t = __osp_path_countdown; t = t - 1; __osp_path_countdown = t;
  *         if (t == 0) __osp_path_end (&record, r + value_of_the_last_edge);
  *     (PEP sections 3.2-3.3).  The P-DAG and its edge values are in the
- *     record (`paths`, below), so the runtime decodes an id into blocks.
+ *     record (`paths`, below), so the runtime decodes an id into blocks;
+ *   - with instrument=counts, the same path register, and at every path end
+ *         rec.counts[r + value_of_the_last_edge] += 1;
+ *     (plain, or an atomic relaxed add with counts-update=atomic): the
+ *     exact Ball-Larus path profile at the cost of one increment per path,
+ *     without calling the runtime.  `counts` first points to a zeroed array
+ *     of npaths words in the module; registration moves the counters into
+ *     the runtime's memory (copying what was counted before) and points
+ *     `counts` there, so they outlive a dlclose.  Generated code loads
+ *     `counts` at each path end (GCC hoists the load out of loops).
  * and, once per translation unit that emitted at least one record, a static
  * constructor
  *         __osp_register_module (OSP_ABI_VERSION,
@@ -38,7 +47,7 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 2u
+#define OSP_ABI_VERSION 3u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
@@ -47,6 +56,14 @@
 #define OSP_SYM_BLOCK_HOOK "__osp_block_hook"
 #define OSP_SYM_PATH_COUNTDOWN "__osp_path_countdown" /* __thread uint32_t */
 #define OSP_SYM_PATH_END "__osp_path_end"
+/* x86-64: the same entry points, preserving every register but the flags
+ * and %eax, which returns the re-armed countdown (libosprt/trampoline.S);
+ * called from an asm statement after stepping over the red zone, record in
+ * %rdi, argument in %rsi.  Suffixes by what the calling function can keep
+ * in vector registers: none (SSE: %xmm0-15), "_avx" (%ymm0-15), "_xsave"
+ * (AVX-512 and anything else XSAVE covers). */
+#define OSP_SYM_BLOCK_HOOK_PRESERVING "__osp_block_hook_preserving"
+#define OSP_SYM_PATH_END_PRESERVING "__osp_path_end_preserving"
 #define OSP_SYM_REGISTER "__osp_register_module"
 #define OSP_SYM_SECTION_START "__start_osp_fns"
 #define OSP_SYM_SECTION_STOP "__stop_osp_fns"
@@ -89,10 +106,12 @@ enum osp_edge_flags
 enum osp_fn_flags
 {
   OSP_FN_BLOCK_HOOKS = 1u << 0, /* block-entry hooks were inserted */
-  OSP_FN_PATH_PROBES = 1u << 1  /* path register, probes and sample checks */
+  OSP_FN_PATH_PROBES = 1u << 1, /* path register and its P-DAG (`paths`) */
+  OSP_FN_PATH_CHECKS = 1u << 2, /* PEP sample checks at the path ends */
+  OSP_FN_PATH_COUNTS = 1u << 3  /* inline counters at the path ends (`counts`) */
 };
 
-/* One instrumented function.  Size 72 bytes, alignment 8 on LP64; the plugin
+/* One instrumented function.  Size 80 bytes, alignment 8 on LP64; the plugin
  * pins the alignment (DECL_USER_ALIGN) but readers still scan the section in
  * 8-byte steps for OSP_FN_MAGIC so that padding can never derail them.
  *
@@ -135,6 +154,7 @@ struct osp_fn_record
   const uint64_t *paths;  /* paths_len words, or NULL */
   uint32_t paths_len;
   uint32_t reserved;      /* 0 */
+  uint64_t *counts;       /* npaths counters with OSP_FN_PATH_COUNTS, else NULL */
 };
 
 #ifdef __cplusplus
@@ -150,6 +170,15 @@ void __osp_block_hook (struct osp_fn_record *fn, uint32_t block);
 void __osp_path_end (struct osp_fn_record *fn, uint64_t path);
 void __osp_register_module (uint32_t abi_version, struct osp_fn_record *start,
                             struct osp_fn_record *stop);
+#if defined(__x86_64__) && !defined(__ILP32__)
+/* Not callable from C: see OSP_SYM_BLOCK_HOOK_PRESERVING. */
+void __osp_block_hook_preserving (void);
+void __osp_path_end_preserving (void);
+void __osp_block_hook_preserving_avx (void);
+void __osp_path_end_preserving_avx (void);
+void __osp_block_hook_preserving_xsave (void);
+void __osp_path_end_preserving_xsave (void);
+#endif
 
 #ifdef __cplusplus
 }

@@ -370,7 +370,10 @@ test_timer (const char *dir)
   CHECK (n <= s);
   CHECK (ticks >= 5);
   CHECK (s >= 64 && s <= 64 * ticks);
-  CHECK (runs <= ticks && runs >= ticks / 2);
+  /* Each burst answers a tick; ticks that arrive while the worker waits
+     for a CPU coalesce (a loaded machine gave 6 bursts for 25 ticks), so
+     only "several bursts, none without a tick" holds everywhere. */
+  CHECK (runs <= ticks && runs >= 2);
   CHECK (full >= runs * 3 / 4);
   free (ids);
   free (r);

@@ -270,6 +270,26 @@ test_checks (void)
   h.paths_len = 0;
   CHECK (osp_record_check (&h) == NULL);
 
+  /* Inline counters: the flag and the array go together, need the P-DAG,
+     and are refused past the plugin's cap. */
+  static uint64_t counts[64];
+  h = r;
+  h.flags |= OSP_FN_PATH_COUNTS;
+  CHECK_STR (osp_record_check (&h), "path counters without a counts array");
+  h.counts = counts;
+  CHECK (osp_record_check (&h) == NULL);
+  h.npaths = ((uint64_t) 1 << 24) + 1;
+  CHECK_STR (osp_record_check (&h), "path counters for more than 2^24 paths");
+  h = r;
+  h.counts = counts;
+  CHECK_STR (osp_record_check (&h),
+             "a counts array without OSP_FN_PATH_COUNTS");
+  h.flags &= ~(uint32_t) OSP_FN_PATH_PROBES;
+  h.paths = NULL;
+  h.npaths = 0;
+  h.paths_len = 0;
+  CHECK (osp_record_check (&h) != NULL);
+
   /* Refused at registration, one line each: a value past npaths, and a
      loop whose header is not a start (the P-DAG has a cycle). */
   tg_loop (&g_cyc);
@@ -600,6 +620,7 @@ static const char expected_tsv[]
       "stat\tpath_bytes_used\t8424\n"
       "stat\tpath_bytes_peak\t8424\n"
       "stat\tpath_bytes\t65536\n"
+      "stat\tpath_counter_bytes\t0\n"
       "stat\tdecode_cache_hits\t96\n"
       "stat\tdecode_cache_misses\t4\n"
       "stat\tpath_functions\t1\n";
@@ -730,6 +751,66 @@ scenario_forest (void)
   return osp_test_failures ? 1 : 0;
 }
 
+/* ---- inline counters (instrument=counts) ------------------------------ */
+
+static struct tg g_cnt;
+static struct osp_fn_record r_cnt __attribute__ ((aligned (8)));
+static uint64_t module_counts[16];
+
+static int
+scenario_counts (void)
+{
+  tg_loop (&g_cnt);
+  tg_build (&g_cnt, &r_cnt, "counted", "c.c");
+  r_cnt.flags |= OSP_FN_PATH_COUNTS | OSP_FN_PATH_CHECKS;
+  CHECK (r_cnt.npaths <= 16);
+  r_cnt.counts = module_counts;
+  module_counts[2] = 5; /* counted before registration */
+  struct osp_fn *f = fn_of (&r_cnt);
+  CHECK (f != NULL);
+  /* Registration moved the counters into the runtime, the early count
+     with them. */
+  CHECK (r_cnt.counts == f->counts && r_cnt.counts != module_counts);
+  CHECK_EQ (f->counts[2], 5);
+  uint64_t want[4] = { 10, 30, 20, 40 };
+  for (uint64_t id = 0; id < 4; id++)
+    {
+      r_cnt.counts[id] += want[id]; /* what the generated code does */
+      osp_test_path_end (&r_cnt, id); /* the check of the same path end:
+                                         the table must not count it */
+    }
+  want[2] += 5;
+  osp_thread_settle (osp_thread_peek ());
+
+  struct osp_profile p;
+  CHECK_EQ (osp_profile_take (&p), 0);
+  CHECK_EQ (p.paths.nrows, 4);
+  uint64_t total = 0;
+  for (uint32_t r = 0; r < p.paths.nrows; r++)
+    {
+      const struct osp_path_row *row = &p.paths.rows[r];
+      CHECK (row->id < 4 && row->samples == want[row->id]);
+      total += row->samples;
+    }
+  CHECK_EQ (p.paths.samples, total);
+  CHECK_EQ (p.paths.ends_seen, 4); /* the checks' path ends */
+  CHECK_EQ (p.paths.counter_bytes, r_cnt.npaths * 8);
+  /* The edge profile is the rows' edges times their counts: the loop
+     header's out-edges carry every path. */
+  const uint64_t *e = p.paths.edges[f->id - 1];
+  CHECK (e != NULL);
+  uint64_t out = 0;
+  for (uint32_t s = 0; s < f->blocks[1].nsucc; s++)
+    out += e[f->blocks[1].succ + s];
+  CHECK_EQ (out, want[1] + want[2] + want[3]);
+  osp_profile_free (&p);
+
+  /* A fork child starts over. */
+  osp_pathprof_reset ();
+  CHECK_EQ (f->counts[2], 0);
+  return osp_test_failures ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -739,6 +820,8 @@ main (int argc, char **argv)
     return scenario_report ();
   if (argc > 1 && strcmp (argv[1], "forest") == 0)
     return scenario_forest ();
+  if (argc > 1 && strcmp (argv[1], "counts") == 0)
+    return scenario_counts ();
 
   test_decode ();
   test_verify ();
@@ -752,6 +835,8 @@ main (int argc, char **argv)
   CHECK_EQ (osp_test_run ("report", "mode=blocks:paths=exhaustive:"
                           "forest=off:path_bytes=64k:report=none", NULL,
                           NULL), 0);
+  CHECK_EQ (osp_test_run ("counts", "mode=blocks:paths=exhaustive:"
+                          "forest=off:report=none", NULL, NULL), 0);
   CHECK_EQ (osp_test_run ("forest", "mode=blocks:paths=exhaustive:"
                           "forest=exhaustive:forest_k=3:forest_prune=0:"
                           "path_bytes=64k:report=none", NULL, NULL), 0);

@@ -1,0 +1,248 @@
+/* trampoline.S - the runtime entry points as the generated code calls them
+ * on x86-64: preserving every register (include/osp/abi.h).
+ *
+ * Why: a plain call to __osp_block_hook or __osp_path_end, even one in a
+ * cold block that almost never runs, tells GCC that memory may change and
+ * that the call-clobbered registers die.  In a loop with a check GCC then
+ * reloads loop-invariant values from memory on every iteration and keeps
+ * fewer values in registers, which costs more than the check itself
+ * (doc/PERFORMANCE.md: sparse's inner loop was 13 instructions against 7
+ * plain; with these entry points it is 10).  So the plugin emits, in the
+ * cold block, an asm statement that names only what the runtime really
+ * changes, the two countdowns, and calls one of these instead:
+ *
+ *     lea -128(%rsp), %rsp                    # step over the red zone
+ *     call *__osp_path_end_preserving@GOTPCREL(%rip)
+ *     lea 128(%rsp), %rsp
+ *
+ * with the record in %rdi and the argument in %rsi, and the countdown the
+ * runtime re-armed coming back in %eax, which the generated code stores
+ * (so the asm has no memory operand at all: GCC's loop-invariant motion
+ * gives up on a loop with any statement touching memory it cannot
+ * analyse).  Each trampoline saves the other call-clobbered general
+ * registers and %rbx, then the vector registers the calling function can
+ * use (three flavours, below), aligns the stack and calls the C entry
+ * point, then restores everything but the flags (the asm says "cc") and
+ * %eax - as the dynamic linker's lazy-binding trampoline does, for the
+ * same reason.  Each C entry point writes only its own countdown
+ * (runtime.c), so the other one, which the generated code may keep in a
+ * register across the asm, stays right.
+ *
+ * Other targets have no trampolines: the plugin emits plain calls there.
+ */
+#if defined (__x86_64__) && !defined (__ILP32__)
+
+	.data
+	.p2align 2
+/* Bytes to reserve for XSAVE (its size + 64 for the alignment), -1 for
+   FXSAVE, 0 before the first call.  Racing first calls store the same
+   value. */
+osp_xsave_bytes:
+	.long	0
+
+	.text
+
+/* %eax := osp_xsave_bytes, measured first if 0.  Clobbers %ebx, %ecx,
+   %edx (saved by the caller); needs no stack alignment. */
+	.p2align 4
+	.type	osp_xsave_measure, @function
+osp_xsave_measure:
+	.cfi_startproc
+	movl	osp_xsave_bytes(%rip), %eax
+	testl	%eax, %eax
+	jnz	2f
+	movl	$1, %eax
+	cpuid
+	btl	$27, %ecx		/* OSXSAVE: XSAVE usable */
+	jnc	1f
+	movl	$0xd, %eax
+	xorl	%ecx, %ecx
+	cpuid				/* %ebx: XSAVE size for XCR0 */
+	leal	64(%rbx), %eax
+	movl	%eax, osp_xsave_bytes(%rip)
+	ret
+1:	movl	$-1, %eax
+	movl	%eax, osp_xsave_bytes(%rip)
+2:	ret
+	.cfi_endproc
+	.size	osp_xsave_measure, .-osp_xsave_measure
+
+/* The vector state a trampoline saves, by the instruction set the calling
+   function was compiled for (the plugin picks the flavour; a function
+   keeps values only in the registers its instruction set has):
+     SSE     %xmm0-15 (movaps; 256 bytes)
+     AVX     %ymm0-15 (vmovdqa; 512 bytes)
+     XSAVE   everything XCR0 enables (AVX-512's %zmm0-31 and %k0-7
+             included), or FXSAVE on a CPU without XSAVE.
+   XSAVE/XRSTOR cost about 250 ns here, the SSE flavour a few, which
+   matters because in a subpath sample every block's hook fires.  The x87
+   stack is left alone: neither the runtime nor the C library functions it
+   calls use x87 instructions.  Each macro runs with %rbp the frame, the
+   general registers saved, and must leave %rsp 16-byte aligned. */
+#define SAVE_SSE						\
+	subq	$256, %rsp;					\
+	andq	$-16, %rsp;					\
+	movaps	%xmm0, 0(%rsp);					\
+	movaps	%xmm1, 16(%rsp);				\
+	movaps	%xmm2, 32(%rsp);				\
+	movaps	%xmm3, 48(%rsp);				\
+	movaps	%xmm4, 64(%rsp);				\
+	movaps	%xmm5, 80(%rsp);				\
+	movaps	%xmm6, 96(%rsp);				\
+	movaps	%xmm7, 112(%rsp);				\
+	movaps	%xmm8, 128(%rsp);				\
+	movaps	%xmm9, 144(%rsp);				\
+	movaps	%xmm10, 160(%rsp);				\
+	movaps	%xmm11, 176(%rsp);				\
+	movaps	%xmm12, 192(%rsp);				\
+	movaps	%xmm13, 208(%rsp);				\
+	movaps	%xmm14, 224(%rsp);				\
+	movaps	%xmm15, 240(%rsp)
+#define RESTORE_SSE						\
+	movaps	0(%rsp), %xmm0;					\
+	movaps	16(%rsp), %xmm1;				\
+	movaps	32(%rsp), %xmm2;				\
+	movaps	48(%rsp), %xmm3;				\
+	movaps	64(%rsp), %xmm4;				\
+	movaps	80(%rsp), %xmm5;				\
+	movaps	96(%rsp), %xmm6;				\
+	movaps	112(%rsp), %xmm7;				\
+	movaps	128(%rsp), %xmm8;				\
+	movaps	144(%rsp), %xmm9;				\
+	movaps	160(%rsp), %xmm10;				\
+	movaps	176(%rsp), %xmm11;				\
+	movaps	192(%rsp), %xmm12;				\
+	movaps	208(%rsp), %xmm13;				\
+	movaps	224(%rsp), %xmm14;				\
+	movaps	240(%rsp), %xmm15
+#define SAVE_AVX						\
+	subq	$512, %rsp;					\
+	andq	$-32, %rsp;					\
+	vmovdqa	%ymm0, 0(%rsp);					\
+	vmovdqa	%ymm1, 32(%rsp);				\
+	vmovdqa	%ymm2, 64(%rsp);				\
+	vmovdqa	%ymm3, 96(%rsp);				\
+	vmovdqa	%ymm4, 128(%rsp);				\
+	vmovdqa	%ymm5, 160(%rsp);				\
+	vmovdqa	%ymm6, 192(%rsp);				\
+	vmovdqa	%ymm7, 224(%rsp);				\
+	vmovdqa	%ymm8, 256(%rsp);				\
+	vmovdqa	%ymm9, 288(%rsp);				\
+	vmovdqa	%ymm10, 320(%rsp);				\
+	vmovdqa	%ymm11, 352(%rsp);				\
+	vmovdqa	%ymm12, 384(%rsp);				\
+	vmovdqa	%ymm13, 416(%rsp);				\
+	vmovdqa	%ymm14, 448(%rsp);				\
+	vmovdqa	%ymm15, 480(%rsp)
+#define RESTORE_AVX						\
+	vmovdqa	0(%rsp), %ymm0;					\
+	vmovdqa	32(%rsp), %ymm1;				\
+	vmovdqa	64(%rsp), %ymm2;				\
+	vmovdqa	96(%rsp), %ymm3;				\
+	vmovdqa	128(%rsp), %ymm4;				\
+	vmovdqa	160(%rsp), %ymm5;				\
+	vmovdqa	192(%rsp), %ymm6;				\
+	vmovdqa	224(%rsp), %ymm7;				\
+	vmovdqa	256(%rsp), %ymm8;				\
+	vmovdqa	288(%rsp), %ymm9;				\
+	vmovdqa	320(%rsp), %ymm10;				\
+	vmovdqa	352(%rsp), %ymm11;				\
+	vmovdqa	384(%rsp), %ymm12;				\
+	vmovdqa	416(%rsp), %ymm13;				\
+	vmovdqa	448(%rsp), %ymm14;				\
+	vmovdqa	480(%rsp), %ymm15
+/* XSAVE needs %eax:%edx as the component mask, so the call and the
+   restore are part of the macro. */
+#define CALL_XSAVE(target)					\
+	call	osp_xsave_measure;				\
+	cmpl	$-1, %eax;					\
+	je	1f;						\
+	subq	%rax, %rsp;					\
+	andq	$-64, %rsp;					\
+	xorl	%eax, %eax;	/* the XSAVE header must be zero */ \
+	movq	%rax, 512(%rsp);				\
+	movq	%rax, 520(%rsp);				\
+	movq	%rax, 528(%rsp);				\
+	movq	%rax, 536(%rsp);				\
+	movq	%rax, 544(%rsp);				\
+	movq	%rax, 552(%rsp);				\
+	movq	%rax, 560(%rsp);				\
+	movq	%rax, 568(%rsp);				\
+	movl	$-1, %eax;					\
+	movl	$-1, %edx;					\
+	xsave	(%rsp);						\
+	call	*target@GOTPCREL(%rip);				\
+	movl	$-1, %eax;					\
+	movl	$-1, %edx;					\
+	xrstor	(%rsp);						\
+	jmp	2f;						\
+1:	subq	$512, %rsp;					\
+	andq	$-16, %rsp;					\
+	fxsave	(%rsp);						\
+	call	*target@GOTPCREL(%rip);				\
+	fxrstor	(%rsp);						\
+2:
+#define CALL_SSE(target)					\
+	SAVE_SSE;						\
+	call	*target@GOTPCREL(%rip);				\
+	RESTORE_SSE
+#define CALL_AVX(target)					\
+	SAVE_AVX;						\
+	call	*target@GOTPCREL(%rip);				\
+	RESTORE_AVX
+
+/* One trampoline: NAME saves the call-clobbered general registers and
+   %rbx, then the vector state (CALL: one of the above), calls TARGET
+   (%rdi, %rsi as given), restores everything and returns TLS, the
+   countdown TARGET re-armed, in %eax (the asm's only output: the
+   generated code stores it back). */
+#define PRESERVING(name, target, tls, CALL)			\
+	.globl	name;						\
+	.type	name, @function;				\
+	.p2align 4;						\
+name:								\
+	.cfi_startproc;						\
+	.byte	0xf3, 0x0f, 0x1e, 0xfa;	/* endbr64 */		\
+	pushq	%rbp;						\
+	.cfi_def_cfa_offset 16;					\
+	.cfi_offset %rbp, -16;					\
+	movq	%rsp, %rbp;					\
+	.cfi_def_cfa_register %rbp;				\
+	pushq	%rbx;						\
+	pushq	%rcx;						\
+	pushq	%rdx;						\
+	pushq	%rsi;						\
+	pushq	%rdi;						\
+	pushq	%r8;						\
+	pushq	%r9;						\
+	pushq	%r10;						\
+	pushq	%r11;						\
+	CALL (target);						\
+	leaq	-72(%rbp), %rsp;				\
+	popq	%r11;						\
+	popq	%r10;						\
+	popq	%r9;						\
+	popq	%r8;						\
+	popq	%rdi;						\
+	popq	%rsi;						\
+	popq	%rdx;						\
+	popq	%rcx;						\
+	popq	%rbx;						\
+	movq	tls@gottpoff(%rip), %rax;			\
+	movl	%fs:(%rax), %eax;				\
+	popq	%rbp;						\
+	.cfi_def_cfa %rsp, 8;					\
+	ret;							\
+	.cfi_endproc;						\
+	.size	name, .-name
+
+PRESERVING (__osp_block_hook_preserving, __osp_block_hook, __osp_skip, CALL_SSE)
+PRESERVING (__osp_path_end_preserving, __osp_path_end, __osp_path_countdown, CALL_SSE)
+PRESERVING (__osp_block_hook_preserving_avx, __osp_block_hook, __osp_skip, CALL_AVX)
+PRESERVING (__osp_path_end_preserving_avx, __osp_path_end, __osp_path_countdown, CALL_AVX)
+PRESERVING (__osp_block_hook_preserving_xsave, __osp_block_hook, __osp_skip, CALL_XSAVE)
+PRESERVING (__osp_path_end_preserving_xsave, __osp_path_end, __osp_path_countdown, CALL_XSAVE)
+
+#endif
+
+	.section .note.GNU-stack, "", @progbits
