@@ -22,7 +22,7 @@
  * call the runtime function itself but its register-preserving trampoline
  * (libosprt/trampoline.S), from an asm statement without memory operands:
  *
- *     asm volatile ("lea -128(%rsp),%rsp; call *TRAMPOLINE@GOTPCREL(%rip);
+ *     asm ("lea -128(%rsp),%rsp; call *TRAMPOLINE@GOTPCREL(%rip);
  *                    lea 128(%rsp),%rsp"
  *                   : "=a" (t) : "D" (&record), "S" (arg) : "cc");
  *     COUNTER = t;          // the countdown the runtime re-armed
@@ -179,7 +179,16 @@ build_preserving_call (tree fn, tree record_addr, tree arg, tree *rearmed)
                                             build_string (3, "cc")));
   gasm *stmt = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs,
                                      clobbers, NULL);
-  gimple_asm_set_volatile (stmt, true);
+  /* Not volatile: GCC's data-dependence analysis gives up on a loop that
+     contains a volatile asm, which stops predictive commoning (sor's
+     inner loop then waits on a store for the value it just computed: 2x
+     the time) and vectorisation.  It still runs exactly when reached: its
+     output is used, it is in its own cold block behind its countdown
+     test (which depends on the previous asm's output), and an asm is
+     never hoisted, speculated or merged with another execution there -
+     the exhaustive modes' exact counts (tests/paths.sh, preserving.sh)
+     would show a lost or an extra one.  */
+  gimple_asm_set_volatile (stmt, false);
   SSA_NAME_DEF_STMT (*rearmed) = stmt; /* asm outputs do not set it */
   return stmt;
 }
