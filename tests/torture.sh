@@ -119,7 +119,7 @@ export OSP_TORTURE_WORK OSP_TORTURE_TIMEOUT OSP_TORTURE_XFAIL
 # Torture tests compare against their own expectations; some read files in the cwd.
 ls "$exe"/*.c | grep -E -e "${OSP_TORTURE_FILTER:-.}" > "$work/list"
 n=$(wc -l < "$work/list")
-echo "torture: $n programs from $exe, at -O0 and -O2, $jobs jobs"
+echo "torture: $n programs from $exe, at -O0, -O2 and -O2+counts, $jobs jobs"
 echo "torture: instrumented builds use -fchecking (without the GC-stress params of make check)"
 
 log=$abs_top_builddir/tests/torture.log
