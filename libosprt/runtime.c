@@ -290,3 +290,27 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
     path_countdown_set (OSP_PATH_HUGE);
   leave ();
 }
+
+/* A batched loop's exit (abi.h, plugin/probes.cc): N path ends of PATH in
+   a row, the countdown having been C before them (the generated code has
+   already stored C - N, which is right when N < C).  Each time the
+   countdown runs out within them is a path end handed to __osp_path_end
+   as a check would have; what is left of N then counts down the countdown
+   it re-armed.  Exhaustive modes (countdown 1) thus see all N, in order. */
+OSP_EXPORT void
+__osp_path_ends (struct osp_fn_record *rec, uint64_t path, uint64_t n,
+                 uint32_t c)
+{
+  if (c == 0) /* only transiently 0 (a check's store before its call) */
+    c = 1;
+  while (n >= c)
+    {
+      n -= c;
+      path_countdown_set (0); /* as the check that ran out would have */
+      __osp_path_end (rec, path);
+      c = __atomic_load_n (&__osp_path_countdown, __ATOMIC_RELAXED);
+      if (c == 0)
+        c = 1;
+    }
+  path_countdown_set (c - (uint32_t) n);
+}

@@ -151,6 +151,13 @@ osp_xsave_measure:
 	vmovdqa	416(%rsp), %ymm13;				\
 	vmovdqa	448(%rsp), %ymm14;				\
 	vmovdqa	480(%rsp), %ymm15
+/* XSAVE needs %eax:%edx as the component mask (and measuring its size
+   runs CPUID), so the call and the restore are part of the macro, and the
+   third and fourth arguments (%rdx, %rcx: __osp_path_ends) are reloaded
+   from where PRESERVING pushed them. */
+#define RELOAD_ARGS						\
+	movq	-24(%rbp), %rdx;				\
+	movq	-16(%rbp), %rcx
 /* XSAVE needs %eax:%edx as the component mask, so the call and the
    restore are part of the macro. */
 #define CALL_XSAVE(target)					\
@@ -171,6 +178,7 @@ osp_xsave_measure:
 	movl	$-1, %eax;					\
 	movl	$-1, %edx;					\
 	xsave	(%rsp);						\
+	RELOAD_ARGS;						\
 	call	*target@GOTPCREL(%rip);				\
 	movl	$-1, %eax;					\
 	movl	$-1, %edx;					\
@@ -179,6 +187,7 @@ osp_xsave_measure:
 1:	subq	$512, %rsp;					\
 	andq	$-16, %rsp;					\
 	fxsave	(%rsp);						\
+	RELOAD_ARGS;						\
 	call	*target@GOTPCREL(%rip);				\
 	fxrstor	(%rsp);						\
 2:
@@ -193,7 +202,7 @@ osp_xsave_measure:
 
 /* One trampoline: NAME saves the call-clobbered general registers and
    %rbx, then the vector state (CALL: one of the above), calls TARGET
-   (%rdi, %rsi as given), restores everything and returns TLS, the
+   (%rdi, %rsi, %rdx, %rcx as given), restores everything and returns TLS, the
    countdown TARGET re-armed, in %eax (the asm's only output: the
    generated code stores it back). */
 #define PRESERVING(name, target, tls, CALL)			\
@@ -242,6 +251,9 @@ PRESERVING (__osp_block_hook_preserving_avx, __osp_block_hook, __osp_skip, CALL_
 PRESERVING (__osp_path_end_preserving_avx, __osp_path_end, __osp_path_countdown, CALL_AVX)
 PRESERVING (__osp_block_hook_preserving_xsave, __osp_block_hook, __osp_skip, CALL_XSAVE)
 PRESERVING (__osp_path_end_preserving_xsave, __osp_path_end, __osp_path_countdown, CALL_XSAVE)
+PRESERVING (__osp_path_ends_preserving, __osp_path_ends, __osp_path_countdown, CALL_SSE)
+PRESERVING (__osp_path_ends_preserving_avx, __osp_path_ends, __osp_path_countdown, CALL_AVX)
+PRESERVING (__osp_path_ends_preserving_xsave, __osp_path_ends, __osp_path_countdown, CALL_XSAVE)
 
 #endif
 

@@ -112,6 +112,10 @@ init_hook_decls ()
   type = build_function_type_list (void_type_node, ptr_type_node,
                                    uint64_type_node, NULL_TREE);
   path_end_decl = declare_runtime_function (OSP_SYM_PATH_END, type, true);
+  type = build_function_type_list (void_type_node, ptr_type_node,
+                                   uint64_type_node, uint64_type_node,
+                                   uint32_type_node, NULL_TREE);
+  path_ends_decl = declare_runtime_function (OSP_SYM_PATH_ENDS, type, true);
 }
 
 /* The first real statement of BB, or NULL.  */
@@ -157,14 +161,13 @@ vector_flavour ()
   return "";
 }
 
-/* The asm statement that calls FN's register-preserving trampoline with
-   RECORD_ADDR and ARG, its output the re-armed countdown in *REARMED (the
-   header comment).  */
-static gimple *
-build_preserving_call (tree fn, tree record_addr, tree arg, tree *rearmed)
+/* The asm statement that calls the register-preserving trampoline TARGET
+   with RECORD_ADDR and ARG (and N, C when not NULL: __osp_path_ends), its
+   output the re-armed countdown in *REARMED (the header comment).  */
+gimple *
+build_preserving_call (const char *target, tree record_addr, tree arg,
+                       tree n, tree c, tree *rearmed)
 {
-  const char *target = fn == block_hook_decl ? OSP_SYM_BLOCK_HOOK_PRESERVING
-                                             : OSP_SYM_PATH_END_PRESERVING;
   char text[256];
   snprintf (text, sizeof text,
             "lea -128(%%%%rsp), %%%%rsp\n\t"
@@ -175,6 +178,11 @@ build_preserving_call (tree fn, tree record_addr, tree arg, tree *rearmed)
   vec_safe_push (outputs, asm_operand ("=a", *rearmed));
   vec_safe_push (inputs, asm_operand ("D", unshare_expr (record_addr)));
   vec_safe_push (inputs, asm_operand ("S", arg));
+  if (n)
+    {
+      vec_safe_push (inputs, asm_operand ("d", n));
+      vec_safe_push (inputs, asm_operand ("c", c));
+    }
   vec_safe_push (clobbers, build_tree_list (NULL_TREE,
                                             build_string (3, "cc")));
   gasm *stmt = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs,
@@ -265,8 +273,11 @@ emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
         }
     }
   tree rearmed = NULL_TREE;
+  const char *target = fn == block_hook_decl ? OSP_SYM_BLOCK_HOOK_PRESERVING
+                                             : OSP_SYM_PATH_END_PRESERVING;
   gimple *call = opts.preserving_calls
-                   ? build_preserving_call (fn, record_addr, arg, &rearmed)
+                   ? build_preserving_call (target, record_addr, arg,
+                                            NULL_TREE, NULL_TREE, &rearmed)
                    : gimple_build_call (fn, 2, unshare_expr (record_addr),
                                         arg);
   gimple_set_location (call, loc);

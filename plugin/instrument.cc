@@ -158,7 +158,7 @@ instrument_function (function *fun)
 
   tree record = declare_function_record (fun);
   tree addr = build_fold_addr_expr (record);
-  unsigned fn_flags = 0, hooked = 0, ends = 0;
+  unsigned fn_flags = 0, hooked = 0, ends = 0, batched = 0;
   if (opts.instrument)
     init_hook_decls ();
   if (paths)
@@ -167,7 +167,7 @@ instrument_function (function *fun)
       fn_flags |= checks ? OSP_FN_PATH_CHECKS : 0;
       fn_flags |= counts ? OSP_FN_PATH_COUNTS : 0;
       ends = insert_path_probes (blocks, id_of_bb_index, pn, record, checks,
-                                 counts, &cfg_words);
+                                 counts, &cfg_words, &batched);
     }
   if (opts.instrument & INSTRUMENT_BLOCKS)
     {
@@ -194,10 +194,11 @@ instrument_function (function *fun)
       if (paths)
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks, %llu paths, "
-                "%u path ends (%s), %u cuts", display_name (fun),
-                blocks.length (), hooked, (unsigned long long) pn.npaths,
-                ends, checks && counts ? "sample checks and counters"
-                      : checks ? "sample checks" : "counters", pn.cuts);
+                "%u path ends (%s), %u cuts, %u batched loops",
+                display_name (fun), blocks.length (), hooked,
+                (unsigned long long) pn.npaths, ends,
+                checks && counts ? "sample checks and counters"
+                : checks ? "sample checks" : "counters", pn.cuts, batched);
       else
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks",

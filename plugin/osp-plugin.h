@@ -46,6 +46,7 @@ struct options
   uint64_t max_paths;         /* cap on a function's P-DAG paths */
   bool counts_atomic;         /* counts-update=atomic */
   bool preserving_calls;      /* calls=preserving (hooks.cc) */
+  bool batch_loops;           /* batch-loops=yes (probes.cc) */
   const char *profile;        /* profile=FILE, or NULL */
 };
 extern options opts;
@@ -92,12 +93,13 @@ bool profile_weights (const char *name, const char *file,
                       const vec<block_info> &blocks, vec<double> *weights);
 
 /* probes.cc: RECORD is the function's record (declare_function_record);
-   CHECKS asks for the PEP sample checks, COUNTS for the inline counters.  */
+   CHECKS asks for the PEP sample checks, COUNTS for the inline counters;
+   *BATCHED gets the number of loops whose checks moved to their exits.  */
 unsigned insert_path_probes (const vec<block_info> &blocks,
                              const vec<int> &id_of_bb_index,
                              const path_numbering &pn, tree record,
                              bool checks, bool counts,
-                             vec<uint32_t> *cfg_words);
+                             vec<uint32_t> *cfg_words, unsigned *batched);
 
 /* hooks.cc */
 void init_hook_decls ();
@@ -108,6 +110,8 @@ bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
 void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                           tree record_addr, tree arg, tree addend,
                           location_t loc);
+gimple *build_preserving_call (const char *target, tree record_addr, tree arg,
+                               tree n, tree c, tree *rearmed);
 
 /* metadata.cc */
 void init_metadata_decls ();
@@ -130,6 +134,7 @@ extern tree skip_decl;          /* __thread uint32_t __osp_skip */
 extern tree block_hook_decl;    /* __osp_block_hook */
 extern tree countdown_decl;     /* __thread uint32_t __osp_path_countdown */
 extern tree path_end_decl;      /* __osp_path_end */
+extern tree path_ends_decl;     /* __osp_path_ends */
 extern tree register_decl;      /* __osp_register_module */
 extern tree record_type;        /* struct osp_fn_record */
 

@@ -19,6 +19,11 @@
  *                     a trampoline that preserves every register, from an
  *                     asm statement that clobbers no memory (x86-64 only,
  *                     the default there), or by a plain call (elsewhere)
+ *   batch-loops=yes|no
+ *                     whether a loop whose body is one call-free path counts
+ *                     its iterations in a register and hands them to the
+ *                     sample checks at its exits, instead of checking every
+ *                     iteration (default yes; probes.cc)
  *   counts-update=single|atomic
  *                     how the counters are added to: a plain increment, or
  *                     an atomic one (threads running the same function at
@@ -72,6 +77,7 @@ tree skip_decl;
 tree block_hook_decl;
 tree countdown_decl;
 tree path_end_decl;
+tree path_ends_decl;
 tree register_decl;
 tree record_type;
 
@@ -80,7 +86,7 @@ static struct plugin_info osp_plugin_info = {
   "osp: online hot-subpath profiler.  Keys: "
   "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
-  "profile=FILE, verbose[=0|1]"
+  "batch-loops=yes|no, profile=FILE, verbose[=0|1]"
 };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
@@ -94,6 +100,8 @@ static const struct ggc_root_tab gc_roots[] = {
     &gt_pch_nx_tree_node },
   { &path_end_decl, 1, sizeof (path_end_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
+  { &path_ends_decl, 1, sizeof (path_ends_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
   { &register_decl, 1, sizeof (register_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &record_type, 1, sizeof (record_type), &gt_ggc_mx_tree_node,
@@ -102,8 +110,8 @@ static const struct ggc_root_tab gc_roots[] = {
 };
 
 static const char accepted_keys[] =
-  "instrument, include, exclude, max-paths, counts-update, calls, profile, "
-  "verbose";
+  "instrument, include, exclude, max-paths, counts-update, calls, "
+  "batch-loops, profile, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -218,6 +226,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.max_paths = 0;
   opts.counts_atomic = flag_profile_update != PROFILE_UPDATE_SINGLE;
   opts.preserving_calls = target_has_trampolines ();
+  opts.batch_loops = true;
   opts.profile = NULL;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
@@ -249,6 +258,20 @@ parse_arguments (const struct plugin_name_args *info)
             {
               error ("osp: bad value %qs for plugin argument %<calls%> "
                      "(accepted: preserving, plain)", value ? value : "");
+              ok = false;
+            }
+        }
+      else if (!strcmp (key, "batch-loops"))
+        {
+          if (value && !strcmp (value, "yes"))
+            opts.batch_loops = true;
+          else if (value && !strcmp (value, "no"))
+            opts.batch_loops = false;
+          else
+            {
+              error ("osp: bad value %qs for plugin argument "
+                     "%<batch-loops%> (accepted: yes, no)",
+                     value ? value : "");
               ok = false;
             }
         }

@@ -2,7 +2,8 @@
 # tests/plugin-options.sh - the plugin's -fplugin-arg-osp-KEY[=VALUE] handling:
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
-#   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic, profile=FILE, include=/exclude= fnmatch
+#   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
+#     batch-loops=yes|no, profile=FILE, include=/exclude= fnmatch
 #     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
 #   - the program's output never changes.
@@ -44,9 +45,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, profile, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, profile, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, profile, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, profile, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -56,6 +57,10 @@ must_fail bad-counts-update "bad value 'relaxed' for plugin argument 'counts-upd
   -fplugin-arg-osp-counts-update=relaxed
 must_fail empty-counts-update "plugin argument 'counts-update' (accepted: single, atomic)" \
   -fplugin-arg-osp-counts-update
+must_fail bad-batch-loops "bad value 'maybe' for plugin argument 'batch-loops' (accepted: yes, no)" \
+  -fplugin-arg-osp-batch-loops=maybe
+must_fail empty-batch-loops "plugin argument 'batch-loops' (accepted: yes, no)" \
+  -fplugin-arg-osp-batch-loops
 must_fail bad-calls "bad value 'fast' for plugin argument 'calls' (accepted: preserving, plain)" \
   -fplugin-arg-osp-calls=fast
 must_fail counts-max-paths "too large for 'instrument=counts' (at most 16777216" \

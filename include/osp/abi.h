@@ -18,6 +18,14 @@
  *         if (t == 0) __osp_path_end (&record, r + value_of_the_last_edge);
  *     (PEP sections 3.2-3.3).  The P-DAG and its edge values are in the
  *     record (`paths`, below), so the runtime decodes an id into blocks;
+ *     A loop whose body is a single call-free path from its header to its
+ *     one back edge (id P) checks at its exits instead, with n the
+ *     iterations of this run of the loop counted in a register
+ *     (batch-loops=yes, the default):
+ *         c = __osp_path_countdown; __osp_path_countdown = c - (uint32_t) n;
+ *         if (n >= c) __osp_path_ends (&record, P, n, c);
+ *     the runtime then takes the n path ends as if each had been checked
+ *     (they are all P, and nothing else ends a path in between);
  *   - with instrument=counts, the same path register, and at every path end
  *         rec.counts[r + value_of_the_last_edge] += 1;
  *     (plain, or an atomic relaxed add with counts-update=atomic): the
@@ -56,6 +64,7 @@
 #define OSP_SYM_BLOCK_HOOK "__osp_block_hook"
 #define OSP_SYM_PATH_COUNTDOWN "__osp_path_countdown" /* __thread uint32_t */
 #define OSP_SYM_PATH_END "__osp_path_end"
+#define OSP_SYM_PATH_ENDS "__osp_path_ends"
 /* x86-64: the same entry points, preserving every register but the flags
  * and %eax, which returns the re-armed countdown (libosprt/trampoline.S);
  * called from an asm statement after stepping over the red zone, record in
@@ -64,6 +73,8 @@
  * (AVX-512 and anything else XSAVE covers). */
 #define OSP_SYM_BLOCK_HOOK_PRESERVING "__osp_block_hook_preserving"
 #define OSP_SYM_PATH_END_PRESERVING "__osp_path_end_preserving"
+#define OSP_SYM_PATH_ENDS_PRESERVING "__osp_path_ends_preserving" /* and n in
+                                               %rdx, c in %ecx */
 #define OSP_SYM_REGISTER "__osp_register_module"
 #define OSP_SYM_SECTION_START "__start_osp_fns"
 #define OSP_SYM_SECTION_STOP "__stop_osp_fns"
@@ -168,6 +179,9 @@ extern __thread uint32_t __osp_skip;
 extern __thread uint32_t __osp_path_countdown;
 void __osp_block_hook (struct osp_fn_record *fn, uint32_t block);
 void __osp_path_end (struct osp_fn_record *fn, uint64_t path);
+/* N path ends of PATH in a row, the countdown having been C before them. */
+void __osp_path_ends (struct osp_fn_record *fn, uint64_t path, uint64_t n,
+                      uint32_t c);
 void __osp_register_module (uint32_t abi_version, struct osp_fn_record *start,
                             struct osp_fn_record *stop);
 #if defined(__x86_64__) && !defined(__ILP32__)
@@ -178,6 +192,9 @@ void __osp_block_hook_preserving_avx (void);
 void __osp_path_end_preserving_avx (void);
 void __osp_block_hook_preserving_xsave (void);
 void __osp_path_end_preserving_xsave (void);
+void __osp_path_ends_preserving (void);
+void __osp_path_ends_preserving_avx (void);
+void __osp_path_ends_preserving_xsave (void);
 #endif
 
 #ifdef __cplusplus
