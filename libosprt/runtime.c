@@ -291,26 +291,61 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
   leave ();
 }
 
-/* A batched loop's exit (abi.h, plugin/probes.cc): N path ends of PATH in
-   a row, the countdown having been C before them (the generated code has
-   already stored C - N, which is right when N < C).  Each time the
-   countdown runs out within them is a path end handed to __osp_path_end
-   as a check would have; what is left of N then counts down the countdown
-   it re-armed.  Exhaustive modes (countdown 1) thus see all N, in order. */
+/* Batched loops (abi.h, plugin/loops.cc): at a loop's exit, the events of
+   its run at once: EVENTS events, of which event I goes to ONE (REC, ARG,
+   I), the countdown having been the low 32 bits of C_TAIL (the generated
+   code has already stored it minus EVENTS, right when EVENTS is less).
+   Each time the countdown runs out within them, that event goes to its
+   ordinary entry point, which re-arms the countdown, as a hook or check
+   would have sent it; what is left then counts down the re-armed
+   countdown.  So the runtime sees exactly the events per-iteration hooks
+   and checks would have given it, in order (an exhaustive mode, countdown
+   1, sees all). */
+typedef void (*event_fn) (struct osp_fn_record *rec, const void *arg,
+                          uint64_t i);
+
+static void
+run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
+           struct osp_fn_record *rec, const void *arg, event_fn one)
+{
+  uint64_t at = 0;
+  uint32_t c = (uint32_t) c_tail;
+  while (events - at >= (c ? c : 1)) /* 0 only transiently: as 1 */
+    {
+      at += c ? c : 1;
+      __atomic_store_n (countdown, 0, __ATOMIC_RELAXED);
+      one (rec, arg, at - 1);
+      c = __atomic_load_n (countdown, __ATOMIC_RELAXED);
+    }
+  __atomic_store_n (countdown, (c ? c : 1) - (uint32_t) (events - at),
+                    __ATOMIC_RELAXED);
+}
+
+static void
+path_event (struct osp_fn_record *rec, const void *path, uint64_t i)
+{
+  (void) i;
+  __osp_path_end (rec, *(const uint64_t *) path);
+}
+
+static void
+block_event (struct osp_fn_record *rec, const void *chain, uint64_t i)
+{
+  const uint32_t *c = chain;
+  __osp_block_hook (rec, c[1 + i % c[0]]);
+}
+
 OSP_EXPORT void
 __osp_path_ends (struct osp_fn_record *rec, uint64_t path, uint64_t n,
-                 uint32_t c)
+                 uint64_t c_tail)
 {
-  if (c == 0) /* only transiently 0 (a check's store before its call) */
-    c = 1;
-  while (n >= c)
-    {
-      n -= c;
-      path_countdown_set (0); /* as the check that ran out would have */
-      __osp_path_end (rec, path);
-      c = __atomic_load_n (&__osp_path_countdown, __ATOMIC_RELAXED);
-      if (c == 0)
-        c = 1;
-    }
-  path_countdown_set (c - (uint32_t) n);
+  run_batch (&__osp_path_countdown, n, c_tail, rec, &path, path_event);
+}
+
+OSP_EXPORT void
+__osp_block_hooks (struct osp_fn_record *rec, const uint32_t *chain,
+                   uint64_t n, uint64_t c_tail)
+{
+  run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec, chain,
+             block_event);
 }

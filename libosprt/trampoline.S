@@ -254,6 +254,9 @@ PRESERVING (__osp_path_end_preserving_xsave, __osp_path_end, __osp_path_countdow
 PRESERVING (__osp_path_ends_preserving, __osp_path_ends, __osp_path_countdown, CALL_SSE)
 PRESERVING (__osp_path_ends_preserving_avx, __osp_path_ends, __osp_path_countdown, CALL_AVX)
 PRESERVING (__osp_path_ends_preserving_xsave, __osp_path_ends, __osp_path_countdown, CALL_XSAVE)
+PRESERVING (__osp_block_hooks_preserving, __osp_block_hooks, __osp_skip, CALL_SSE)
+PRESERVING (__osp_block_hooks_preserving_avx, __osp_block_hooks, __osp_skip, CALL_AVX)
+PRESERVING (__osp_block_hooks_preserving_xsave, __osp_block_hooks, __osp_skip, CALL_XSAVE)
 
 #endif
 

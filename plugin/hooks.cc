@@ -114,8 +114,13 @@ init_hook_decls ()
   path_end_decl = declare_runtime_function (OSP_SYM_PATH_END, type, true);
   type = build_function_type_list (void_type_node, ptr_type_node,
                                    uint64_type_node, uint64_type_node,
-                                   uint32_type_node, NULL_TREE);
+                                   uint64_type_node, NULL_TREE);
   path_ends_decl = declare_runtime_function (OSP_SYM_PATH_ENDS, type, true);
+  type = build_function_type_list (void_type_node, ptr_type_node,
+                                   ptr_type_node, uint64_type_node,
+                                   uint64_type_node, NULL_TREE);
+  block_hooks_decl = declare_runtime_function (OSP_SYM_BLOCK_HOOKS, type,
+                                               true);
 }
 
 /* The first real statement of BB, or NULL.  */
@@ -361,6 +366,32 @@ insert_block_hook (basic_block bb, tree record_addr, unsigned id,
   gimple_stmt_iterator gsi = gsi_after_labels (landing);
   emit_hook (&gsi, record_addr, id, loc);
   return true;
+}
+
+/* The hooks of batched loop L's blocks (none of which got its own): at
+   each exit from chain[j], n * k + j + 1 blocks for __osp_block_hooks, with
+   the chain's ids {k, ids...} in a read-only array (loops.cc).  */
+void
+insert_loop_hooks (const batched_loop &l, tree record_addr)
+{
+  auto_vec<uint32_t, 16> words;
+  words.safe_push (l.chain.length ());
+  for (unsigned id : l.chain)
+    words.safe_push (id);
+  tree chain = build_fold_addr_expr (const_u32_array ("__osp_chain", words));
+  uint64_t k = l.chain.length ();
+  for (unsigned i = 0; i < l.exits.length (); i++)
+    {
+      unsigned tail = l.exit_pos[i] + 1;
+      tree amount = fold_build2 (PLUS_EXPR, uint64_type_node,
+                                 fold_build2 (MULT_EXPR, uint64_type_node, l.n,
+                                              build_int_cstu (uint64_type_node,
+                                                              k)),
+                                 build_int_cstu (uint64_type_node, tail));
+      emit_batch_flush (l.exits[i], skip_decl, block_hooks_decl,
+                        OSP_SYM_BLOCK_HOOKS_PRESERVING, record_addr, chain,
+                        amount, l.n, tail);
+    }
 }
 
 } // namespace osp

@@ -6,7 +6,8 @@
  *      (numbering.cc), so block 0 counts calls;
  *   2. number the original blocks, mark DFS back edges, encode the cfg;
  *   3. number the Ball-Larus paths of its P-DAG (pathnum.cc);
- *   4. declare the function's record; insert the path register and the
+ *   4. declare the function's record; find the loops whose iterations
+ *      are counted instead (loops.cc); insert the path register and the
  *      sample checks and/or path counters (probes.cc), then the
  *      block-entry hooks (hooks.cc) -
  *      both refer to the record by address - and flag the blocks that
@@ -40,6 +41,9 @@
 #include "function.h"
 #include "diagnostic-core.h"
 #include "dominance.h"
+#include "sbitmap.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
 #include "context.h"
 #include <fnmatch.h>
 
@@ -158,27 +162,46 @@ instrument_function (function *fun)
 
   tree record = declare_function_record (fun);
   tree addr = build_fold_addr_expr (record);
-  unsigned fn_flags = 0, hooked = 0, ends = 0, batched = 0;
+  unsigned fn_flags = 0, hooked = 0, ends = 0;
+  bool hooks = opts.instrument & INSTRUMENT_BLOCKS;
   if (opts.instrument)
     init_hook_decls ();
+  /* Found on the unchanged CFG; their counters' increments are edge
+     insertions that probes.cc commits (or the commit below).  */
+  auto_vec<batched_loop> loops;
+  if (opts.batch_loops && (hooks || (paths && checks)))
+    find_batched_loops (blocks, id_of_bb_index, &loops);
   if (paths)
     {
       fn_flags |= OSP_FN_PATH_PROBES;
       fn_flags |= checks ? OSP_FN_PATH_CHECKS : 0;
       fn_flags |= counts ? OSP_FN_PATH_COUNTS : 0;
       ends = insert_path_probes (blocks, id_of_bb_index, pn, record, checks,
-                                 counts, &cfg_words, &batched);
+                                 counts, &cfg_words, loops);
     }
-  if (opts.instrument & INSTRUMENT_BLOCKS)
+  gsi_commit_edge_inserts ();
+  if (hooks)
     {
       fn_flags |= OSP_FN_BLOCK_HOOKS;
+      auto_sbitmap in_loop (blocks.length ());
+      bitmap_clear (in_loop);
+      for (const batched_loop &l : loops)
+        for (unsigned id : l.chain)
+          bitmap_set_bit (in_loop, id);
       for (unsigned id = 0; id < blocks.length (); id++)
-        if (insert_block_hook (blocks[id].bb, addr, id,
-                               blocks[id].flags & OSP_BB_LOOP_HEADER))
+        if (bitmap_bit_p (in_loop, id))
+          hooked++;
+        else if (insert_block_hook (blocks[id].bb, addr, id,
+                                    blocks[id].flags & OSP_BB_LOOP_HEADER))
           hooked++;
         else
           cfg_words[blocks[id].cfg_offset + 2] |= OSP_BB_NO_HOOK;
+      for (const batched_loop &l : loops)
+        insert_loop_hooks (l, addr);
     }
+  unsigned batched = loops.length ();
+  for (batched_loop &l : loops)
+    release_batched_loop (&l);
   if (fn_flags)
     {
       /* Dominators are recomputed on demand; loops are fixed up.  */
@@ -201,8 +224,8 @@ instrument_function (function *fun)
                 : checks ? "sample checks" : "counters", pn.cuts, batched);
       else
         inform (DECL_SOURCE_LOCATION (fun->decl),
-                "osp: instrumented %s: %u blocks, %u hooks",
-                display_name (fun), blocks.length (), hooked);
+                "osp: instrumented %s: %u blocks, %u hooks, %u batched loops",
+                display_name (fun), blocks.length (), hooked, batched);
     }
   return fn_flags ? TODO_update_ssa : 0;
 }

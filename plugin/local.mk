@@ -10,6 +10,7 @@ plugin_osp_la_SOURCES = \
 	plugin/pathnum.cc \
 	plugin/profile.cc \
 	plugin/probes.cc \
+	plugin/loops.cc \
 	plugin/hooks.cc \
 	plugin/metadata.cc
 plugin_osp_la_CPPFLAGS = -I$(GCC_PLUGIN_INCLUDE) -I$(top_srcdir)/include \

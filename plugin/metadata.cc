@@ -153,6 +153,13 @@ build_const_array (const char *prefix, tree elt_type, const vec<T> &words)
   return var;
 }
 
+/* A read-only static array of 32-bit WORDS (loops.cc's chains).  */
+tree
+const_u32_array (const char *prefix, const vec<uint32_t> &words)
+{
+  return build_const_array (prefix, uint32_type_node, words);
+}
+
 static tree
 string_constant (const char *s, tree field_type)
 {

@@ -8,6 +8,7 @@
  *   pathnum.cc     the P-DAG and its smart Ball-Larus numbering, cuts
  *   profile.cc     profile=FILE: edge counts of a previous osp run
  *   probes.cc      the path register, its edge probes, the sample checks
+ *   loops.cc       batched loops: iterations counted, handed over at exits
  *   hooks.cc       block-entry hooks (skip countdown + cold runtime call),
  *                  and the countdown-and-call sequence the checks share
  *   metadata.cc    per-function records in section "osp_fns" and the
@@ -92,14 +93,33 @@ bool load_profile (const char *file);
 bool profile_weights (const char *name, const char *file,
                       const vec<block_info> &blocks, vec<double> *weights);
 
+/* loops.cc: a loop whose iterations are counted and handed to the runtime
+   at its exits (batch-loops=yes).  */
+struct batched_loop
+{
+  edge back;                /* its one back edge; back->dest is the header */
+  vec<unsigned> chain;      /* block ids of the body path, header first */
+  vec<edge> exits;          /* edges leaving the loop ... */
+  vec<unsigned> exit_pos;   /* ... from chain[exit_pos[i]] */
+  tree n;                   /* back edges taken in this run of the loop */
+};
+void find_batched_loops (const vec<block_info> &blocks,
+                         const vec<int> &id_of_bb_index,
+                         vec<batched_loop> *loops);
+void release_batched_loop (batched_loop *l);
+void emit_batch_flush (edge e, tree counter, tree fn, const char *preserving,
+                       tree record_addr, tree arg, tree amount, tree n,
+                       unsigned tail);
+
 /* probes.cc: RECORD is the function's record (declare_function_record);
    CHECKS asks for the PEP sample checks, COUNTS for the inline counters;
-   *BATCHED gets the number of loops whose checks moved to their exits.  */
+   the back edge checks of LOOPS move to their exits.  */
 unsigned insert_path_probes (const vec<block_info> &blocks,
                              const vec<int> &id_of_bb_index,
                              const path_numbering &pn, tree record,
                              bool checks, bool counts,
-                             vec<uint32_t> *cfg_words, unsigned *batched);
+                             vec<uint32_t> *cfg_words,
+                             const vec<batched_loop> &loops);
 
 /* hooks.cc */
 void init_hook_decls ();
@@ -107,6 +127,7 @@ bool hook_fits_at_start (basic_block bb);
 bool edge_checks_fit (basic_block bb);
 bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
                         bool loop_header);
+void insert_loop_hooks (const batched_loop &l, tree record_addr);
 void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                           tree record_addr, tree arg, tree addend,
                           location_t loc);
@@ -117,6 +138,7 @@ gimple *build_preserving_call (const char *target, tree record_addr, tree arg,
 void init_metadata_decls ();
 tree declare_function_record (function *fun);
 tree record_counts_field ();
+tree const_u32_array (const char *prefix, const vec<uint32_t> &words);
 void finish_function_record (tree record, function *fun, unsigned flags,
                              unsigned nblocks, const vec<uint32_t> &cfg_words,
                              uint64_t npaths, const vec<uint64_t> &path_words);
@@ -135,6 +157,7 @@ extern tree block_hook_decl;    /* __osp_block_hook */
 extern tree countdown_decl;     /* __thread uint32_t __osp_path_countdown */
 extern tree path_end_decl;      /* __osp_path_end */
 extern tree path_ends_decl;     /* __osp_path_ends */
+extern tree block_hooks_decl;   /* __osp_block_hooks */
 extern tree register_decl;      /* __osp_register_module */
 extern tree record_type;        /* struct osp_fn_record */
 

@@ -22,8 +22,8 @@
  *   batch-loops=yes|no
  *                     whether a loop whose body is one call-free path counts
  *                     its iterations in a register and hands them to the
- *                     sample checks at its exits, instead of checking every
- *                     iteration (default yes; probes.cc)
+ *                     hooks and checks at its exits, instead of running
+ *                     them in every iteration (default yes; loops.cc)
  *   counts-update=single|atomic
  *                     how the counters are added to: a plain increment, or
  *                     an atomic one (threads running the same function at
@@ -78,6 +78,7 @@ tree block_hook_decl;
 tree countdown_decl;
 tree path_end_decl;
 tree path_ends_decl;
+tree block_hooks_decl;
 tree register_decl;
 tree record_type;
 
@@ -101,6 +102,8 @@ static const struct ggc_root_tab gc_roots[] = {
   { &path_end_decl, 1, sizeof (path_end_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &path_ends_decl, 1, sizeof (path_ends_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &block_hooks_decl, 1, sizeof (block_hooks_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &register_decl, 1, sizeof (register_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },

@@ -43,24 +43,13 @@
  * read-modify-write, which is what Ball-Larus's path profiling costs and
  * less than an edge profiler's one counter per instrumented edge.
  *
- * Batched loops (batch-loops=yes).  A loop whose body is one call-free
- * path, from its header to its one back edge (an inner loop over an array:
- * the path's id P is a constant there), would pay its two-instruction
- * check on every iteration, 20-30% of a body of 6-10 instructions.  Such
- * a loop instead counts its iterations n in a register (a PHI at the
- * header, 0 on entry, n + 1 on the back edge, which GCC's induction
- * variable optimisations fold into the loop's own counter), and on each
- * exit edge hands them to the countdown at once:
+ * Batched loops (batch-loops=yes, loops.cc): a loop whose body is one
+ * call-free path P from its header to its back edge gets no check on the
+ * back edge; it counts its iterations n, and each exit hands them over:
  *       c = __osp_path_countdown;  __osp_path_countdown = c - n;
  *       if (n >= c) __osp_path_ends (&record, P, n, c);
- * The runtime then samples exactly the path ends the per-iteration checks
- * would have sampled (abi.h).  Nothing else ends a path inside the loop
- * and it makes no call, so the order in which the runtime sees path ends
- * (the k-BLPP forest's stream) is unchanged; only their timing moves to
- * the loop's exit.  Conditions (batchable_loop): the header is the
- * target of one DFS back edge and dominates the body, no body block but
- * the header starts a path (no inner loop, no cut), no call or asm in the
- * body, no abnormal or EH exit.
+ * (the counter, if any, stays on the back edge).  Not when a cut starts a
+ * path inside the body, or when the header's check is not on its in-edges.
  *
  * Order matters: all register values and PHIs are created first, on the
  * unchanged CFG; the edge insertions are committed; then the checks, each of
@@ -217,146 +206,6 @@ struct pending_check
   bool batched;     /* a batched loop's back edge: the counter only */
 };
 
-/* A batched loop's exit: hand N iterations of path PATH to the countdown. */
-struct pending_flush
-{
-  edge e;
-  tree n;
-  uint64_t path;
-};
-
-/* Whether the loop whose back edge is BACK can be batched (the header
-   comment); its exit edges are appended to EXITS.  Needs dominators.  */
-static bool
-batchable_loop (edge back, const vec<int> &id_of_bb_index,
-                const path_numbering &pn, vec<edge> *exits)
-{
-  basic_block header = back->dest;
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, header->preds)
-    if (e != back && (e->flags & EDGE_DFS_BACK))
-      return false;
-  /* The natural loop: the header, and what reaches the back edge's source
-     without passing the header.  */
-  auto_sbitmap in_body (last_basic_block_for_fn (cfun));
-  bitmap_clear (in_body);
-  bitmap_set_bit (in_body, header->index);
-  auto_vec<basic_block, 16> body, work;
-  body.safe_push (header);
-  work.safe_push (back->src);
-  while (!work.is_empty ())
-    {
-      basic_block bb = work.pop ();
-      if (bitmap_bit_p (in_body, bb->index))
-        continue;
-      if (bb->index < NUM_FIXED_BLOCKS
-          || !dominated_by_p (CDI_DOMINATORS, bb, header)
-          || pn.start[id_of_bb_index[bb->index]])
-        return false;
-      bitmap_set_bit (in_body, bb->index);
-      body.safe_push (bb);
-      FOR_EACH_EDGE (e, ei, bb->preds)
-        work.safe_push (e->src);
-    }
-  unsigned first_exit = exits->length ();
-  for (basic_block bb : body)
-    {
-      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
-           gsi_next (&gsi))
-        {
-          gimple *stmt = gsi_stmt (gsi);
-          if (gimple_code (stmt) == GIMPLE_ASM
-              || (is_gimple_call (stmt) && !gimple_call_internal_p (stmt)))
-            {
-              exits->truncate (first_exit);
-              return false;
-            }
-        }
-      FOR_EACH_EDGE (e, ei, bb->succs)
-        if (!bitmap_bit_p (in_body, e->dest->index))
-          {
-            if ((e->flags & EDGE_COMPLEX) || e->dest->index == EXIT_BLOCK)
-              {
-                exits->truncate (first_exit);
-                return false;
-              }
-            exits->safe_push (e);
-          }
-    }
-  return true;
-}
-
-/* Count the iterations of the loop whose back edge is BACK: a PHI at its
-   header, 0 from outside, + 1 along BACK (an edge insertion).  */
-static tree
-iteration_counter (edge back)
-{
-  tree n = make_ssa_name (uint64_type_node);
-  tree next = make_ssa_name (uint64_type_node);
-  gphi *phi = create_phi_node (n, back->dest);
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, back->dest->preds)
-    add_phi_arg (phi, e == back ? next : build_zero_cst (uint64_type_node), e,
-                 UNKNOWN_LOCATION);
-  gsi_insert_on_edge (back, gimple_build_assign (next, PLUS_EXPR, n,
-                                                 path_cst (1)));
-  return n;
-}
-
-/* On exit edge F.E of a batched loop (the header comment):
-       c = countdown;  countdown = c - (uint32) n;
-       if (n >= c) __osp_path_ends (RECORD_ADDR, F.path, n, c);  */
-static void
-emit_batch_flush (const pending_flush &f, tree record_addr)
-{
-  location_t loc = block_location (f.e->src, true);
-  basic_block landing = split_edge (f.e);
-  gimple_stmt_iterator gsi = gsi_after_labels (landing);
-  auto emit = [&] (gimple *g) {
-    gimple_set_location (g, loc);
-    gsi_insert_before (&gsi, g, GSI_SAME_STMT);
-    return g;
-  };
-  tree c = make_ssa_name (uint32_type_node);
-  tree n32 = make_ssa_name (uint32_type_node);
-  tree left = make_ssa_name (uint32_type_node);
-  tree c64 = make_ssa_name (uint64_type_node);
-  emit (gimple_build_assign (c, unshare_expr (countdown_decl)));
-  emit (gimple_build_assign (n32, NOP_EXPR, f.n));
-  emit (gimple_build_assign (left, MINUS_EXPR, c, n32));
-  emit (gimple_build_assign (unshare_expr (countdown_decl), left));
-  gimple *last = emit (gimple_build_assign (c64, NOP_EXPR, c));
-
-  gimple_stmt_iterator at = gsi_for_stmt (last);
-  basic_block then_bb, fallthru_bb;
-  gimple_stmt_iterator cond_gsi
-    = create_cond_insert_point (&at, false, false, true, &then_bb,
-                                &fallthru_bb);
-  gcond *cond = gimple_build_cond (GE_EXPR, f.n, c64, NULL_TREE, NULL_TREE);
-  gimple_set_location (cond, loc);
-  gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
-  gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
-  tree rearmed = NULL_TREE;
-  gimple *call = opts.preserving_calls
-                   ? build_preserving_call (OSP_SYM_PATH_ENDS_PRESERVING,
-                                            record_addr, path_cst (f.path),
-                                            f.n, c, &rearmed)
-                   : gimple_build_call (path_ends_decl, 4,
-                                        unshare_expr (record_addr),
-                                        path_cst (f.path), f.n, c);
-  gimple_set_location (call, loc);
-  gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
-  if (rearmed)
-    {
-      gassign *back = gimple_build_assign (unshare_expr (countdown_decl),
-                                           rearmed);
-      gimple_set_location (back, loc);
-      gsi_insert_after (&then_gsi, back, GSI_NEW_STMT);
-    }
-}
-
 /* Insert the path register updates, and the sample checks (CHECKS) and/or
    path counters (COUNTS) of the function whose original blocks are BLOCKS,
    numbered by PN, whose record is RECORD.  Returns the number of path ends
@@ -365,19 +214,16 @@ unsigned
 insert_path_probes (const vec<block_info> &blocks,
                     const vec<int> &id_of_bb_index, const path_numbering &pn,
                     tree record, bool checks_wanted, bool counts,
-                    vec<uint32_t> *cfg_words, unsigned *batched)
+                    vec<uint32_t> *cfg_words,
+                    const vec<batched_loop> &loops)
 {
   unsigned n = blocks.length ();
   auto_vec<tree> rin;
   rin.safe_grow_cleared (n);
   auto_vec<pending_check> checks;
-  auto_vec<pending_flush> flushes;
-  auto_vec<edge, 8> exits;
-  bool batching = checks_wanted && opts.batch_loops;
-  bool had_doms = dom_info_available_p (CDI_DOMINATORS);
-  if (batching && !had_doms)
-    calculate_dominance_info (CDI_DOMINATORS);
-  *batched = 0;
+  /* Exit flushes of the loops whose back edge check is batched.  */
+  auto_vec<const batched_loop *> flushed;
+  auto_vec<uint64_t> flushed_path;
   auto_vec<tree, 16> values;
   auto succ_index = [] (edge e) {
     edge s;
@@ -468,28 +314,27 @@ insert_path_probes (const vec<block_info> &blocks,
             {
               tree value = rin[id_of_bb_index[e->src->index]];
               bool batch = false;
-              if (batching && (e->flags & EDGE_DFS_BACK)
-                  && TREE_CODE (value) == INTEGER_CST
-                  && edge_checks_fit (bb) && hook_fits_at_start (bb))
-                {
-                  unsigned first = exits.length ();
-                  batch = batchable_loop (e, id_of_bb_index, pn, &exits);
-                  if (batch)
+              if (checks_wanted && (e->flags & EDGE_DFS_BACK)
+                  && TREE_CODE (value) == INTEGER_CST)
+                for (const batched_loop &l : loops)
+                  if (l.back == e)
                     {
-                      uint64_t path = tree_to_uhwi (value) + val_of (e);
-                      tree iters = iteration_counter (e);
-                      for (unsigned i = first; i < exits.length (); i++)
-                        flushes.safe_push ({ exits[i], iters, path });
-                      ++*batched;
+                      batch = true;
+                      for (unsigned id : l.chain)
+                        if (pn.start[id] && id != l.chain[0])
+                          batch = false;
+                      if (batch)
+                        {
+                          flushed.safe_push (&l);
+                          flushed_path.safe_push (tree_to_uhwi (value)
+                                                  + val_of (e));
+                        }
                     }
-                }
               if (!batch || counts)
                 checks.safe_push ({ bb, e, false, value,
                                     path_cst (val_of (e)), batch });
             }
     }
-  if (batching && !had_doms)
-    free_dominance_info (CDI_DOMINATORS);
 
   /* 3. The CFG changes from here on.  */
   gsi_commit_edge_inserts ();
@@ -527,9 +372,17 @@ insert_path_probes (const vec<block_info> &blocks,
   /* After the checks: an exit edge that also carries the check of the
      path start it leads to is split again on its source side, so the
      loop's path ends reach the countdown before that path's end.  */
-  for (const pending_flush &f : flushes)
-    emit_batch_flush (f, record_addr);
-  return checks.length () + flushes.length ();
+  unsigned flushes = 0;
+  for (unsigned i = 0; i < flushed.length (); i++)
+    {
+      const batched_loop *l = flushed[i];
+      for (edge x : l->exits)
+        emit_batch_flush (x, countdown_decl, path_ends_decl,
+                          OSP_SYM_PATH_ENDS_PRESERVING, record_addr,
+                          path_cst (flushed_path[i]), l->n, l->n, 0);
+      flushes += l->exits.length ();
+    }
+  return checks.length () + flushes;
 }
 
 } // namespace osp

@@ -17,10 +17,10 @@
 # the report reads the counters), at -O0 and -O2, atomic for the programs with threads; and for
 # counters next to sample checks (blocks,paths,counts: the path ends reach the runtime, which
 # must not count them twice).  The corpus's dlopen program unloads its library before exit, so
-# its counters must outlive the module.  progs/batch.c (loops whose checks move to their exits,
-# batch-loops=yes) must give the same path, edge and forest rows as with batch-loops=no, at
-# -O0, -O2, -O3 and with calls=plain: exactly in the exhaustive modes, and draw for draw in
-# the sampled ones (paths=counter, forest=burst) with the same seed.
+# its counters must outlive the module.  progs/batch.c (loops whose hooks and checks move to
+# their exits, batch-loops=yes) must give the same subpath, block, path, edge and forest rows as
+# with batch-loops=no, at -O0, -O2, -O3, with calls=plain and with instrument=blocks: exactly in
+# the exhaustive modes, and draw for draw in the sampled ones with the same seed.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup paths
@@ -150,13 +150,14 @@ check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" -O2 \
 
 # Batched loops (batch-loops=yes, the default; progs/batch.c has loops of every shape): the
 # batched build reports the same path counts as the hooks (check_one), and the same rows as the
-# unbatched build - exactly in the exhaustive modes, and, since the runtime takes a batch's path
-# ends one by one in order, draw for draw in the sampled ones with the same seed.
+# unbatched build - exactly in the exhaustive modes, and, since the runtime takes a batch's
+# events one by one in order, draw for draw in the sampled ones with the same seed.
 bsrc=$OSP_TESTSRC/progs/batch.c
 check_one batch "$bsrc" -O2
-sampled="mode=subpaths:paths=counter:path_interval=37:forest=burst:forest_interval=50:seed=1"
+sampled="mode=subpaths:interval=7:paths=counter:path_interval=37:forest=burst:forest_interval=50:seed=1"
 exhaustive="mode=blocks:paths=exhaustive:forest=exhaustive:forest_k=3"
-for flags in -O0 -O2 -O3 "-O2 -fplugin-arg-osp-calls=plain"; do
+exact="mode=subpaths-exact:paths=off:forest=off:seed=1"
+for flags in -O0 -O2 -O3 "-O2 -fplugin-arg-osp-calls=plain" "-O2 -fplugin-arg-osp-instrument=blocks"; do
   tag=batch$(echo "$flags" | tr -dc 'a-zA-Z0-9')
   ok=yes
   for bl in yes no; do
@@ -169,17 +170,19 @@ for flags in -O0 -O2 -O3 "-O2 -fplugin-arg-osp-calls=plain"; do
   nn=$(sed -n 's/.* \([0-9][0-9]*\) batched loops.*/\1/p' "$W/$tag.no.cc.err" | awk '{ s += $1 } END { print s + 0 }')
   # daxpy, find, digits, triangle's inner loop and main's two setup loops.
   [ "$nb" = 6 ] && [ "$nn" = 0 ] || { osp_fail "$tag: $nb batched loops (expected 6), $nn with batch-loops=no"; ok=no; }
-  for opts in "$sampled" "$exhaustive"; do
+  rows=0
+  for opts in "$sampled" "$exhaustive" "$exact"; do
     for bl in yes no; do
       osp_exec_with "$opts:report=$W/$tag.$bl.tsv:report_format=tsv" "$W/$tag.$bl" "$W/$tag.$bl"
       [ "$osp_rc" = 0 ] || { osp_fail "$tag $bl ($opts): exit status $osp_rc"; osp_show "$W/$tag.$bl.err"; ok=no; }
-      grep -E '^(path|forest|edge)	' "$W/$tag.$bl.tsv" > "$W/$tag.$bl.rows"
+      grep -E '^(path|forest|edge|subpath|block)	' "$W/$tag.$bl.tsv" > "$W/$tag.$bl.rows"
     done
     osp_same "$tag ($opts): batched vs unbatched rows" "$W/$tag.no.rows" "$W/$tag.yes.rows" || ok=no
     osp_same "$tag ($opts): batched vs unbatched stdout" "$W/$tag.no.out" "$W/$tag.yes.out" || ok=no
-    [ -s "$W/$tag.yes.rows" ] || { osp_fail "$tag: no path rows"; ok=no; }
+    [ -s "$W/$tag.yes.rows" ] || { osp_fail "$tag ($opts): no rows"; ok=no; }
+    rows=$((rows + $(wc -l < "$W/$tag.yes.rows")))
   done
-  [ $ok = yes ] && echo "ok: batched loops $flags: $nb batched, same rows as unbatched ($(wc -l < "$W/$tag.yes.rows") rows)"
+  [ $ok = yes ] && echo "ok: batched loops $flags: $nb batched, same rows as unbatched ($rows rows)"
 done
 
 # Profile-guided numbering: with the counts of a first run, the hottest path of hot() is 0.

@@ -18,14 +18,17 @@
  *         if (t == 0) __osp_path_end (&record, r + value_of_the_last_edge);
  *     (PEP sections 3.2-3.3).  The P-DAG and its edge values are in the
  *     record (`paths`, below), so the runtime decodes an id into blocks;
- *     A loop whose body is a single call-free path from its header to its
- *     one back edge (id P) checks at its exits instead, with n the
- *     iterations of this run of the loop counted in a register
- *     (batch-loops=yes, the default):
+ *   - batched loops (batch-loops=yes, the default; plugin/loops.cc): a
+ *     loop whose body is a chain of k blocks b0..b(k-1), one call-free path
+ *     from its header to its one back edge (id P), has no hooks in its
+ *     blocks and no check on its back edge; it counts the back edges taken
+ *     in n, and each exit edge, leaving from b(j), hands over what ran:
  *         c = __osp_path_countdown; __osp_path_countdown = c - (uint32_t) n;
  *         if (n >= c) __osp_path_ends (&record, P, n, c);
- *     the runtime then takes the n path ends as if each had been checked
- *     (they are all P, and nothing else ends a path in between);
+ *         c = __osp_skip; a = n * k + j + 1; __osp_skip = c - (uint32_t) a;
+ *         if (a >= c) __osp_block_hooks (&record, chain, n, c | (j+1) << 32);
+ *     and the runtime takes the events one by one, in order, as the hooks
+ *     and checks would have (nothing else runs in between: no calls);
  *   - with instrument=counts, the same path register, and at every path end
  *         rec.counts[r + value_of_the_last_edge] += 1;
  *     (plain, or an atomic relaxed add with counts-update=atomic): the
@@ -65,6 +68,7 @@
 #define OSP_SYM_PATH_COUNTDOWN "__osp_path_countdown" /* __thread uint32_t */
 #define OSP_SYM_PATH_END "__osp_path_end"
 #define OSP_SYM_PATH_ENDS "__osp_path_ends"
+#define OSP_SYM_BLOCK_HOOKS "__osp_block_hooks"
 /* x86-64: the same entry points, preserving every register but the flags
  * and %eax, which returns the re-armed countdown (libosprt/trampoline.S);
  * called from an asm statement after stepping over the red zone, record in
@@ -73,8 +77,9 @@
  * (AVX-512 and anything else XSAVE covers). */
 #define OSP_SYM_BLOCK_HOOK_PRESERVING "__osp_block_hook_preserving"
 #define OSP_SYM_PATH_END_PRESERVING "__osp_path_end_preserving"
-#define OSP_SYM_PATH_ENDS_PRESERVING "__osp_path_ends_preserving" /* and n in
-                                               %rdx, c in %ecx */
+/* These two take n in %rdx and their fourth argument in %rcx. */
+#define OSP_SYM_PATH_ENDS_PRESERVING "__osp_path_ends_preserving"
+#define OSP_SYM_BLOCK_HOOKS_PRESERVING "__osp_block_hooks_preserving"
 #define OSP_SYM_REGISTER "__osp_register_module"
 #define OSP_SYM_SECTION_START "__start_osp_fns"
 #define OSP_SYM_SECTION_STOP "__stop_osp_fns"
@@ -179,9 +184,15 @@ extern __thread uint32_t __osp_skip;
 extern __thread uint32_t __osp_path_countdown;
 void __osp_block_hook (struct osp_fn_record *fn, uint32_t block);
 void __osp_path_end (struct osp_fn_record *fn, uint64_t path);
-/* N path ends of PATH in a row, the countdown having been C before them. */
+/* Batched loops: N path ends of PATH in a row, the countdown having been
+ * C (its low 32 bits) before them; and N x k + TAIL block entries of the
+ * chain of K blocks CHAIN = {k, id0, ..., id(k-1)} (block i of them is
+ * id(i mod k)), __osp_skip having been C before them, C_TAIL = C | TAIL <<
+ * 32. */
 void __osp_path_ends (struct osp_fn_record *fn, uint64_t path, uint64_t n,
-                      uint32_t c);
+                      uint64_t c);
+void __osp_block_hooks (struct osp_fn_record *fn, const uint32_t *chain,
+                        uint64_t n, uint64_t c_tail);
 void __osp_register_module (uint32_t abi_version, struct osp_fn_record *start,
                             struct osp_fn_record *stop);
 #if defined(__x86_64__) && !defined(__ILP32__)
@@ -195,6 +206,9 @@ void __osp_path_end_preserving_xsave (void);
 void __osp_path_ends_preserving (void);
 void __osp_path_ends_preserving_avx (void);
 void __osp_path_ends_preserving_xsave (void);
+void __osp_block_hooks_preserving (void);
+void __osp_block_hooks_preserving_avx (void);
+void __osp_block_hooks_preserving_xsave (void);
 #endif
 
 #ifdef __cplusplus
