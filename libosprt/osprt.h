@@ -570,6 +570,15 @@ extern pthread_mutex_t osp_path_lock;
 
 /* Reserve the table (path_bytes) unless paths=off or mode=off.  0 or -1. */
 int osp_pathprof_init (const struct osp_options *o);
+/* Whether FN's paths come from its inline counters (instrument=counts):
+   only exhaustively, where every path end counts; the sampled policies
+   sample them as any other function's.  Its path ends then go to no
+   table. */
+static inline int
+osp_paths_counted (const struct osp_fn *fn, enum osp_path_policy policy)
+{
+  return fn->counts != NULL && policy == OSP_PATHS_EXHAUSTIVE;
+}
 /* A sample of path ID of FN on T's thread: into T's batch, flushed to the
    table when full (a trylock once a quarter full). */
 void osp_pathprof_record (struct osp_thread *t, struct osp_fn *fn,

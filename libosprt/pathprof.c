@@ -330,7 +330,7 @@ osp_pathprof_reset (void)
 static int
 counted (const struct osp_fn *fn, const struct osp_options *o)
 {
-  return fn->counts != NULL && o->paths == OSP_PATHS_EXHAUSTIVE;
+  return osp_paths_counted (fn, o->paths);
 }
 
 /* Make room for N more elements of SIZE bytes in *A (capacity *CAP,

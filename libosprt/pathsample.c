@@ -237,7 +237,7 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
     {
       /* Exhaustively, a function with inline counters has counted this
          path end itself (pathprof.c reads the counters). */
-      if (take && !(policy == OSP_PATHS_EXHAUSTIVE && fn->counts != NULL))
+      if (take && !osp_paths_counted (fn, policy))
         osp_pathprof_record (t, fn, id);
       forest_end (t, s, fn, id);
     }

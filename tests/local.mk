@@ -84,7 +84,9 @@ $(OSP_E2E_TESTS:.sh=.log): plugin/osp.la libosprt/libosprt.la tests/env.sh
 ## plugin nor the runtime, only tests/env.sh.  Like tools/ospcompare, the tool is distributed,
 ## not installed.
 TESTS += tests/ospaccuracy.sh
+TESTS += tests/ospcompare.sh
 EXTRA_DIST += tests/ospaccuracy.sh tools/ospaccuracy
+EXTRA_DIST += tests/ospcompare.sh
 tests/ospaccuracy.log: tests/env.sh
 
 ## `make check-torture': GCC's C torture tests (gcc.c-torture/execute) plain vs instrumented at
