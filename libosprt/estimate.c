@@ -59,30 +59,44 @@ pow2 (int e)
   return r;
 }
 
+/* 1/(2i+1), i = 0..11: the atanh series' coefficients. */
+static const double inv_odd[12] = {
+  1.0, 1.0 / 3, 1.0 / 5, 1.0 / 7, 1.0 / 9, 1.0 / 11,
+  1.0 / 13, 1.0 / 15, 1.0 / 17, 1.0 / 19, 1.0 / 21, 1.0 / 23
+};
+
+/* The samplers draw a logarithm for every skip, so this is on the hot side
+   of a sample (it was 1-3% of a sampled run as a loop of halvings and a
+   20-term series): the exponent comes from the bits, and 12 terms suffice
+   since |s| <= 0.1716 leaves s^24 / 25 below 1e-19. */
 double
 osp_ln (double x)
 {
   if (!(x > 0))
     return -1e308;
+  if (x > 1.7976931348623157e308)
+    return x; /* +inf */
+  int adjust = 0;
+  if (x < 2.2250738585072014e-308)
+    {
+      x *= 18014398509481984.0; /* 2^54: subnormals become normal */
+      adjust = -54;
+    }
   /* x = m * 2^e with m in [sqrt(1/2), sqrt(2)); ln m = 2 atanh s. */
-  int e = 0;
-  while (x >= 1.4142135623730951)
+  uint64_t bits;
+  memcpy (&bits, &x, sizeof bits);
+  int e = (int) ((bits >> 52) & 0x7ff) - 1023 + adjust;
+  bits = (bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull;
+  memcpy (&x, &bits, sizeof x); /* in [1, 2) */
+  if (x >= 1.4142135623730951)
     {
       x *= 0.5;
       e++;
     }
-  while (x < 0.7071067811865476)
-    {
-      x *= 2;
-      e--;
-    }
-  double s = (x - 1) / (x + 1), s2 = s * s, term = s, sum = 0;
-  for (int k = 1; k < 40; k += 2)
-    {
-      sum += term / k;
-      term *= s2;
-    }
-  return 2 * sum + e * 0.6931471805599453;
+  double s = (x - 1) / (x + 1), s2 = s * s, sum = 0;
+  for (int i = 11; i >= 0; i--)
+    sum = sum * s2 + inv_odd[i];
+  return 2 * s * sum + e * 0.6931471805599453;
 }
 
 double

@@ -33,8 +33,9 @@ init_tables (uint32_t interval, uint32_t lo, uint32_t hi, enum osp_bias b)
 static void
 test_math (void)
 {
-  static const double xs[] = { 1e-300, 1e-17, 0x1p-53, 1e-9, 0.001, 0.3,
-                               0.70710678, 0.9999999, 1, 1.5, 2, 1e6, 1e300 };
+  static const double xs[] = { 5e-324, 1e-310, 1e-300, 1e-17, 0x1p-53, 1e-9, 0.001, 0.3,
+                               0.70710678, 0.7071067811865476, 1.4142135623730951,
+                               0.9999999, 1, 1.5, 2, 1e6, 1e300, 1.7e308 };
   for (size_t i = 0; i < sizeof xs / sizeof *xs; i++)
     {
       CHECK (fabs (osp_ln (xs[i]) - log (xs[i])) <= 1e-13 * fabs (log (xs[i])) + 1e-15);
