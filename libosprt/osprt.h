@@ -356,8 +356,15 @@ extern OSP_TLS unsigned char osp_in_runtime;
 int osp_threads_init (uint32_t max_functions);
 /* The calling thread's state, created on first use; NULL when none can be
    had (the thread's state was already released at its exit, or no memory).
-   Call with osp_in_runtime set. */
-struct osp_thread *osp_thread_self (void);
+   Call with osp_in_runtime set.  Inline: every hook of a sample asks. */
+extern OSP_TLS struct osp_thread *osp_thread_cur; /* thread.c's, or NULL */
+struct osp_thread *osp_thread_make (void);
+static inline struct osp_thread *
+osp_thread_self (void)
+{
+  struct osp_thread *t = osp_thread_cur;
+  return t != NULL ? t : osp_thread_make ();
+}
 /* The calling thread's state if it has one (never creates). */
 struct osp_thread *osp_thread_peek (void);
 /* Zeroed memory from T's arena (NULL if out of memory). */

@@ -44,7 +44,7 @@ pthread_mutex_t osp_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 struct osp_thread *osp_threads;
 OSP_TLS unsigned char osp_in_runtime;
 
-static OSP_TLS struct osp_thread *self;
+OSP_TLS struct osp_thread *osp_thread_cur;
 static OSP_TLS unsigned char gone; /* state released at thread exit */
 static OSP_TLS unsigned char in_runtime_before_fork;
 static pthread_key_t key;
@@ -123,10 +123,8 @@ release_thread (struct osp_thread *t)
 }
 
 struct osp_thread *
-osp_thread_self (void)
+osp_thread_make (void)
 {
-  if (self != NULL)
-    return self;
   if (gone)
     return NULL;
   struct osp_arena a = { 0 };
@@ -150,14 +148,14 @@ osp_thread_self (void)
   atomic_fetch_add_explicit (&osp_stats.threads, 1, memory_order_relaxed);
   pthread_mutex_unlock (&osp_threads_lock);
   pthread_setspecific (key, t);
-  self = t;
+  osp_thread_cur = t;
   return t;
 }
 
 struct osp_thread *
 osp_thread_peek (void)
 {
-  return self;
+  return osp_thread_cur;
 }
 
 void
@@ -191,7 +189,7 @@ thread_exit (void *arg)
   osp_in_runtime = 1;
   atomic_signal_fence (memory_order_seq_cst);
   gone = 1;
-  self = NULL;
+  osp_thread_cur = NULL;
   osp_thread_settle (t);
   pthread_mutex_lock (&osp_threads_lock);
   osp_blocks_merge (t);
@@ -263,7 +261,7 @@ fork_child (void)
       release_thread (t);
       t = next;
     }
-  self = NULL;
+  osp_thread_cur = NULL;
   next_index = 0;
   __osp_skip = 1; /* the new state's first hook comes at the next block */
   __osp_path_countdown = 1; /* and its first path end at the next one */
