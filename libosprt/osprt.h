@@ -262,10 +262,7 @@ void osp_registry_add (uint32_t abi, struct osp_fn_record *start,
 /* NULL if R is a well-formed record of this ABI, else why not (the cfg,
    and the paths words when R has OSP_FN_PATH_PROBES). */
 const char *osp_record_check (const struct osp_fn_record *r);
-/* The function registered for REC, or NULL.  Lock-free (hook path). */
-struct osp_fn *osp_fn_of_record (const struct osp_fn_record *rec);
-/* The function with id ID (1-based), or NULL.  Lock-free. */
-struct osp_fn *osp_fn_by_id (uint32_t id);
+/* osp_fn_by_id, osp_fn_of_record: below, inline (every hook asks). */
 /* Copy the function pointers (id order) and the modules, under the registry
    lock.  Caller frees both arrays.  Returns 0 or -1 (out of memory). */
 int osp_registry_snapshot (struct osp_fn ***fns, uint32_t *nfns,
@@ -338,6 +335,36 @@ struct osp_thread
 #define OSP_DIR_SHIFT 10
 #define OSP_DIR_CHUNK (1u << OSP_DIR_SHIFT)
 #define OSP_DIR_MASK (OSP_DIR_CHUNK - 1)
+
+/* registry.c's function directory: ids 1..osp_nfns, chunks of
+   OSP_DIR_CHUNK published with release stores, never freed or moved. */
+extern _Atomic (struct osp_fn *_Atomic *) *osp_fn_dir;
+extern atomic_uint osp_nfns;
+
+/* The function with id ID (1-based), or NULL.  Lock-free. */
+static inline struct osp_fn *
+osp_fn_by_id (uint32_t id)
+{
+  if (id == 0 || id > atomic_load_explicit (&osp_nfns, memory_order_acquire))
+    return NULL;
+  uint32_t i = id - 1;
+  struct osp_fn *_Atomic *chunk
+      = atomic_load_explicit (&osp_fn_dir[i >> OSP_DIR_SHIFT],
+                              memory_order_acquire);
+  return atomic_load_explicit (&chunk[i & OSP_DIR_MASK],
+                               memory_order_acquire);
+}
+
+/* The function registered for REC, or NULL.  Lock-free (hook path). */
+static inline struct osp_fn *
+osp_fn_of_record (const struct osp_fn_record *rec)
+{
+  uint32_t id = __atomic_load_n (&rec->id, __ATOMIC_ACQUIRE);
+  struct osp_fn *f = osp_fn_by_id (id);
+  /* A foreign id (a stale or forged record) must not count for another
+     function. */
+  return (f != NULL && f->rec == rec) ? f : NULL;
+}
 
 /* Add BY to T's walk counter C (T's own thread only): a relaxed load and
    store, not a read-modify-write, since only the owner writes it. */

@@ -59,8 +59,8 @@ pthread_mutex_t osp_registry_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static uint32_t max_fns;
 static int verbose;
-static _Atomic (struct osp_fn *_Atomic *) *fn_dir; /* [max_fns / CHUNK] */
-static atomic_uint nfns;                             /* ids 1..nfns used */
+_Atomic (struct osp_fn *_Atomic *) *osp_fn_dir; /* [max_fns / CHUNK] */
+atomic_uint osp_nfns;                             /* ids 1..osp_nfns used */
 static uint64_t nblocks_total; /* global ids in use; under the lock */
 /* Under osp_registry_lock.  At most one module per registered function,
    so the table is bounded by max_functions too. */
@@ -77,8 +77,8 @@ osp_registry_init (uint32_t max_functions, int verbose_flag)
   max_fns = max_functions;
   verbose = verbose_flag;
   size_t ndir = (max_functions + OSP_DIR_CHUNK - 1) / OSP_DIR_CHUNK;
-  fn_dir = calloc (ndir, sizeof *fn_dir);
-  return fn_dir ? 0 : -1;
+  osp_fn_dir = calloc (ndir, sizeof *osp_fn_dir);
+  return osp_fn_dir ? 0 : -1;
 }
 
 /* The cfg words of R (the header too).  NULL or why not. */
@@ -319,15 +319,15 @@ publish (struct osp_fn *f, struct osp_fn_record *r)
 {
   if (f->counts != NULL)
     adopt_counters (f, r);
-  uint32_t i = atomic_load_explicit (&nfns, memory_order_relaxed);
+  uint32_t i = atomic_load_explicit (&osp_nfns, memory_order_relaxed);
   uint32_t d = i >> OSP_DIR_SHIFT;
   struct osp_fn *_Atomic *chunk
-      = atomic_load_explicit (&fn_dir[d], memory_order_relaxed);
+      = atomic_load_explicit (&osp_fn_dir[d], memory_order_relaxed);
   f->id = i + 1;
   f->block_base = (uint32_t) nblocks_total;
   nblocks_total += f->nblocks;
   atomic_store_explicit (&chunk[i & OSP_DIR_MASK], f, memory_order_release);
-  atomic_store_explicit (&nfns, i + 1, memory_order_release);
+  atomic_store_explicit (&osp_nfns, i + 1, memory_order_release);
   __atomic_store_n (&r->id, f->id, __ATOMIC_RELEASE);
 }
 
@@ -335,16 +335,16 @@ publish (struct osp_fn *f, struct osp_fn_record *r)
 static int
 have_room (void)
 {
-  uint32_t i = atomic_load_explicit (&nfns, memory_order_relaxed);
+  uint32_t i = atomic_load_explicit (&osp_nfns, memory_order_relaxed);
   if (i >= max_fns)
     return 0;
   uint32_t d = i >> OSP_DIR_SHIFT;
-  if (atomic_load_explicit (&fn_dir[d], memory_order_relaxed) == NULL)
+  if (atomic_load_explicit (&osp_fn_dir[d], memory_order_relaxed) == NULL)
     {
       struct osp_fn *_Atomic *chunk = calloc (OSP_DIR_CHUNK, sizeof *chunk);
       if (chunk == NULL)
         return 0;
-      atomic_store_explicit (&fn_dir[d], chunk, memory_order_release);
+      atomic_store_explicit (&osp_fn_dir[d], chunk, memory_order_release);
     }
   return 1;
 }
@@ -526,32 +526,9 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
 }
 
 struct osp_fn *
-osp_fn_by_id (uint32_t id)
-{
-  if (id == 0 || id > atomic_load_explicit (&nfns, memory_order_acquire))
-    return NULL;
-  uint32_t i = id - 1;
-  struct osp_fn *_Atomic *chunk
-      = atomic_load_explicit (&fn_dir[i >> OSP_DIR_SHIFT],
-                              memory_order_acquire);
-  return atomic_load_explicit (&chunk[i & OSP_DIR_MASK],
-                               memory_order_acquire);
-}
-
-struct osp_fn *
-osp_fn_of_record (const struct osp_fn_record *rec)
-{
-  uint32_t id = __atomic_load_n (&rec->id, __ATOMIC_ACQUIRE);
-  struct osp_fn *f = osp_fn_by_id (id);
-  /* A foreign id (a stale or forged record) must not count for another
-     function. */
-  return (f != NULL && f->rec == rec) ? f : NULL;
-}
-
-struct osp_fn *
 osp_fn_of_block (uint32_t gid, uint32_t *block)
 {
-  uint32_t lo = 1, hi = atomic_load_explicit (&nfns, memory_order_acquire);
+  uint32_t lo = 1, hi = atomic_load_explicit (&osp_nfns, memory_order_acquire);
   if (hi == 0)
     return NULL;
   while (lo < hi) /* last id whose block_base <= gid */
@@ -591,7 +568,7 @@ osp_fn_index_of_block (struct osp_fn *const *fns, uint32_t n, uint32_t gid,
 uint32_t
 osp_registry_count (void)
 {
-  return atomic_load_explicit (&nfns, memory_order_acquire);
+  return atomic_load_explicit (&osp_nfns, memory_order_acquire);
 }
 
 int
@@ -599,7 +576,7 @@ osp_registry_snapshot (struct osp_fn ***fns_out, uint32_t *nfns_out,
                        struct osp_module **mods_out, uint32_t *nmods_out)
 {
   pthread_mutex_lock (&osp_registry_lock);
-  uint32_t n = atomic_load_explicit (&nfns, memory_order_relaxed);
+  uint32_t n = atomic_load_explicit (&osp_nfns, memory_order_relaxed);
   struct osp_fn **fns = malloc ((n ? n : 1) * sizeof *fns);
   struct osp_module *m = malloc ((nmods ? nmods : 1) * sizeof *m);
   if (fns == NULL || m == NULL)
