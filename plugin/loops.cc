@@ -13,8 +13,9 @@
  * each with one successor inside the loop (the next one; L's is H, along
  * B).  No call and no asm in the body (so no other function's hooks or path
  * ends happen during the loop, and the loop cannot be left by longjmp or
- * exit), no abnormal or EH exit.  An inner loop or a branch that stays in
- * the loop makes it ineligible.  Such a loop runs, from its entry to an
+ * exit), no abnormal or EH exit, and at least one exit (a loop that never
+ * exits would never hand its events over).  An inner loop or a branch
+ * that stays in the loop makes it ineligible.  Such a loop runs, from its entry to an
  * exit taken from b(j), the block stream
  *     (b0 b1 ... b(k-1)) x n,  b0 ... b(j)
  * where n is the number of times B was taken; and, with path probes, n
@@ -124,7 +125,9 @@ chain_of (batched_loop *l, const vec<int> &id_of_bb_index)
       if (!next)
         return false;
       if (next == header)
-        return bb == l->back->src && l->chain.length () == size;
+        /* A loop without exits would never hand its events over.  */
+        return bb == l->back->src && l->chain.length () == size
+               && !l->exits.is_empty ();
       bb = next;
     }
 }
