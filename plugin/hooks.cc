@@ -169,7 +169,7 @@ vector_flavour ()
 /* The asm statement that calls the register-preserving trampoline TARGET
    with RECORD_ADDR and ARG (and N, C when not NULL: __osp_path_ends), its
    output the re-armed countdown in *REARMED (the header comment).  */
-gimple *
+static gimple *
 build_preserving_call (const char *target, tree record_addr, tree arg,
                        tree n, tree c, tree *rearmed)
 {
@@ -277,21 +277,36 @@ emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
           arg = sum;
         }
     }
-  tree rearmed = NULL_TREE;
   const char *target = fn == block_hook_decl ? OSP_SYM_BLOCK_HOOK_PRESERVING
                                              : OSP_SYM_PATH_END_PRESERVING;
-  gimple *call = opts.preserving_calls
-                   ? build_preserving_call (target, record_addr, arg,
-                                            NULL_TREE, NULL_TREE, &rearmed)
-                   : gimple_build_call (fn, 2, unshare_expr (record_addr),
-                                        arg);
+  emit_runtime_call (&then_gsi, counter, fn, target, record_addr, arg,
+                     NULL_TREE, NULL_TREE, loc);
+}
+
+/* After GSI (in a cold block), with location LOC: FN (RECORD_ADDR, ARG
+   [, N, C]) - with calls=preserving its trampoline PRESERVING instead,
+   then COUNTER = the countdown it re-armed (the header comment).  */
+void
+emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
+                   const char *preserving, tree record_addr, tree arg, tree n,
+                   tree c, location_t loc)
+{
+  tree rearmed = NULL_TREE;
+  gimple *call;
+  if (opts.preserving_calls)
+    call = build_preserving_call (preserving, record_addr, arg, n, c,
+                                  &rearmed);
+  else if (n)
+    call = gimple_build_call (fn, 4, unshare_expr (record_addr), arg, n, c);
+  else
+    call = gimple_build_call (fn, 2, unshare_expr (record_addr), arg);
   gimple_set_location (call, loc);
-  gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
+  gsi_insert_after (gsi, call, GSI_NEW_STMT);
   if (rearmed)
     {
       gassign *back = gimple_build_assign (unshare_expr (counter), rearmed);
       gimple_set_location (back, loc);
-      gsi_insert_after (&then_gsi, back, GSI_NEW_STMT);
+      gsi_insert_after (gsi, back, GSI_NEW_STMT);
     }
 }
 

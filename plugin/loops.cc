@@ -238,20 +238,8 @@ emit_batch_flush (edge e, tree counter, tree fn, const char *preserving,
   gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
 
   gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
-  tree rearmed = NULL_TREE;
-  gimple *call = opts.preserving_calls
-                   ? build_preserving_call (preserving, record_addr, arg, n,
-                                            c_tail, &rearmed)
-                   : gimple_build_call (fn, 4, unshare_expr (record_addr),
-                                        arg, n, c_tail);
-  gimple_set_location (call, loc);
-  gsi_insert_after (&then_gsi, call, GSI_NEW_STMT);
-  if (rearmed)
-    {
-      gassign *back = gimple_build_assign (unshare_expr (counter), rearmed);
-      gimple_set_location (back, loc);
-      gsi_insert_after (&then_gsi, back, GSI_NEW_STMT);
-    }
+  emit_runtime_call (&then_gsi, counter, fn, preserving, record_addr, arg, n,
+                     c_tail, loc);
 }
 
 } // namespace osp

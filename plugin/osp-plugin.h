@@ -131,8 +131,9 @@ void insert_loop_hooks (const batched_loop &l, tree record_addr);
 void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                           tree record_addr, tree arg, tree addend,
                           location_t loc);
-gimple *build_preserving_call (const char *target, tree record_addr, tree arg,
-                               tree n, tree c, tree *rearmed);
+void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
+                        const char *preserving, tree record_addr, tree arg,
+                        tree n, tree c, location_t loc);
 
 /* metadata.cc */
 void init_metadata_decls ();

@@ -217,6 +217,24 @@ target_has_trampolines ()
 #endif
 }
 
+/* KEY=VALUE with VALUE either ON (*FLAG = true) or OFF (false).  */
+static bool
+parse_two_way (const char *key, const char *value, const char *on,
+               const char *off, bool *flag)
+{
+  if (value && !strcmp (value, on))
+    *flag = true;
+  else if (value && !strcmp (value, off))
+    *flag = false;
+  else
+    {
+      error ("osp: bad value %qs for plugin argument %<%s%> (accepted: %s, %s)",
+             value ? value : "", key, on, off);
+      return false;
+    }
+  return true;
+}
+
 /* The most paths a function may have with instrument=counts: its counters
    take 8 bytes a path, in the program and again in the runtime.  */
 static const uint64_t max_counted_paths = 1ull << 24;
@@ -265,32 +283,12 @@ parse_arguments (const struct plugin_name_args *info)
             }
         }
       else if (!strcmp (key, "batch-loops"))
-        {
-          if (value && !strcmp (value, "yes"))
-            opts.batch_loops = true;
-          else if (value && !strcmp (value, "no"))
-            opts.batch_loops = false;
-          else
-            {
-              error ("osp: bad value %qs for plugin argument "
-                     "%<batch-loops%> (accepted: yes, no)",
-                     value ? value : "");
-              ok = false;
-            }
-        }
+        ok &= parse_two_way (key, value, "yes", "no", &opts.batch_loops);
       else if (!strcmp (key, "counts-update"))
         {
-          if (value && !strcmp (value, "single"))
-            opts.counts_atomic = false;
-          else if (value && !strcmp (value, "atomic"))
-            opts.counts_atomic = true;
-          else
-            {
-              error ("osp: bad value %qs for plugin argument "
-                     "%<counts-update%> (accepted: single, atomic)",
-                     value ? value : "");
-              ok = false;
-            }
+          bool single = !opts.counts_atomic;
+          ok &= parse_two_way (key, value, "single", "atomic", &single);
+          opts.counts_atomic = !single;
         }
       else if (!strcmp (key, "profile"))
         {
