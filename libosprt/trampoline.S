@@ -245,18 +245,17 @@ name:								\
 	.cfi_endproc;						\
 	.size	name, .-name
 
-PRESERVING (__osp_block_hook_preserving, __osp_block_hook, __osp_skip, CALL_SSE)
-PRESERVING (__osp_path_end_preserving, __osp_path_end, __osp_path_countdown, CALL_SSE)
-PRESERVING (__osp_block_hook_preserving_avx, __osp_block_hook, __osp_skip, CALL_AVX)
-PRESERVING (__osp_path_end_preserving_avx, __osp_path_end, __osp_path_countdown, CALL_AVX)
-PRESERVING (__osp_block_hook_preserving_xsave, __osp_block_hook, __osp_skip, CALL_XSAVE)
-PRESERVING (__osp_path_end_preserving_xsave, __osp_path_end, __osp_path_countdown, CALL_XSAVE)
-PRESERVING (__osp_path_ends_preserving, __osp_path_ends, __osp_path_countdown, CALL_SSE)
-PRESERVING (__osp_path_ends_preserving_avx, __osp_path_ends, __osp_path_countdown, CALL_AVX)
-PRESERVING (__osp_path_ends_preserving_xsave, __osp_path_ends, __osp_path_countdown, CALL_XSAVE)
-PRESERVING (__osp_block_hooks_preserving, __osp_block_hooks, __osp_skip, CALL_SSE)
-PRESERVING (__osp_block_hooks_preserving_avx, __osp_block_hooks, __osp_skip, CALL_AVX)
-PRESERVING (__osp_block_hooks_preserving_xsave, __osp_block_hooks, __osp_skip, CALL_XSAVE)
+/* Each entry point in the three flavours: TARGET_preserving (SSE),
+   TARGET_preserving_avx and TARGET_preserving_xsave, returning TLS. */
+#define FLAVOURS(target, tls)					\
+	PRESERVING (target##_preserving, target, tls, CALL_SSE);	\
+	PRESERVING (target##_preserving_avx, target, tls, CALL_AVX);	\
+	PRESERVING (target##_preserving_xsave, target, tls, CALL_XSAVE)
+
+FLAVOURS (__osp_block_hook, __osp_skip)
+FLAVOURS (__osp_path_end, __osp_path_countdown)
+FLAVOURS (__osp_path_ends, __osp_path_countdown)
+FLAVOURS (__osp_block_hooks, __osp_skip)
 
 #endif
 

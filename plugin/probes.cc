@@ -72,11 +72,6 @@
 #include "builtins.h"
 #include "memmodel.h"
 #include "gimplify.h"
-#include "dominance.h"
-#include "sbitmap.h"
-#include "stringpool.h"
-#include "attribs.h"
-#include "asan.h"
 
 #include "osp-plugin.h"
 
