@@ -255,18 +255,24 @@ osp_subpath_cmp (const void *a, const void *b)
  * report time, at most 64 per thread, are not in s.)  exhaustive records
  * every path end: N = s exactly.  timer samples bursts after timer ticks:
  * how many path ends a sample stands for is not known, so N = s with the
- * same Poisson spread, in samples, not in counts.  share = N / the sum of
- * all estimates: the fraction of all recorded path ends.  Ranking is the
+ * same Poisson spread, in samples, not in counts.  A row read from a
+ * function's inline counters (pathprof.c: a single-path function, or one
+ * built with instrument=counts alone) is exact in every policy that
+ * reports it: N = count, err95 = 0.  share = N / the sum of all estimates
+ * (pathprof.c): the fraction of all recorded path ends.  Ranking is the
  * subpaths' rule (the low end of the interval, then the estimate), then
  * function id and path id, so equal runs give identical reports. */
 void
 osp_path_estimate (struct osp_path_row *r, enum osp_path_policy policy,
-                   double scale, uint64_t total)
+                   double scale)
 {
   double s = (double) r->samples;
+  if (r->exact)
+    scale = 1;
   r->estimate = s * scale;
-  r->err95 = policy == OSP_PATHS_EXHAUSTIVE ? 0 : 1.96 * osp_sqrt (s) * scale;
-  r->share = total ? s / (double) total : 0;
+  r->err95 = policy == OSP_PATHS_EXHAUSTIVE || r->exact
+                 ? 0
+                 : 1.96 * osp_sqrt (s) * scale;
 }
 
 int

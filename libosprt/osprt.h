@@ -517,10 +517,12 @@ int osp_subpath_cmp (const void *a, const void *b);
 /* Ball-Larus path estimates (paths=counter: N = samples x path_interval,
    err95 = 1.96 sqrt (samples) x path_interval; exhaustive: N = count,
    err95 = 0; timer: N = samples, err95 = 1.96 sqrt (samples), not a
-   count): SCALE is path_interval, or 1.  share = N / (TOTAL x SCALE). */
+   count; a row read from counters: N = count, err95 = 0): SCALE is
+   path_interval, or 1.  The share (N / the sum of every row's N) is the
+   caller's. */
 struct osp_path_row;
 void osp_path_estimate (struct osp_path_row *r, enum osp_path_policy policy,
-                        double scale, uint64_t total);
+                        double scale);
 /* qsort order of path rows: low end of the 95% interval descending, then
    estimate descending, then function id, then path id. */
 int osp_path_row_cmp (const void *a, const void *b);
@@ -604,14 +606,20 @@ extern pthread_mutex_t osp_path_lock;
 
 /* Reserve the table (path_bytes) unless paths=off or mode=off.  0 or -1. */
 int osp_pathprof_init (const struct osp_options *o);
-/* Whether FN's paths come from its inline counters (instrument=counts):
-   only exhaustively, where every path end counts; the sampled policies
-   sample them as any other function's.  Its path ends then go to no
-   table. */
+/* Whether FN's paths come from its inline counters: exhaustively, where
+   every path end counts, for every function with counters (instrument=
+   counts); under paths=counter for those that have no sample checks
+   (instrument=counts alone, and single-path functions, which the plugin
+   counts instead of checking): their rows are exact among estimates.
+   The timer's samples are not counts, so it reports neither.  Sampled
+   path ends of a counted function go to no table. */
 static inline int
 osp_paths_counted (const struct osp_fn *fn, enum osp_path_policy policy)
 {
-  return fn->counts != NULL && policy == OSP_PATHS_EXHAUSTIVE;
+  return fn->counts != NULL
+         && (policy == OSP_PATHS_EXHAUSTIVE
+             || (policy == OSP_PATHS_COUNTER
+                 && !(fn->flags & OSP_FN_PATH_CHECKS)));
 }
 /* A sample of path ID of FN on T's thread: into T's batch, flushed to the
    table when full (a trylock once a quarter full). */
@@ -662,6 +670,7 @@ struct osp_path_row
   uint64_t id, samples;
   const struct osp_path_step *steps;
   uint32_t branches;
+  int exact;         /* read from the function's counters */
   double estimate, err95, share;
 };
 
@@ -676,11 +685,22 @@ struct osp_path_profile
   uint64_t **edges;        /* edges[i]: fns[i]'s nedges counts, or NULL */
   uint64_t *edge_words;
   double scale;            /* estimate of one sample (path_interval or 1) */
+  enum osp_path_policy policy;
   uint64_t ends_seen, samples, distinct, dropped, invalid;
+  uint64_t counted;        /* path ends counted exactly in sampled rows */
   uint64_t bytes_used, bytes_peak, bytes_bound, cache_hits, cache_misses;
   uint64_t ticks;
   uint64_t counter_bytes;  /* inline path counters (instrument=counts) */
 };
+
+/* What one unit of edges[I] stands for: 1 when fns[I]'s edges come from
+   its counters, else the samples' scale. */
+static inline double
+osp_path_edge_scale (const struct osp_path_profile *pp,
+                     const struct osp_fn *fn)
+{
+  return osp_paths_counted (fn, pp->policy) ? 1 : pp->scale;
+}
 
 /* One node of the reported k-IPF (pathforest.c collects it): the n-gram
    of the BL paths on its root path, the last of which is (fi, id). */

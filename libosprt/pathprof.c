@@ -31,14 +31,19 @@
  * cannot be exceeded and no allocator runs on the sample path: a sample
  * taken in a signal handler that interrupted malloc cannot deadlock.
  *
- * Inline counters (instrument=counts, paths=exhaustive): a function
- * built with them counts its own path ends in fn->counts (registry.c
- * moved them into runtime memory, 8 bytes a path, bounded by the plugin's
- * max-paths), so its paths never reach the table; a report reads the
- * counters instead, decodes each path with a nonzero count and derives
- * the function's edge profile from those rows.  Path ends of functions
- * that have only counters are not seen by the runtime and are added to
- * path_ends_seen from the counts.  Other modes ignore the counters.
+ * Inline counters: a function with them counts its own path ends in
+ * fn->counts (registry.c moved them into runtime memory, 8 bytes a path,
+ * bounded by the plugin's max-paths).  When osp_paths_counted says so
+ * (paths=exhaustive: every function with counters; paths=counter: those
+ * without sample checks, as the plugin builds single-path functions) its
+ * paths never reach the table; a report reads the counters instead,
+ * decodes each path with a nonzero count into an exact row and derives
+ * the function's edge profile from those rows (so its edges are counts,
+ * osp_path_edge_scale).  Under paths=counter those rows are counts among
+ * estimates: their total is path_counted, and shares divide by the sum
+ * of every row's estimate.  Path ends of functions that have only
+ * counters are not seen by the runtime and are added to path_ends_seen
+ * from the counts.  The timer ignores the counters.
  *
  * Threads: a sample first goes into its thread's batch (64 pairs, arena
  * memory), which is handed over under osp_path_lock with a trylock once a
@@ -376,14 +381,17 @@ copy_counted (struct osp_path_profile *pp, uint32_t fi,
         return -1;
       memcpy (pp->step_words + *w, scratch, n * sizeof *scratch);
       pp->rows[pp->nrows++] = (struct osp_path_row) {
-        .fi = fi, .nsteps = n, .id = id, .samples = c,
+        .fi = fi, .nsteps = n, .id = id, .samples = c, .exact = 1,
         .steps = (const struct osp_path_step *) (uintptr_t) *w
       };
       *w += n;
       for (uint32_t s = 0; s < n; s++)
         if (scratch[s].succ != OSP_STEP_END)
           edges[fn->blocks[scratch[s].block].succ + scratch[s].succ] += c;
-      pp->samples += c;
+      if (pp->policy == OSP_PATHS_EXHAUSTIVE)
+        pp->samples += c;
+      else
+        pp->counted += c;
       pp->distinct++;
       if (!(fn->flags & OSP_FN_PATH_CHECKS))
         pp->ends_seen += c;
@@ -472,6 +480,7 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
   pp->ticks = atomic_load_explicit (&osp_stats.path_ticks,
                                     memory_order_relaxed);
   pp->scale = o->paths == OSP_PATHS_COUNTER ? (double) o->path_interval : 1;
+  pp->policy = o->paths;
   pp->bytes_bound = o->path_bytes;
 
   pthread_mutex_lock (&osp_threads_lock);
@@ -494,13 +503,17 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
   if (rc != 0)
     return -1; /* osp_profile_free frees what was made */
 
+  /* Every path end recorded, estimated: also the samples of paths the
+     table had no room for (ospview's merge divides by the same). */
+  double total = (double) pp->samples * pp->scale + (double) pp->counted;
   for (uint32_t r = 0; r < pp->nrows; r++)
     {
       struct osp_path_row *row = &pp->rows[r];
       row->steps = pp->step_words + (uintptr_t) row->steps;
       row->branches = osp_path_branches (p->fns[row->fi], row->steps,
                                          row->nsteps);
-      osp_path_estimate (row, o->paths, pp->scale, pp->samples);
+      osp_path_estimate (row, o->paths, pp->scale);
+      row->share = total > 0 ? row->estimate / total : 0;
     }
   if (pp->nrows > 1)
     qsort (pp->rows, pp->nrows, sizeof *pp->rows, osp_path_row_cmp);

@@ -294,23 +294,30 @@ adopt_counters (struct osp_fn *f, struct osp_fn_record *r)
                              memory_order_relaxed);
 }
 
-/* Once per process: F counts its paths inline but has no sample checks
-   (instrument=counts alone), so only paths=exhaustive reports its paths
-   and the prefix forest never sees them. */
+/* Once per process: functions that count their paths inline but have
+   no sample checks, ANY of them, MULTI one with more than one path
+   (instrument=counts alone; the plugin also counts single-path functions
+   instead of checking them, pathprof.c).  paths=timer reports none of
+   their paths (its samples are not counts), and the prefix forest sees
+   none of MULTI's loops; a single path is no loss to the forest. */
 static void
-warn_uncheckable (const struct osp_fn *f)
+warn_uncheckable (const struct osp_fn *any, const struct osp_fn *multi)
 {
   static atomic_int warned;
-  int sampled = osp_opts.paths == OSP_PATHS_COUNTER
-                || osp_opts.paths == OSP_PATHS_TIMER;
-  int forest = osp_forest_policy () != OSP_FOREST_OFF;
-  if ((!sampled && !forest) || atomic_exchange (&warned, 1))
+  int timer = osp_opts.paths == OSP_PATHS_TIMER;
+  int forest = multi != NULL && osp_forest_policy () != OSP_FOREST_OFF;
+  if ((!timer && !forest) || atomic_exchange (&warned, 1))
     return;
-  osp_warn ("osp: %s (and any other function built with instrument=counts "
-            "alone) has path counters but no sample checks: %s%s%s", f->name,
-            sampled ? "its paths are reported only with paths=exhaustive" : "",
-            sampled && forest ? ", and " : "",
-            forest ? "the prefix forest never sees them" : "");
+  if (forest)
+    osp_warn ("osp: %s (and any other function built with instrument=counts "
+              "alone) has path counters but no sample checks: the prefix "
+              "forest never sees its paths%s", multi->name,
+              timer ? ", and paths=timer does not report them" : "");
+  else
+    osp_warn ("osp: %s (and any other function with a single path, or "
+              "built with instrument=counts alone) has path counters but no "
+              "sample checks: paths=timer does not report its paths",
+              any->name);
 }
 
 /* Publish F as function number n+1 and write its id into the record. */
@@ -429,7 +436,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
   int first_scan = first_scan_of ((uintptr_t) start, end);
   int mod = -1;
   uint32_t added = 0, invalid = 0, dropped = 0, mismatched = 0;
-  const struct osp_fn *uncheckable = NULL;
+  const struct osp_fn *uncheckable = NULL, *multi = NULL;
   while (p <= end && end - p >= head)
     {
       struct osp_fn_record *r = (struct osp_fn_record *) p;
@@ -498,9 +505,12 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
                                    memory_order_relaxed);
       publish (f, r);
       added++;
-      if ((f->flags & OSP_FN_PATH_COUNTS) && !(f->flags & OSP_FN_PATH_CHECKS)
-          && uncheckable == NULL)
-        uncheckable = f;
+      if ((f->flags & OSP_FN_PATH_COUNTS) && !(f->flags & OSP_FN_PATH_CHECKS))
+        {
+          uncheckable = uncheckable ? uncheckable : f;
+          if (f->npaths > 1 && multi == NULL)
+            multi = f;
+        }
       if (osp_opts.verify_paths && f->npaths != 0)
         osp_paths_verify (f);
     }
@@ -518,7 +528,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
   pthread_mutex_unlock (&osp_registry_lock);
 
   if (uncheckable != NULL)
-    warn_uncheckable (uncheckable);
+    warn_uncheckable (uncheckable, multi);
   if (verbose && (added || dropped || (first_scan && invalid)))
     osp_warn ("osp: %s: %u functions registered, %u malformed records "
               "ignored, %u dropped (max_functions)",

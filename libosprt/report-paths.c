@@ -12,7 +12,10 @@
  * conditional blocks of the functions on the top paths, with lines.
  *
  * Estimates (estimate.c): counter = samples x path_interval with a 95%
- * interval; exhaustive = exact counts; timer = samples, not counts.
+ * interval; exhaustive = exact counts; timer = samples, not counts.  Rows
+ * and edges read from a function's counters (pathprof.c) are counts in
+ * every policy that reports them: "exact" in the text's interval column,
+ * err95 0 in tsv.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -86,7 +89,8 @@ osp_format_paths_tsv (FILE *out, const struct osp_profile *p)
               continue;
             fprintf (out, "edge\t%u\t%u\t%u\t", f->id, b, s);
             print_dst (out, f, e);
-            fprintf (out, "\t%.3f\t%llu\n", (double) c[e] * pp->scale,
+            fprintf (out, "\t%.3f\t%llu\n",
+                     (double) c[e] * osp_path_edge_scale (pp, f),
                      (unsigned long long) c[e]);
           }
     }
@@ -109,6 +113,7 @@ osp_format_paths_stats (const struct osp_stat_out *out,
   if (o->paths == OSP_PATHS_TIMER)
     osp_stat_u (out, "path_ticks", pp->ticks);
   osp_stat_u (out, "path_samples", pp->samples);
+  osp_stat_u (out, "path_counted", pp->counted);
   osp_stat_u (out, "paths_distinct", pp->distinct);
   osp_stat_u (out, "paths_dropped", pp->dropped);
   osp_stat_u (out, "paths_invalid", pp->invalid);
@@ -149,6 +154,9 @@ text_header (FILE *out, const struct osp_profile *p,
   else
     fprintf (out, "  path ends seen %llu, ",
              (unsigned long long) pp->ends_seen);
+  if (pp->counted)
+    fprintf (out, "counted exactly %llu (functions with counters and no "
+             "checks), ", (unsigned long long) pp->counted);
   fprintf (out, "samples %llu, distinct paths %llu, dropped (table full) "
            "%llu, invalid ids %llu\n", (unsigned long long) pp->samples,
            (unsigned long long) pp->distinct,
@@ -186,7 +194,9 @@ text_paths (FILE *out, const struct osp_profile *p,
     {
       const struct osp_path_row *row = &pp->rows[r];
       char err[32] = "";
-      if (!exact)
+      if (!exact && row->exact)
+        snprintf (err, sizeof err, "exact");
+      else if (!exact)
         snprintf (err, sizeof err, "+/- %.0f", row->err95);
       fprintf (out, "%5zu %14.0f %12s %6.2f%% %8u  ", r + 1, row->estimate,
                err, 100.0 * row->share, row->branches);
@@ -206,10 +216,10 @@ text_branch (FILE *out, const struct osp_profile *p, uint32_t i, uint32_t b,
   const struct osp_fn *f = p->fns[i];
   const struct osp_block *bl = &f->blocks[b];
   const uint64_t *c = p->paths.edges[i];
+  double scale = osp_path_edge_scale (&p->paths, f);
   char loc[OSP_PATH_MAX + 64];
   osp_location (loc, sizeof loc, f, bl->line_first, bl->line_last);
-  fprintf (out, "    block %u %s, %.0f:\n", b, loc,
-           (double) total * p->paths.scale);
+  fprintf (out, "    block %u %s, %.0f:\n", b, loc, (double) total * scale);
   for (uint32_t s = 0; s < bl->nsucc; s++)
     {
       const struct osp_edge *e = &f->edges[bl->succ + s];
@@ -225,7 +235,7 @@ text_branch (FILE *out, const struct osp_profile *p, uint32_t i, uint32_t b,
           snprintf (to, sizeof to, "block %u %s", e->dst, loc);
         }
       fprintf (out, "      -> %-40s %14.0f %6.2f%%\n", to,
-               (double) c[bl->succ + s] * p->paths.scale,
+               (double) c[bl->succ + s] * scale,
                osp_share (c[bl->succ + s], total));
     }
 }

@@ -8,7 +8,8 @@
  *   3. number the Ball-Larus paths of its P-DAG (pathnum.cc);
  *   4. declare the function's record; find the loops whose iterations
  *      are counted instead (loops.cc); insert the path register and the
- *      sample checks and/or path counters (probes.cc), then the
+ *      sample checks and/or path counters (probes.cc) - a function with
+ *      a single path gets its counter instead of a check (below) - then the
  *      block-entry hooks (hooks.cc) -
  *      both refer to the record by address - and flag the blocks that
  *      could not take one;
@@ -159,6 +160,15 @@ instrument_function (function *fun)
       else
         warning (0, "osp: no path probes in %qs: %s", name, why);
     }
+  /* A function with one path (no branch, no loop: a leaf, an accessor)
+     runs it once a call.  One inline increment costs less than a
+     countdown check, whose cold call also makes the function look too
+     big to inline once instrumented; and the count is exact.  The runtime
+     reports such a function's path from its counter under paths=counter
+     and exhaustive (pathprof.c); the prefix forest, whose only n-gram of
+     it would be that one path, never sees it.  */
+  if (paths && checks && opts.count_single && pn.npaths == 1)
+    checks = false, counts = true;
 
   tree record = declare_function_record (fun);
   tree addr = build_fold_addr_expr (record);

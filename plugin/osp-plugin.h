@@ -48,6 +48,7 @@ struct options
   bool counts_atomic;         /* counts-update=atomic */
   bool preserving_calls;      /* calls=preserving (hooks.cc) */
   bool batch_loops;           /* batch-loops=yes (probes.cc) */
+  bool count_single;          /* single-path=count (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
 };
 extern options opts;

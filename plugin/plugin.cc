@@ -24,6 +24,11 @@
  *                     its iterations in a register and hands them to the
  *                     hooks and checks at its exits, instead of running
  *                     them in every iteration (default yes; loops.cc)
+ *   single-path=count|check
+ *                     whether a function with one Ball-Larus path (no branch,
+ *                     no loop) counts its path inline instead of taking a
+ *                     sample check: the runtime reports its count exactly
+ *                     (default count; instrument.cc)
  *   counts-update=single|atomic
  *                     how the counters are added to: a plain increment, or
  *                     an atomic one (threads running the same function at
@@ -87,7 +92,7 @@ static struct plugin_info osp_plugin_info = {
   "osp: online hot-subpath profiler.  Keys: "
   "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
-  "batch-loops=yes|no, profile=FILE, verbose[=0|1]"
+  "batch-loops=yes|no, single-path=count|check, profile=FILE, verbose[=0|1]"
 };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
@@ -114,7 +119,7 @@ static const struct ggc_root_tab gc_roots[] = {
 
 static const char accepted_keys[] =
   "instrument, include, exclude, max-paths, counts-update, calls, "
-  "batch-loops, profile, verbose";
+  "batch-loops, single-path, profile, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -248,6 +253,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.counts_atomic = flag_profile_update != PROFILE_UPDATE_SINGLE;
   opts.preserving_calls = target_has_trampolines ();
   opts.batch_loops = true;
+  opts.count_single = true;
   opts.profile = NULL;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
@@ -284,6 +290,8 @@ parse_arguments (const struct plugin_name_args *info)
         }
       else if (!strcmp (key, "batch-loops"))
         ok &= parse_two_way (key, value, "yes", "no", &opts.batch_loops);
+      else if (!strcmp (key, "single-path"))
+        ok &= parse_two_way (key, value, "count", "check", &opts.count_single);
       else if (!strcmp (key, "counts-update"))
         {
           bool single = !opts.counts_atomic;

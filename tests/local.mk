@@ -43,6 +43,7 @@ EXTRA_DIST += \
 	tests/progs/paths-guided.c \
 	tests/progs/preserve.c \
 	tests/progs/batch.c \
+	tests/progs/single-path.c \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \
 	tests/progs/publish-live.c \

@@ -20,7 +20,10 @@
 # its counters must outlive the module.  progs/batch.c (loops whose hooks and checks move to
 # their exits, batch-loops=yes) must give the same subpath, block, path, edge and forest rows as
 # with batch-loops=no, at -O0, -O2, -O3, with calls=plain and with instrument=blocks: exactly in
-# the exhaustive modes, and draw for draw in the sampled ones with the same seed.
+# the exhaustive modes, and draw for draw in the sampled ones with the same seed.  progs/single-
+# path.c: functions with one path get a counter, not a check (single-path=count), with the
+# exhaustive rows of single-path=check, exact rows among paths=counter's estimates (shares still
+# adding up to 1), and none under paths=timer or in the forest.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup paths
@@ -183,6 +186,60 @@ for flags in -O0 -O2 -O3 "-O2 -fplugin-arg-osp-calls=plain" "-O2 -fplugin-arg-os
     rows=$((rows + $(wc -l < "$W/$tag.yes.rows")))
   done
   [ $ok = yes ] && echo "ok: batched loops $flags: $nb batched, same rows as unbatched ($rows rows)"
+done
+
+# Single-path functions (single-path=count, the default): counted inline, not checked.  The
+# exhaustive rows are those of single-path=check; under paths=counter their rows are their exact
+# counts among the estimates, and the shares of all rows still add up to 1; the timer leaves
+# them out and says so once; the forest never sees them.
+ssrc=$OSP_TESTSRC/progs/single-path.c
+# fn_rows TSV NAME: the path rows of function NAME.
+fn_rows ()
+{
+  awk -F '\t' -v name="$2" '$1 == "function" && $3 == name { f = $2 }
+                            $1 == "path" && $3 == f' "$1"
+}
+for level in -O0 -O2; do
+  tag=single$level
+  ok=yes
+  for sp in count check; do
+    osp_compile "$W/$tag.$sp" osp_cc $level $CHECKFLAGS -fplugin-arg-osp-verbose \
+        -fplugin-arg-osp-single-path=$sp "$ssrc" -o "$W/$tag.$sp" || { osp_fail "$tag: build"; ok=no; }
+  done
+  [ $ok = yes ] || continue
+  for f in scale3 store finish pick main; do
+    case $f in pick|main) want="sample checks" ;; *) want=counters ;; esac
+    grep -q "instrumented $f: .*path ends ($want)" "$W/$tag.count.cc.err" &&
+      grep -q "instrumented $f: .*path ends (sample checks)" "$W/$tag.check.cc.err" ||
+      { osp_fail "$tag: $f should have $want (single-path=count), sample checks (check)"; ok=no; }
+  done
+  for sp in count check; do
+    osp_exec_with "mode=blocks:paths=exhaustive:forest=off:report=$W/$tag.$sp.x.tsv:report_format=tsv" \
+      "$W/$tag.$sp.x" "$W/$tag.$sp"
+    grep -E '^(path|edge|block)	' "$W/$tag.$sp.x.tsv" > "$W/$tag.$sp.x.rows"
+  done
+  osp_same "$tag: exhaustive rows, single-path=count vs check" "$W/$tag.check.x.rows" "$W/$tag.count.x.rows" || ok=no
+  osp_same "$tag: stdout, single-path=count vs check" "$W/$tag.check.x.out" "$W/$tag.count.x.out" || ok=no
+  osp_exec_with "paths=counter:path_interval=37:seed=1:forest=burst:report=$W/$tag.c.tsv:report_format=tsv" \
+    "$W/$tag.c" "$W/$tag.count"
+  [ -s "$W/$tag.c.err" ] && { osp_fail "$tag: stderr under paths=counter"; osp_show "$W/$tag.c.err"; ok=no; }
+  for f in scale3 store finish; do
+    want=$(fn_rows "$W/$tag.count.x.tsv" $f | cut -f 5)
+    got=$(fn_rows "$W/$tag.c.tsv" $f | awk -F '\t' '{ print $5 "/" $6 "/" $7 }')
+    [ -n "$want" ] && [ "$got" = "$want/0.000/${want%.000}" ] ||
+      { osp_fail "$tag: $f under paths=counter: '$got', expected its exact count '$want', err 0"; ok=no; }
+  done
+  sum=$(awk -F '\t' '$1 == "path" { s += $8 } END { printf "%.6f", s }' "$W/$tag.c.tsv")
+  [ "$sum" = 1.000000 ] || { osp_fail "$tag: shares under paths=counter add up to $sum"; ok=no; }
+  osp_exec_with "paths=timer:forest=exhaustive:report=$W/$tag.t.tsv:report_format=tsv" "$W/$tag.t" "$W/$tag.count"
+  [ "$(grep -c 'paths=timer does not report its paths' "$W/$tag.t.err")" = 1 ] ||
+    { osp_fail "$tag: paths=timer should say once that it leaves counted functions out"; osp_show "$W/$tag.t.err"; ok=no; }
+  fid=$(awk -F '\t' '$1 == "function" && $3 == "scale3" { print $2 }' "$W/$tag.t.tsv")
+  if [ -n "$(fn_rows "$W/$tag.t.tsv" scale3)" ] ||
+     awk -F '\t' -v f="$fid" '$1 == "forest" && $5 == f { found = 1 } END { exit !found }' "$W/$tag.t.tsv"; then
+    osp_fail "$tag: scale3 has path or forest rows under paths=timer"; ok=no
+  fi
+  [ $ok = yes ] && echo "ok: single-path functions $level: counted, exact among samples, same exhaustive rows"
 done
 
 # Profile-guided numbering: with the counts of a first run, the hottest path of hot() is 0.

@@ -3,7 +3,7 @@
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
-#     batch-loops=yes|no, profile=FILE, include=/exclude= fnmatch
+#     batch-loops=yes|no, single-path=count|check, profile=FILE, include=/exclude= fnmatch
 #     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
 #   - the program's output never changes.
@@ -45,9 +45,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, profile, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, single-path, profile, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, profile, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, single-path, profile, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -61,6 +61,10 @@ must_fail bad-batch-loops "bad value 'maybe' for plugin argument 'batch-loops' (
   -fplugin-arg-osp-batch-loops=maybe
 must_fail empty-batch-loops "plugin argument 'batch-loops' (accepted: yes, no)" \
   -fplugin-arg-osp-batch-loops
+must_fail bad-single-path "bad value 'sample' for plugin argument 'single-path' (accepted: count, check)" \
+  -fplugin-arg-osp-single-path=sample
+must_fail empty-single-path "plugin argument 'single-path' (accepted: count, check)" \
+  -fplugin-arg-osp-single-path
 must_fail bad-calls "bad value 'fast' for plugin argument 'calls' (accepted: preserving, plain)" \
   -fplugin-arg-osp-calls=fast
 must_fail counts-max-paths "too large for 'instrument=counts' (at most 16777216" \
@@ -180,12 +184,12 @@ for upd in single atomic; do
       osp_show "$b.tsv"
     fi
     # With paths=exhaustive and the forest off, nothing to warn about; with the defaults (sampled
-    # paths, the forest on) one line says that the counters are read only exhaustively.
+    # paths, the forest on) one line says that the prefix forest never sees these paths.
     osp_exec_with "report=none:forest=off:paths=exhaustive" "$b.q" "$b"
     [ -s "$b.q.err" ] && { osp_fail "instrument=counts ($upd): stderr with forest=off"; osp_show "$b.q.err"; }
     osp_exec_with "report=none" "$b.d" "$b"
     osp_same "instrument=counts ($upd) stdout, default options" "$W/plain.out" "$b.d.out"
-    want="has path counters but no sample checks: its paths are reported only with paths=exhaustive, and the prefix forest never sees them"
+    want="(and any other function built with instrument=counts alone) has path counters but no sample checks: the prefix forest never sees its paths"
     if [ "$(grep -c 'osp: ' "$b.d.err")" -ne 1 ] || ! grep -q -F "$want" "$b.d.err"; then
       osp_fail "instrument=counts ($upd), default options: expected one line: ...$want"
       osp_show "$b.d.err" stderr

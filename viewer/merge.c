@@ -25,8 +25,8 @@
  *   share             recomputed from the merged totals as the runtime
  *                     defines it: subpaths estimate / sum of blocks_seen;
  *                     paths estimate / sum over inputs of path_samples x
- *                     path_scale (the estimated path ends, which is what
- *                     the runtime divides by); forest nodes estimate /
+ *                     path_scale + path_counted (the estimated path ends,
+ *                     which is what the runtime divides by); forest nodes estimate /
  *                     their parent's, roots estimate / sum of forest_items
  *                     x forest_scale;
  *   rank              re-ranked like the runtime ranks (estimate.c): by
@@ -703,6 +703,7 @@ static const char *const sum_stats[] = {
   "blocks_sampled", "samples", "starts", "resamples", "hotlist_offered",
   "hotlist_admitted", "hotlist_evictions", "hotlist_too_long",
   "exact_dropped", "path_ends_seen", "path_ticks", "path_samples",
+  "path_counted",
   "paths_dropped", "paths_invalid", "decode_cache_hits",
   "decode_cache_misses", "forest_items", "forest_context", "forest_markers",
   "forest_bursts", "forest_hash_accesses", "forest_child_finds",
@@ -916,9 +917,13 @@ denominator (const struct view *v, int s)
 {
   uint64_t x;
   if (s == SEC_PATH)
-    return view_stat_u64 (v, "path_samples", &x)
-               ? (double) x * v->run.path_scale
-               : (double) v->run.path_ends;
+    {
+      uint64_t counted = 0; /* older snapshots lack the stat: none */
+      view_stat_u64 (v, "path_counted", &counted);
+      return view_stat_u64 (v, "path_samples", &x)
+                 ? (double) x * v->run.path_scale + (double) counted
+                 : (double) v->run.path_ends;
+    }
   if (view_stat_u64 (v, "forest_items", &x))
     return (double) x * v->run.forest_scale;
   double sum = 0;

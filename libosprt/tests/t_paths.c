@@ -612,6 +612,7 @@ static const char expected_tsv[]
       "stat\tpath_period_ms\t10\n"
       "stat\tpath_ends_seen\t100\n"
       "stat\tpath_samples\t100\n"
+      "stat\tpath_counted\t0\n"
       "stat\tpaths_distinct\t4\n"
       "stat\tpaths_dropped\t0\n"
       "stat\tpaths_invalid\t0\n"
@@ -811,6 +812,90 @@ scenario_counts (void)
   return osp_test_failures ? 1 : 0;
 }
 
+/* paths=counter: a function with counters and no checks (what the
+   plugin makes of a single-path function, and instrument=counts alone)
+   is read from its counters, exactly, among the sampled rows; one with
+   both is sampled like any other. */
+static struct tg g_only, g_both;
+static struct osp_fn_record r_only __attribute__ ((aligned (8)));
+static struct osp_fn_record r_both __attribute__ ((aligned (8)));
+static uint64_t only_counts[16], both_counts[16];
+
+static int
+scenario_counter_mix (void)
+{
+  tg_loop (&g_only);
+  tg_build (&g_only, &r_only, "only", "o.c");
+  r_only.flags |= OSP_FN_PATH_COUNTS;
+  r_only.counts = only_counts;
+  tg_loop (&g_both);
+  tg_build (&g_both, &r_both, "both", "b.c");
+  r_both.flags |= OSP_FN_PATH_COUNTS | OSP_FN_PATH_CHECKS;
+  r_both.counts = both_counts;
+  CHECK (r_only.npaths == 4 && r_both.npaths == 4);
+  struct osp_fn *fo = fn_of (&r_only), *fb = fn_of (&r_both);
+  CHECK (fo != NULL && fb != NULL);
+  CHECK (osp_paths_counted (fo, OSP_PATHS_COUNTER));
+  CHECK (!osp_paths_counted (fb, OSP_PATHS_COUNTER));
+  CHECK (!osp_paths_counted (fo, OSP_PATHS_TIMER));
+  uint64_t want[4] = { 1, 300, 0, 2000 };
+  for (uint64_t id = 0; id < 4; id++)
+    r_only.counts[id] += want[id];
+  for (int rep = 0; rep < 2000; rep++)
+    for (uint64_t id = 0; id < 4; id++)
+      {
+        r_both.counts[id]++;
+        osp_test_path_end (&r_both, id);
+      }
+  osp_thread_settle (osp_thread_peek ());
+
+  struct osp_profile p;
+  CHECK_EQ (osp_profile_take (&p), 0);
+  const struct osp_path_profile *pp = &p.paths;
+  CHECK_EQ (pp->counted, 2301);
+  CHECK_EQ (pp->ends_seen, 8000 + 2301);
+  double shares = 0, sampled = 0;
+  uint32_t exact = 0;
+  for (uint32_t r = 0; r < pp->nrows; r++)
+    {
+      const struct osp_path_row *row = &pp->rows[r];
+      shares += row->share;
+      if (p.fns[row->fi] == fo)
+        {
+          /* Counts, not estimates: no interval, no scale. */
+          CHECK (row->exact && row->err95 == 0);
+          CHECK (row->id < 4 && row->samples == want[row->id]);
+          CHECK (row->estimate == (double) want[row->id]);
+          exact++;
+        }
+      else
+        {
+          CHECK (!row->exact && row->err95 > 0);
+          CHECK (row->estimate == (double) row->samples * 10);
+          sampled += row->estimate;
+        }
+    }
+  CHECK_EQ (exact, 3); /* path 2 never ran */
+  CHECK_EQ (pp->samples * 10, (uint64_t) sampled);
+  CHECK (shares > 0.999999 && shares < 1.000001);
+  /* Edges: counts for the counted function, samples for the other. */
+  CHECK (osp_path_edge_scale (pp, fo) == 1);
+  CHECK (osp_path_edge_scale (pp, fb) == 10);
+  const uint64_t *e = pp->edges[fo->id - 1];
+  CHECK (e != NULL);
+  uint64_t out = 0;
+  for (uint32_t s = 0; s < fo->blocks[1].nsucc; s++)
+    out += e[fo->blocks[1].succ + s];
+  CHECK_EQ (out, want[1] + want[2] + want[3]);
+  char *text = format (OSP_FORMAT_TEXT, 20);
+  CHECK_CONTAINS (text, "counted exactly 2301 (functions with counters and "
+                        "no checks), samples ");
+  CHECK_CONTAINS (text, "        2000        exact ");
+  free (text);
+  osp_profile_free (&p);
+  return osp_test_failures ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -822,6 +907,8 @@ main (int argc, char **argv)
     return scenario_forest ();
   if (argc > 1 && strcmp (argv[1], "counts") == 0)
     return scenario_counts ();
+  if (argc > 1 && strcmp (argv[1], "counter-mix") == 0)
+    return scenario_counter_mix ();
 
   test_decode ();
   test_verify ();
@@ -837,6 +924,9 @@ main (int argc, char **argv)
                           NULL), 0);
   CHECK_EQ (osp_test_run ("counts", "mode=blocks:paths=exhaustive:"
                           "forest=off:report=none", NULL, NULL), 0);
+  CHECK_EQ (osp_test_run ("counter-mix", "mode=blocks:paths=counter:"
+                          "path_interval=10:seed=3:forest=off:report=none",
+                          NULL, NULL), 0);
   CHECK_EQ (osp_test_run ("forest", "mode=blocks:paths=exhaustive:"
                           "forest=exhaustive:forest_k=3:forest_prune=0:"
                           "path_bytes=64k:report=none", NULL, NULL), 0);

@@ -1,0 +1,53 @@
+/* single-path.c - functions with one Ball-Larus path (no branch, no
+ * loop), which the plugin counts inline instead of checking
+ * (single-path=count), next to functions it samples (tests/paths.sh).
+ *   scale3, store: one path each, run N and N/2 times;
+ *   finish: one path that ends in a noreturn call (exit), run once;
+ *   pick, main: branches and a loop, sampled. */
+#include <stdio.h>
+#include <stdlib.h>
+
+static int __attribute__ ((noinline))
+scale3 (int x)
+{
+  return 3 * x + 1;
+}
+
+static void __attribute__ ((noinline))
+store (volatile int *p, int v)
+{
+  *p = v;
+}
+
+static int __attribute__ ((noinline))
+pick (int x)
+{
+  if (x % 3 == 0)
+    return x / 3;
+  return x - 1;
+}
+
+static void __attribute__ ((noinline, noreturn))
+finish (long s)
+{
+  printf ("%ld\n", s);
+  exit (0);
+}
+
+int
+main (int argc, char **argv)
+{
+  static volatile int cell;
+  long s = 0;
+  int n = argc > 1 ? atoi (argv[1]) : 200000;
+  for (int i = 0; i < n; i++)
+    {
+      s += scale3 (i);
+      if (i & 1)
+        {
+          store (&cell, i);
+          s += pick (cell);
+        }
+    }
+  finish (s + cell);
+}
