@@ -35,7 +35,8 @@
 #   osp-sample    osp instrument=blocks; OSP_OPTIONS report=none:publish=off:mode=subpaths:paths=off:forest=off
 #   pep           osp instrument=paths;  report=none:publish=off:mode=subpaths:paths=counter:forest=off
 #   bl-exact      osp instrument=counts; report=none:publish=off:paths=exhaustive:forest=off
-#                 (inline path counters; counts-update=atomic for threads, as gcov's -pthread)
+#                 (inline path counters; counts-update=atomic for threads, as gcov's -pthread,
+#                 also in the paths and all builds: their functions without loops keep checks)
 #   kblpp-exact   osp instrument=paths;  report=none:publish=off:paths=off:forest=exhaustive
 #   kblpp-sample  osp instrument=paths;  report=none:publish=off:paths=off:forest=burst
 #   all           osp (blocks,paths);    report=none (everything else at its default: sampled
@@ -177,9 +178,9 @@ compile () {
     plain) $CC -O2 -g0 "$SRC/$1.c" -o "$W/bin/$1.plain" -lm $pt ;;
     gcov) $CC -O2 -g0 -fprofile-generate="$W/gcda/$1" "$SRC/$1.c" -o "$W/bin/$1.gcov" -lm $pt ;;
     blocks) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks "$SRC/$1.c" -o "$W/bin/$1.blocks" -lm ;;
-    paths) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths "$SRC/$1.c" -o "$W/bin/$1.paths" -lm ;;
+    paths) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths $atomic "$SRC/$1.c" -o "$W/bin/$1.paths" -lm ;;
     counts) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=counts $atomic "$SRC/$1.c" -o "$W/bin/$1.counts" -lm ;;
-    osp) osp_cc -O2 -g0 "$SRC/$1.c" -o "$W/bin/$1.osp" -lm ;;
+    osp) osp_cc -O2 -g0 $atomic "$SRC/$1.c" -o "$W/bin/$1.osp" -lm ;;
   esac
 }
 median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -435,7 +436,7 @@ echo "- command: \`BENCH_RUNS=$RUNS BENCH_PROGS=\"$PROGS\" BENCH_CONFIGS=\"$CONF
 echo "  (osp source $abs_top_srcdir$(git -C "$abs_top_srcdir" rev-parse --short HEAD 2> /dev/null | sed 's/^/, commit /')$(git -C "$abs_top_srcdir" status --porcelain 2> /dev/null | grep -q . && echo ' + uncommitted changes'))"
 echo "- work directory: $W"
 echo
-echo "Configurations (every build \`-O2 -g0\`; gcc and gcov get \`-pthread\` only for threads.c):"
+echo "Configurations (every build \`-O2 -g0\`; gcc and gcov get \`-pthread\` only for threads.c, and osp builds of threads.c \`counts-update=atomic\`):"
 echo
 echo "| configuration | build | OSP_OPTIONS |"
 echo "|---|---|---|"

@@ -256,7 +256,7 @@ osp_subpath_cmp (const void *a, const void *b)
  * every path end: N = s exactly.  timer samples bursts after timer ticks:
  * how many path ends a sample stands for is not known, so N = s with the
  * same Poisson spread, in samples, not in counts.  A row read from a
- * function's inline counters (pathprof.c: a single-path function, or one
+ * function's inline counters (pathprof.c: a function without loops the plugin counts, or one
  * built with instrument=counts alone) is exact in every policy that
  * reports it: N = count, err95 = 0.  share = N / the sum of all estimates
  * (pathprof.c): the fraction of all recorded path ends.  Ranking is the

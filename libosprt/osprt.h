@@ -609,7 +609,7 @@ int osp_pathprof_init (const struct osp_options *o);
 /* Whether FN's paths come from its inline counters: exhaustively, where
    every path end counts, for every function with counters (instrument=
    counts); under paths=counter for those that have no sample checks
-   (instrument=counts alone, and single-path functions, which the plugin
+   (instrument=counts alone, and functions without loops, which the plugin
    counts instead of checking): their rows are exact among estimates.
    The timer's samples are not counts, so it reports neither.  Sampled
    path ends of a counted function go to no table. */
@@ -688,6 +688,9 @@ struct osp_path_profile
   enum osp_path_policy policy;
   uint64_t ends_seen, samples, distinct, dropped, invalid;
   uint64_t counted;        /* path ends counted exactly in sampled rows */
+  uint32_t counted_plain;  /* functions read from counters added to
+                              without atomics (counts-update=single) */
+  uint64_t threads;        /* threads that ran instrumented code */
   uint64_t bytes_used, bytes_peak, bytes_bound, cache_hits, cache_misses;
   uint64_t ticks;
   uint64_t counter_bytes;  /* inline path counters (instrument=counts) */
@@ -732,6 +735,8 @@ struct osp_forest_profile
   struct osp_forest_stats sum; /* forest.c's statistics, all streams */
   uint64_t bursts, streams, refused, resyncs, partial, unlabelled, invalid;
   uint64_t shape_hits, shape_misses, bytes_bound;
+  uint64_t unseen;             /* path ends counted inline by functions
+                                  without checks: never forest items */
 };
 
 /* Everything a report shows, taken at one moment. */

@@ -605,6 +605,23 @@ build_rows (struct osp_profile *p, const struct osp_options *o,
   return rc;
 }
 
+/* The path ends of P's functions that count their paths inline and have
+   no checks (instrument=counts alone; functions without loops that the
+   plugin counts): no path end of theirs reaches the forest. */
+static uint64_t
+unseen_ends (const struct osp_profile *p)
+{
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *fn = p->fns[i];
+      if (fn->counts != NULL && !(fn->flags & OSP_FN_PATH_CHECKS))
+        for (uint64_t id = 0; id < fn->npaths; id++)
+          n += __atomic_load_n (&fn->counts[id], __ATOMIC_RELAXED);
+    }
+  return n;
+}
+
 int
 osp_forest_collect (struct osp_profile *p, const struct osp_options *o)
 {
@@ -628,6 +645,7 @@ osp_forest_collect (struct osp_profile *p, const struct osp_options *o)
                        / (double) (o->forest_burst - warmup)
                  : 1.0;
   f->bytes_bound = (uint64_t) stream_bytes * max_streams;
+  f->unseen = unseen_ends (p);
 
   pthread_mutex_lock (&osp_forest_lock);
   const struct osp_kslab **ks = malloc ((nstreams ? nstreams : 1)

@@ -35,15 +35,18 @@
  * fn->counts (registry.c moved them into runtime memory, 8 bytes a path,
  * bounded by the plugin's max-paths).  When osp_paths_counted says so
  * (paths=exhaustive: every function with counters; paths=counter: those
- * without sample checks, as the plugin builds single-path functions) its
- * paths never reach the table; a report reads the counters instead,
+ * without sample checks, as the plugin builds small functions without
+ * loops) its paths never reach the table; a report reads the counters instead,
  * decodes each path with a nonzero count into an exact row and derives
  * the function's edge profile from those rows (so its edges are counts,
  * osp_path_edge_scale).  Under paths=counter those rows are counts among
  * estimates: their total is path_counted, and shares divide by the sum
  * of every row's estimate.  Path ends of functions that have only
  * counters are not seen by the runtime and are added to path_ends_seen
- * from the counts.  The timer ignores the counters.
+ * from the counts.  The timer ignores the counters.  Counters added to
+ * with plain increments (counts-update=single, gcov's default) lose the
+ * increments of threads that run one function at once: with more than
+ * one thread the report says so (path_counted_plain).
  *
  * Threads: a sample first goes into its thread's batch (64 pairs, arena
  * memory), which is handed over under osp_path_lock with a trylock once a
@@ -458,7 +461,10 @@ copy_locked (struct osp_profile *p, struct osp_path_profile *pp,
       else
         memset (pp->edges[i], 0, fn->nedges * sizeof *pp->edge_words);
       if (counted (fn, o))
-        rc = copy_counted (pp, i, fn, pp->edges[i], &w, cap, scratch);
+        {
+          rc = copy_counted (pp, i, fn, pp->edges[i], &w, cap, scratch);
+          pp->counted_plain += !(fn->flags & OSP_FN_COUNTS_ATOMIC);
+        }
     }
   free (scratch);
   return rc;
@@ -479,6 +485,8 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
   pp->ends_seen = walk[OSP_W_PATH_ENDS];
   pp->ticks = atomic_load_explicit (&osp_stats.path_ticks,
                                     memory_order_relaxed);
+  pp->threads = atomic_load_explicit (&osp_stats.threads,
+                                      memory_order_relaxed);
   pp->scale = o->paths == OSP_PATHS_COUNTER ? (double) o->path_interval : 1;
   pp->policy = o->paths;
   pp->bytes_bound = o->path_bytes;

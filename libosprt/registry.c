@@ -127,6 +127,8 @@ check_paths (const struct osp_fn_record *r)
                    || (r->flags & (OSP_FN_PATH_CHECKS | OSP_FN_PATH_COUNTS))
                ? "paths words, checks or counters without OSP_FN_PATH_PROBES"
                : NULL;
+  if ((r->flags & OSP_FN_COUNTS_ATOMIC) && !(r->flags & OSP_FN_PATH_COUNTS))
+    return "atomic counters without OSP_FN_PATH_COUNTS";
   if ((r->flags & OSP_FN_PATH_COUNTS) && r->counts == NULL)
     return "path counters without a counts array";
   if (!(r->flags & OSP_FN_PATH_COUNTS) && r->counts != NULL)
@@ -295,27 +297,28 @@ adopt_counters (struct osp_fn *f, struct osp_fn_record *r)
 }
 
 /* Once per process: functions that count their paths inline but have
-   no sample checks, ANY of them, MULTI one with more than one path
-   (instrument=counts alone; the plugin also counts single-path functions
-   instead of checking them, pathprof.c).  paths=timer reports none of
-   their paths (its samples are not counts), and the prefix forest sees
-   none of MULTI's loops; a single path is no loss to the forest. */
+   no sample checks, ANY of them, LOOPY one with loops (more than one
+   path start: instrument=counts alone; the plugin also counts small
+   functions without loops instead of checking them, pathprof.c).
+   paths=timer reports none of their paths (its samples are not counts),
+   and the prefix forest sees none of LOOPY's iterations; a function
+   without loops runs one path a call, no loss to the forest. */
 static void
-warn_uncheckable (const struct osp_fn *any, const struct osp_fn *multi)
+warn_uncheckable (const struct osp_fn *any, const struct osp_fn *loopy)
 {
   static atomic_int warned;
   int timer = osp_opts.paths == OSP_PATHS_TIMER;
-  int forest = multi != NULL && osp_forest_policy () != OSP_FOREST_OFF;
+  int forest = loopy != NULL && osp_forest_policy () != OSP_FOREST_OFF;
   if ((!timer && !forest) || atomic_exchange (&warned, 1))
     return;
   if (forest)
     osp_warn ("osp: %s (and any other function built with instrument=counts "
               "alone) has path counters but no sample checks: the prefix "
-              "forest never sees its paths%s", multi->name,
+              "forest never sees its paths%s", loopy->name,
               timer ? ", and paths=timer does not report them" : "");
   else
-    osp_warn ("osp: %s (and any other function with a single path, or "
-              "built with instrument=counts alone) has path counters but no "
+    osp_warn ("osp: %s (and any other function without loops, or built "
+              "with instrument=counts alone) has path counters but no "
               "sample checks: paths=timer does not report its paths",
               any->name);
 }
@@ -436,7 +439,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
   int first_scan = first_scan_of ((uintptr_t) start, end);
   int mod = -1;
   uint32_t added = 0, invalid = 0, dropped = 0, mismatched = 0;
-  const struct osp_fn *uncheckable = NULL, *multi = NULL;
+  const struct osp_fn *uncheckable = NULL, *loopy = NULL;
   while (p <= end && end - p >= head)
     {
       struct osp_fn_record *r = (struct osp_fn_record *) p;
@@ -508,8 +511,8 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
       if ((f->flags & OSP_FN_PATH_COUNTS) && !(f->flags & OSP_FN_PATH_CHECKS))
         {
           uncheckable = uncheckable ? uncheckable : f;
-          if (f->npaths > 1 && multi == NULL)
-            multi = f;
+          if (f->nstarts > 1 && loopy == NULL)
+            loopy = f;
         }
       if (osp_opts.verify_paths && f->npaths != 0)
         osp_paths_verify (f);
@@ -528,7 +531,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
   pthread_mutex_unlock (&osp_registry_lock);
 
   if (uncheckable != NULL)
-    warn_uncheckable (uncheckable, multi);
+    warn_uncheckable (uncheckable, loopy);
   if (verbose && (added || dropped || (first_scan && invalid)))
     osp_warn ("osp: %s: %u functions registered, %u malformed records "
               "ignored, %u dropped (max_functions)",

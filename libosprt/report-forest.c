@@ -106,6 +106,7 @@ osp_format_forest_stats (const struct osp_stat_out *out,
   osp_stat_u (out, "forest_prune", f->prune);
   osp_stat_f (out, "forest_scale", f->scale);
   osp_stat_u (out, "forest_items", s->items);
+  osp_stat_u (out, "forest_unseen", f->unseen);
   osp_stat_u (out, "forest_context", s->context);
   osp_stat_u (out, "forest_markers", s->markers);
   osp_stat_u (out, "forest_bursts", f->bursts);
@@ -177,6 +178,10 @@ text_header (FILE *out, const struct osp_profile *p)
            (unsigned long long) s->nodes_cap,
            (unsigned long long) s->nodes_peak,
            (unsigned long long) f->ipf_nodes);
+  if (f->unseen)
+    fprintf (out, "  not in the forest: %llu path ends of functions that "
+             "count their paths inline, without checks\n",
+             (unsigned long long) f->unseen);
   fprintf (out, "  streams %llu, threads refused %llu, resyncs %llu, "
            "partial activations %llu, recursion past the frames %llu, "
            "memory bound %llu\n", (unsigned long long) f->streams,

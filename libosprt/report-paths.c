@@ -114,6 +114,7 @@ osp_format_paths_stats (const struct osp_stat_out *out,
     osp_stat_u (out, "path_ticks", pp->ticks);
   osp_stat_u (out, "path_samples", pp->samples);
   osp_stat_u (out, "path_counted", pp->counted);
+  osp_stat_u (out, "path_counted_plain", pp->counted_plain);
   osp_stat_u (out, "paths_distinct", pp->distinct);
   osp_stat_u (out, "paths_dropped", pp->dropped);
   osp_stat_u (out, "paths_invalid", pp->invalid);
@@ -171,6 +172,12 @@ text_header (FILE *out, const struct osp_profile *p,
            (unsigned long long) pp->cache_misses, pp->functions);
   if (pp->dropped)
     fprintf (out, "osp: the path table was full: raise path_bytes\n");
+  if (pp->counted_plain && pp->threads > 1)
+    fprintf (out, "osp: %llu threads ran, and %u functions count their paths "
+             "with plain increments, which lose counts when threads run one "
+             "function at once: build threaded programs with "
+             "-fplugin-arg-osp-counts-update=atomic\n",
+             (unsigned long long) pp->threads, pp->counted_plain);
 }
 
 static int

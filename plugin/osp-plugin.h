@@ -48,7 +48,7 @@ struct options
   bool counts_atomic;         /* counts-update=atomic */
   bool preserving_calls;      /* calls=preserving (hooks.cc) */
   bool batch_loops;           /* batch-loops=yes (probes.cc) */
-  bool count_single;          /* single-path=count (instrument.cc) */
+  uint64_t count_loop_free;   /* count-loop-free=N (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
 };
 extern options opts;

@@ -24,11 +24,11 @@
  *                     its iterations in a register and hands them to the
  *                     hooks and checks at its exits, instead of running
  *                     them in every iteration (default yes; loops.cc)
- *   single-path=count|check
- *                     whether a function with one Ball-Larus path (no branch,
- *                     no loop) counts its path inline instead of taking a
- *                     sample check: the runtime reports its count exactly
- *                     (default count; instrument.cc)
+ *   count-loop-free=N a function without loops (each call runs one path)
+ *                     and with at most N paths counts them inline instead of
+ *                     taking sample checks: the runtime reports those counts
+ *                     exactly (default 64, at most 4096; 0: check every
+ *                     function; instrument.cc)
  *   counts-update=single|atomic
  *                     how the counters are added to: a plain increment, or
  *                     an atomic one (threads running the same function at
@@ -92,7 +92,7 @@ static struct plugin_info osp_plugin_info = {
   "osp: online hot-subpath profiler.  Keys: "
   "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
-  "batch-loops=yes|no, single-path=count|check, profile=FILE, verbose[=0|1]"
+  "batch-loops=yes|no, count-loop-free=N, profile=FILE, verbose[=0|1]"
 };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
@@ -119,7 +119,7 @@ static const struct ggc_root_tab gc_roots[] = {
 
 static const char accepted_keys[] =
   "instrument, include, exclude, max-paths, counts-update, calls, "
-  "batch-loops, single-path, profile, verbose";
+  "batch-loops, count-loop-free, profile, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -193,20 +193,24 @@ parse_instrument (const char *value)
   return true;
 }
 
+/* KEY=VALUE with VALUE a decimal integer from LO to HI (RANGE says so in
+   words) into *OUT.  */
 static bool
-parse_max_paths (const char *value)
+parse_number (const char *key, const char *value, uint64_t lo, uint64_t hi,
+              const char *range, uint64_t *out)
 {
   char *end;
   errno = 0;
   unsigned long long n = value && *value && ISDIGIT (*value)
                            ? strtoull (value, &end, 10) : 0;
-  if (!n || errno || *end || n < 2 || n > (1ull << 62))
+  if (!value || !*value || !ISDIGIT (*value) || errno || *end || n < lo
+      || n > hi)
     {
-      error ("osp: bad value %qs for plugin argument %<max-paths%> "
-             "(accepted: an integer from 2 to 2^62)", value ? value : "");
+      error ("osp: bad value %qs for plugin argument %qs (accepted: %s)",
+             value ? value : "", key, range);
       return false;
     }
-  opts.max_paths = n;
+  *out = n;
   return true;
 }
 
@@ -243,6 +247,7 @@ parse_two_way (const char *key, const char *value, const char *on,
 /* The most paths a function may have with instrument=counts: its counters
    take 8 bytes a path, in the program and again in the runtime.  */
 static const uint64_t max_counted_paths = 1ull << 24;
+static const uint64_t max_loop_free_counted = 4096;
 
 static bool
 parse_arguments (const struct plugin_name_args *info)
@@ -253,7 +258,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.counts_atomic = flag_profile_update != PROFILE_UPDATE_SINGLE;
   opts.preserving_calls = target_has_trampolines ();
   opts.batch_loops = true;
-  opts.count_single = true;
+  opts.count_loop_free = 64;
   opts.profile = NULL;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
@@ -267,7 +272,8 @@ parse_arguments (const struct plugin_name_args *info)
       else if (!strcmp (key, "exclude"))
         ok &= parse_pattern_list (key, value, &opts.exclude);
       else if (!strcmp (key, "max-paths"))
-        ok &= parse_max_paths (value);
+        ok &= parse_number (key, value, 2, 1ull << 62,
+                            "an integer from 2 to 2^62", &opts.max_paths);
       else if (!strcmp (key, "calls"))
         {
           if (value && !strcmp (value, "plain"))
@@ -290,8 +296,10 @@ parse_arguments (const struct plugin_name_args *info)
         }
       else if (!strcmp (key, "batch-loops"))
         ok &= parse_two_way (key, value, "yes", "no", &opts.batch_loops);
-      else if (!strcmp (key, "single-path"))
-        ok &= parse_two_way (key, value, "count", "check", &opts.count_single);
+      else if (!strcmp (key, "count-loop-free"))
+        ok &= parse_number (key, value, 0, max_loop_free_counted,
+                            "an integer from 0 to 4096",
+                            &opts.count_loop_free);
       else if (!strcmp (key, "counts-update"))
         {
           bool single = !opts.counts_atomic;

@@ -3,7 +3,7 @@
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
-#     batch-loops=yes|no, single-path=count|check, profile=FILE, include=/exclude= fnmatch
+#     batch-loops=yes|no, count-loop-free=N, profile=FILE, include=/exclude= fnmatch
 #     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
 #   - the program's output never changes.
@@ -45,9 +45,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, single-path, profile, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, count-loop-free, profile, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, single-path, profile, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, count-loop-free, profile, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -61,10 +61,12 @@ must_fail bad-batch-loops "bad value 'maybe' for plugin argument 'batch-loops' (
   -fplugin-arg-osp-batch-loops=maybe
 must_fail empty-batch-loops "plugin argument 'batch-loops' (accepted: yes, no)" \
   -fplugin-arg-osp-batch-loops
-must_fail bad-single-path "bad value 'sample' for plugin argument 'single-path' (accepted: count, check)" \
-  -fplugin-arg-osp-single-path=sample
-must_fail empty-single-path "plugin argument 'single-path' (accepted: count, check)" \
-  -fplugin-arg-osp-single-path
+must_fail bad-count-loop-free "bad value 'all' for plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \
+  -fplugin-arg-osp-count-loop-free=all
+must_fail big-count-loop-free "bad value '4097' for plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \
+  -fplugin-arg-osp-count-loop-free=4097
+must_fail empty-count-loop-free "plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \
+  -fplugin-arg-osp-count-loop-free
 must_fail bad-calls "bad value 'fast' for plugin argument 'calls' (accepted: preserving, plain)" \
   -fplugin-arg-osp-calls=fast
 must_fail counts-max-paths "too large for 'instrument=counts' (at most 16777216" \

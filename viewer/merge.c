@@ -703,7 +703,7 @@ static const char *const sum_stats[] = {
   "blocks_sampled", "samples", "starts", "resamples", "hotlist_offered",
   "hotlist_admitted", "hotlist_evictions", "hotlist_too_long",
   "exact_dropped", "path_ends_seen", "path_ticks", "path_samples",
-  "path_counted",
+  "path_counted", "forest_unseen",
   "paths_dropped", "paths_invalid", "decode_cache_hits",
   "decode_cache_misses", "forest_items", "forest_context", "forest_markers",
   "forest_bursts", "forest_hash_accesses", "forest_child_finds",
@@ -716,7 +716,8 @@ static const char *const sum_stats[] = {
 static const char *const max_stats[] = {
   "hotlist_entries", "hotlist_sample_size", "hotlist_bytes_used",
   "hotlist_bytes_peak", "exact_entries", "exact_bytes_used",
-  "path_bytes_used", "path_bytes_peak", "path_counter_bytes", "forest_nodes",
+  "path_bytes_used", "path_bytes_peak", "path_counter_bytes",
+  "path_counted_plain", "forest_nodes",
   "forest_nodes_peak", "forest_threshold", "forest_ipf_nodes",
 };
 static const char *const recount_stats[] = {

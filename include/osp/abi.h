@@ -38,6 +38,12 @@
  *     the runtime's memory (copying what was counted before) and points
  *     `counts` there, so they outlive a dlclose.  Generated code loads
  *     `counts` at each path end (GCC hoists the load out of loops).
+ *     OSP_FN_COUNTS_ATOMIC says the adds are atomic.  Under instrument=
+ *     paths, a function whose only path start is block 0 (no loop)
+ *     and that has at most count-loop-free paths (a plugin option) gets
+ *     these plain counters instead of sample checks, unless
+ *     counts-update=atomic (flags
+ *     OSP_FN_PATH_COUNTS without OSP_FN_PATH_CHECKS);
  * and, once per translation unit that emitted at least one record, a static
  * constructor
  *         __osp_register_module (OSP_ABI_VERSION,
@@ -124,7 +130,8 @@ enum osp_fn_flags
   OSP_FN_BLOCK_HOOKS = 1u << 0, /* block-entry hooks were inserted */
   OSP_FN_PATH_PROBES = 1u << 1, /* path register and its P-DAG (`paths`) */
   OSP_FN_PATH_CHECKS = 1u << 2, /* PEP sample checks at the path ends */
-  OSP_FN_PATH_COUNTS = 1u << 3  /* inline counters at the path ends (`counts`) */
+  OSP_FN_PATH_COUNTS = 1u << 3, /* inline counters at the path ends (`counts`) */
+  OSP_FN_COUNTS_ATOMIC = 1u << 4 /* ... added to atomically (counts-update=atomic) */
 };
 
 /* One instrumented function.  Size 80 bytes, alignment 8 on LP64; the plugin

@@ -613,6 +613,7 @@ static const char expected_tsv[]
       "stat\tpath_ends_seen\t100\n"
       "stat\tpath_samples\t100\n"
       "stat\tpath_counted\t0\n"
+      "stat\tpath_counted_plain\t0\n"
       "stat\tpaths_distinct\t4\n"
       "stat\tpaths_dropped\t0\n"
       "stat\tpaths_invalid\t0\n"
@@ -821,6 +822,15 @@ static struct osp_fn_record r_only __attribute__ ((aligned (8)));
 static struct osp_fn_record r_both __attribute__ ((aligned (8)));
 static uint64_t only_counts[16], both_counts[16];
 
+/* A thread that ends path 0 of record ARG (and so gets a state). */
+static void *
+end_one_path (void *arg)
+{
+  __atomic_store_n (&__osp_path_countdown, 1, __ATOMIC_RELAXED);
+  osp_test_path_end (arg, 0);
+  return NULL;
+}
+
 static int
 scenario_counter_mix (void)
 {
@@ -887,12 +897,23 @@ scenario_counter_mix (void)
   for (uint32_t s = 0; s < fo->blocks[1].nsucc; s++)
     out += e[fo->blocks[1].succ + s];
   CHECK_EQ (out, want[1] + want[2] + want[3]);
+  CHECK_EQ (pp->counted_plain, 1); /* r_only: no OSP_FN_COUNTS_ATOMIC */
   char *text = format (OSP_FORMAT_TEXT, 20);
   CHECK_CONTAINS (text, "counted exactly 2301 (functions with counters and "
                         "no checks), samples ");
   CHECK_CONTAINS (text, "        2000        exact ");
+  CHECK (strstr (text, "plain increments") == NULL); /* one thread */
   free (text);
   osp_profile_free (&p);
+
+  /* A second thread: plain counters may have lost increments. */
+  pthread_t th;
+  CHECK_EQ (pthread_create (&th, NULL, end_one_path, &r_both), 0);
+  CHECK_EQ (pthread_join (th, NULL), 0);
+  text = format (OSP_FORMAT_TEXT, 20);
+  CHECK_CONTAINS (text, "osp: 2 threads ran, and 1 functions count their "
+                        "paths with plain increments");
+  free (text);
   return osp_test_failures ? 1 : 0;
 }
 

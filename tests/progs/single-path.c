@@ -1,9 +1,11 @@
-/* single-path.c - functions with one Ball-Larus path (no branch, no
- * loop), which the plugin counts inline instead of checking
- * (single-path=count), next to functions it samples (tests/paths.sh).
+/* single-path.c - functions without loops, which the plugin counts
+ * inline instead of checking when they have few paths
+ * (count-loop-free=N), next to functions it samples (tests/paths.sh).
  *   scale3, store: one path each, run N and N/2 times;
  *   finish: one path that ends in a noreturn call (exit), run once;
- *   pick, main: branches and a loop, sampled. */
+ *   pick: two paths, no loop;
+ *   bits7: 2^7 = 128 paths, no loop: more than the default 64;
+ *   main: a loop, sampled. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -27,6 +29,27 @@ pick (int x)
   return x - 1;
 }
 
+static int __attribute__ ((noinline))
+bits7 (int x)
+{
+  int s = 0;
+  if (x & 1)
+    s += 3;
+  if (x & 2)
+    s ^= 5;
+  if (x & 4)
+    s += 7;
+  if (x & 8)
+    s ^= 11;
+  if (x & 16)
+    s += 13;
+  if (x & 32)
+    s ^= 17;
+  if (x & 64)
+    s += 19;
+  return s;
+}
+
 static void __attribute__ ((noinline, noreturn))
 finish (long s)
 {
@@ -42,7 +65,7 @@ main (int argc, char **argv)
   int n = argc > 1 ? atoi (argv[1]) : 200000;
   for (int i = 0; i < n; i++)
     {
-      s += scale3 (i);
+      s += scale3 (i) + bits7 (i);
       if (i & 1)
         {
           store (&cell, i);
