@@ -14,7 +14,8 @@
 #      after the end, -p PID says there is no segment for it.
 #   3. When the runtime publishes (libosprt/publish.c exists): the same on a real program built
 #      with the plugin (progs/viewer-loop.c): listed, its hottest subpath in spin() with
-#      viewer-loop.c:LINE and a growing estimate, paths and forest rows, "exited" at the end.
+#      viewer-loop.c:LINE and a growing estimate, paths and forest rows (mix(), which has no
+#      loop, counted inline: an "exact" path row), "exited" at the end.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup viewer-batch
@@ -221,6 +222,9 @@ if [ -f "$SRC/libosprt/publish.c" ]; then
   estimates "$W/l3.out" "hottest subpaths" | growing "real subpaths" ||
     { osp_fail "real program: the hottest subpath's estimate does not grow"; estimates "$W/l3.out" "hottest subpaths"; }
   [ "$(rows "$W/l3.out" "hottest Ball-Larus paths")" -gt 0 ] || osp_fail "real program: no path rows"
+  # mix() has no loop: its one path is counted inline, an exact row among the estimates.
+  sed -n '/^hottest Ball-Larus paths/,/^$/p' "$W/l3.out" | grep -q -E ' exact .* mix\(\) ' ||
+    { osp_fail "real program: no exact path row for mix() (counted inline)"; osp_show "$W/l3.out"; }
   [ "$(rows "$W/l3.out" "prefix forest")" -gt 0 ] || osp_fail "real program: no forest rows"
   "$OSPVIEW" -p "$lpid" -b 30 -d 0.5 --screen=functions > "$W/lend.out" 2> "$W/lend.err"
   wait "$lpid"

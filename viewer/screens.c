@@ -586,7 +586,11 @@ build_paths (struct scr_table *t, const struct view *v,
       const struct osp_vpath *p = view_path (v, i);
       struct sb b = { 0 };
       char err[40] = "";
-      if (!exact && !timer)
+      /* Under paths=counter only a row read from a function's counters
+         has no interval (a sampled row has at least one sample). */
+      if (!exact && !timer && p->err95 == 0)
+        snprintf (err, sizeof err, "exact");
+      else if (!exact && !timer)
         snprintf (err, sizeof err, "+/- %.0f", p->err95);
       sb_printf (&b, "%5u %14.0f %12s %6.2f%% %8u %5u  ", p->rank,
                  timer ? (double) p->samples : p->estimate, err,
