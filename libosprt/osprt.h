@@ -606,6 +606,15 @@ extern pthread_mutex_t osp_path_lock;
 
 /* Reserve the table (path_bytes) unless paths=off or mode=off.  0 or -1. */
 int osp_pathprof_init (const struct osp_options *o);
+/* Whether FN counts its paths inline and has no sample checks
+   (instrument=counts alone; functions without loops, which the plugin
+   counts instead of checking): none of its path ends reaches the runtime
+   or the forest. */
+static inline int
+osp_fn_counts_only (const struct osp_fn *fn)
+{
+  return fn->counts != NULL && !(fn->flags & OSP_FN_PATH_CHECKS);
+}
 /* Whether FN's paths come from its inline counters: exhaustively, where
    every path end counts, for every function with counters (instrument=
    counts); under paths=counter for those that have no sample checks
@@ -618,8 +627,7 @@ osp_paths_counted (const struct osp_fn *fn, enum osp_path_policy policy)
 {
   return fn->counts != NULL
          && (policy == OSP_PATHS_EXHAUSTIVE
-             || (policy == OSP_PATHS_COUNTER
-                 && !(fn->flags & OSP_FN_PATH_CHECKS)));
+             || (policy == OSP_PATHS_COUNTER && osp_fn_counts_only (fn)));
 }
 /* A sample of path ID of FN on T's thread: into T's batch, flushed to the
    table when full (a trylock once a quarter full). */

@@ -605,9 +605,8 @@ build_rows (struct osp_profile *p, const struct osp_options *o,
   return rc;
 }
 
-/* The path ends of P's functions that count their paths inline and have
-   no checks (instrument=counts alone; functions without loops that the
-   plugin counts): no path end of theirs reaches the forest. */
+/* The path ends of P's functions that osp_fn_counts_only: none of them
+   reaches the forest. */
 static uint64_t
 unseen_ends (const struct osp_profile *p)
 {
@@ -615,7 +614,7 @@ unseen_ends (const struct osp_profile *p)
   for (uint32_t i = 0; i < p->nfns; i++)
     {
       const struct osp_fn *fn = p->fns[i];
-      if (fn->counts != NULL && !(fn->flags & OSP_FN_PATH_CHECKS))
+      if (osp_fn_counts_only (fn))
         for (uint64_t id = 0; id < fn->npaths; id++)
           n += __atomic_load_n (&fn->counts[id], __ATOMIC_RELAXED);
     }

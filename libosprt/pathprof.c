@@ -396,7 +396,7 @@ copy_counted (struct osp_path_profile *pp, uint32_t fi,
       else
         pp->counted += c;
       pp->distinct++;
-      if (!(fn->flags & OSP_FN_PATH_CHECKS))
+      if (osp_fn_counts_only (fn))
         pp->ends_seen += c;
     }
   return 0;

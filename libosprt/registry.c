@@ -508,7 +508,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
                                    memory_order_relaxed);
       publish (f, r);
       added++;
-      if ((f->flags & OSP_FN_PATH_COUNTS) && !(f->flags & OSP_FN_PATH_CHECKS))
+      if (osp_fn_counts_only (f))
         {
           uncheckable = uncheckable ? uncheckable : f;
           if (f->nstarts > 1 && loopy == NULL)
