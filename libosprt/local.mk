@@ -14,6 +14,7 @@ OSPRT_SOURCES = \
 	libosprt/blockcount.c \
 	libosprt/hotlist.h \
 	libosprt/hotlist.c \
+	libosprt/sampler.h \
 	libosprt/sampler.c \
 	libosprt/subexact.c \
 	libosprt/estimate.c \

@@ -11,7 +11,9 @@
  *   thread.c      per-thread state, TLS, exit, fork   -> struct osp_thread
  *   blockcount.c  mode=blocks: exact block counters   -> per-thread tables
  *   sampler.c     mode=subpaths: skip/length sampling -> per-thread sampler,
- *                 the walk counters, the hot-list's strata (hotlist.h)
+ *                 the walk counters, the hot-list's strata (hotlist.h),
+ *                 the open sample's cursor the hooks append through
+ *                 (sampler.h, shared with trampoline.S)
  *   hotlist.c     the hot-list itself (hotlist.h)
  *   subexact.c    mode=subpaths-exact: every subpath  -> the exact table
  *   estimate.c    length distribution, estimates and intervals (pure math)
@@ -40,6 +42,7 @@
  *                 published by a runtime thread, lifecycle, fork
  *   online.c      osp_report() (include/osp/osp.h) and report_signal
  *   runtime.c     init, shutdown, the ABI entry points
+ *   trampoline.S  x86-64: the entry points preserving every register
  *
  * Locks, always taken in this order (fork's prepare handler takes all):
  *   osp_publish_lock   the shared-memory segment and its publishing
@@ -435,9 +438,12 @@ extern uint64_t osp_seed;       /* the seed in use (printed in reports) */
 /* Choose the seed, build the length table, create the hot-list (mode=
    subpaths).  Once, from osp_init.  Returns 0 or -1. */
 int osp_sampler_init (const struct osp_options *o);
-/* The hook in mode=subpaths: block GID passed on thread T.  Sets
-   __osp_skip (1 while collecting, else the next skip). */
-void osp_sampler_hit (struct osp_thread *t, uint32_t gid);
+/* The hook in mode=subpaths: BLOCK of FN passed on thread T (BLOCK <
+   FN->nblocks).  Sets __osp_skip (1 while collecting, else the next skip)
+   and, while collecting, the cursor through which the hooks append the
+   sample's next blocks of FN themselves (sampler.h). */
+void osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
+                      uint32_t block);
 /* On T's own thread: count the blocks of the current skip consumed so
    far, and hand the queued samples to the hot-list. */
 void osp_sampler_sync (struct osp_thread *t);

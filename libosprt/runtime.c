@@ -38,6 +38,7 @@
  */
 #define _GNU_SOURCE
 #include "osprt.h"
+#include "sampler.h"
 #include "osp/snapshot.h"
 
 #include <stdarg.h>
@@ -221,6 +222,8 @@ leave (void)
 OSP_EXPORT void
 __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
 {
+  if (osp_sample_append (rec, block))
+    return; /* a block in the middle of a sample (sampler.h) */
   __osp_skip = 1;
   if (!enter ())
     return;
@@ -239,7 +242,7 @@ __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
           else if (block >= fn->nblocks || (t = osp_thread_self ()) == NULL)
             lost (&osp_stats.hits_lost);
           else if (osp_opts.mode == OSP_MODE_SUBPATHS)
-            osp_sampler_hit (t, fn->block_base + block);
+            osp_sampler_hit (t, fn, block);
           else if (osp_opts.mode == OSP_MODE_SUBPATHS_EXACT)
             osp_exact_hit (t, fn->block_base + block);
           else
@@ -293,16 +296,18 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
 
 /* Batched loops (abi.h, plugin/loops.cc): at a loop's exit, the events of
    its run at once: EVENTS events, of which event I goes to ONE (REC, ARG,
-   I), the countdown having been the low 32 bits of C_TAIL (the generated
-   code has already stored it minus EVENTS, right when EVENTS is less).
-   Each time the countdown runs out within them, that event goes to its
-   ordinary entry point, which re-arms the countdown, as a hook or check
-   would have sent it; what is left then counts down the re-armed
+   I, MAX), the countdown having been the low 32 bits of C_TAIL (the
+   generated code has already stored it minus EVENTS, right when EVENTS is
+   less).  Each time the countdown runs out within them, that event goes
+   to its ordinary entry point, which re-arms the countdown, as a hook or
+   check would have sent it; what is left then counts down the re-armed
    countdown.  So the runtime sees exactly the events per-iteration hooks
    and checks would have given it, in order (an exhaustive mode, countdown
-   1, sees all). */
-typedef void (*event_fn) (struct osp_fn_record *rec, const void *arg,
-                          uint64_t i);
+   1, sees all).  ONE returns how many events it took, from I on and at
+   most MAX: more than one when it could append the next ones to an open
+   sample at once (each as a hook with the countdown at 1 would have). */
+typedef uint64_t (*event_fn) (struct osp_fn_record *rec, const void *arg,
+                              uint64_t i, uint64_t max);
 
 static void
 run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
@@ -314,25 +319,30 @@ run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
     {
       at += c ? c : 1;
       __atomic_store_n (countdown, 0, __ATOMIC_RELAXED);
-      one (rec, arg, at - 1);
+      at += one (rec, arg, at - 1, events - at + 1) - 1;
       c = __atomic_load_n (countdown, __ATOMIC_RELAXED);
     }
   __atomic_store_n (countdown, (c ? c : 1) - (uint32_t) (events - at),
                     __ATOMIC_RELAXED);
 }
 
-static void
-path_event (struct osp_fn_record *rec, const void *path, uint64_t i)
+static uint64_t
+path_event (struct osp_fn_record *rec, const void *path, uint64_t i,
+            uint64_t max)
 {
   (void) i;
+  (void) max;
   __osp_path_end (rec, *(const uint64_t *) path);
+  return 1;
 }
 
-static void
-block_event (struct osp_fn_record *rec, const void *chain, uint64_t i)
+static uint64_t
+block_event (struct osp_fn_record *rec, const void *chain, uint64_t i,
+             uint64_t max)
 {
   const uint32_t *c = chain;
   __osp_block_hook (rec, c[1 + i % c[0]]);
+  return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1);
 }
 
 OSP_EXPORT void

@@ -27,6 +27,11 @@
  * that passed on the thread; a thread's report adds the part of the
  * current skip already consumed (osp_sampler_sync).
  *
+ * In the middle of a sample the hook appends its block through a cursor
+ * without entering the runtime (sampler.h): the blocks so appended are
+ * counted (have, and their walk counters) when the sampler next runs on the
+ * thread, by take_appended.
+ *
  * Finished samples wait in a per-thread queue (arena memory, no malloc):
  * at most QMAX samples and qcap = max_length + QWORDS ids.  Once a quarter
  * full the owner tries osp_hot_lock and hands the whole batch to the
@@ -48,7 +53,9 @@
  */
 #define _GNU_SOURCE
 #include "osprt.h"
+#include "sampler.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -246,6 +253,8 @@ flush_locked (struct osp_sampler *s)
     }
   if (s->want && s->have)
     memmove (s->q, s->q + s->qused, s->have * sizeof *s->q);
+  if (s->want)
+    osp_sample_cursor.next = s->q + s->have; /* the open sample moved */
   s->qused = 0;
   s->nq = 0;
 }
@@ -270,8 +279,60 @@ arm (struct osp_sampler *s, uint32_t skip)
   __osp_skip = skip;
 }
 
+/* ---- the open sample's cursor (sampler.h) ----------------------------- */
+
+OSP_TLS struct osp_sample_cursor osp_sample_cursor;
+
+_Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
+                && offsetof (struct osp_sample_cursor, left)
+                       == OSP_CURSOR_LEFT
+                && offsetof (struct osp_sample_cursor, fns) == OSP_CURSOR_FNS
+                && sizeof (struct osp_cursor_fn) == 1 << OSP_CURSOR_FN_SHIFT
+                && offsetof (struct osp_cursor_fn, rec) == OSP_CURSOR_FN_REC
+                && offsetof (struct osp_cursor_fn, id) == OSP_CURSOR_FN_ID
+                && offsetof (struct osp_cursor_fn, base)
+                       == OSP_CURSOR_FN_BASE
+                && offsetof (struct osp_cursor_fn, nblocks)
+                       == OSP_CURSOR_FN_NBLOCKS
+                && offsetof (struct osp_fn_record, id) == OSP_RECORD_ID,
+                "trampoline.S's offsets of the cursor");
+
+/* Count in the blocks the hooks appended through the cursor since the
+   sampler last ran: each consumed a countdown of 1, as a hook in the
+   runtime would have.  While a sample is open the cursor's next is always
+   where the sample's next block goes (set by open_cursor, moved by the
+   appends and by flush_locked). */
+static void
+take_appended (struct osp_thread *t, struct osp_sampler *s)
+{
+  if (s->want == 0)
+    return;
+  uint32_t n = (uint32_t) (osp_sample_cursor.next
+                           - (s->q + s->qused + s->have));
+  if (n == 0)
+    return;
+  s->have += n;
+  osp_walk_bump (t, OSP_W_BLOCKS_SEEN, n);
+  osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, n);
+}
+
+/* Let the hooks append the open sample's blocks but its last, those of FN
+   among them. */
+static void
+open_cursor (const struct osp_sampler *s, const struct osp_fn *fn)
+{
+  struct osp_cursor_fn *f = osp_cursor_fn (fn->rec);
+  f->rec = fn->rec;
+  f->id = fn->id;
+  f->base = fn->block_base;
+  f->nblocks = fn->nblocks;
+  osp_sample_cursor.next = (uint32_t *) s->q + s->qused + s->have;
+  osp_sample_cursor.left = s->want - s->have - 1;
+}
+
 void
-osp_sampler_hit (struct osp_thread *t, uint32_t gid)
+osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
+                 uint32_t block)
 {
   struct osp_sampler *s = t->sampler ? t->sampler : make_sampler (t);
   if (s == NULL)
@@ -280,6 +341,7 @@ osp_sampler_hit (struct osp_thread *t, uint32_t gid)
                                  memory_order_relaxed);
       return;
     }
+  take_appended (t, s);
   osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
   if (s->fresh)
     {
@@ -299,13 +361,15 @@ osp_sampler_hit (struct osp_thread *t, uint32_t gid)
       s->have = 0;
       osp_walk_bump (t, OSP_W_STARTS, 1);
     }
-  s->q[s->qused + s->have++] = gid;
+  s->q[s->qused + s->have++] = fn->block_base + block;
   osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, 1);
   if (s->have < s->want)
     {
       arm (s, 1);
+      open_cursor (s, fn);
       return;
     }
+  osp_sample_cursor.left = 0;
   s->qlen[s->nq++] = s->want;
   s->qused += s->want;
   s->want = 0;
@@ -323,6 +387,7 @@ osp_sampler_sync (struct osp_thread *t)
   struct osp_sampler *s = t->sampler;
   if (s == NULL)
     return;
+  take_appended (t, s);
   uint32_t left = __osp_skip;
   if (!s->fresh && s->want == 0 && left <= s->armed)
     {
@@ -330,6 +395,9 @@ osp_sampler_sync (struct osp_thread *t)
       s->armed = left;
     }
   flush (s, 1);
+  /* The next block comes through the runtime, which reopens the cursor:
+     at thread exit, T's memory is about to go. */
+  osp_sample_cursor.left = 0;
 }
 
 void
@@ -337,6 +405,8 @@ osp_sampler_state (uint32_t *want, uint32_t *have)
 {
   struct osp_thread *t = osp_thread_peek ();
   struct osp_sampler *s = t ? t->sampler : NULL;
+  if (s != NULL)
+    take_appended (t, s);
   *want = s ? s->want : 0;
   *have = s ? s->have : 0;
 }
@@ -366,6 +436,7 @@ void
 osp_sampler_reset (void)
 {
   memset (totals, 0, sizeof totals);
+  osp_sample_cursor.left = 0; /* its sampler was the parent thread's */
   /* The child samples other positions than its parent and siblings. */
   uint64_t x = osp_seed ^ ((uint64_t) getpid () << 32);
   osp_seed = splitmix64 (&x);

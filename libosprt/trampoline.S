@@ -28,9 +28,17 @@
  * (runtime.c), so the other one, which the generated code may keep in a
  * register across the asm, stays right.
  *
+ * The block hook's trampolines first try to append the block to the sample
+ * being taken, through the cursor the sampler leaves in thread-local
+ * storage (sampler.h): eight hooks in ten during a sample do only that, and
+ * then the trampoline touches three general registers and returns, without
+ * saving the rest, the vector state, or entering C.
+ *
  * Other targets have no trampolines: the plugin emits plain calls there.
  */
 #if defined (__x86_64__) && !defined (__ILP32__)
+
+#include "sampler.h"
 
 	.data
 	.p2align 2
@@ -200,18 +208,74 @@ osp_xsave_measure:
 	call	*target@GOTPCREL(%rip);				\
 	RESTORE_AVX
 
-/* One trampoline: NAME saves the call-clobbered general registers and
-   %rbx, then the vector state (CALL: one of the above), calls TARGET
-   (%rdi, %rsi, %rdx, %rcx as given), restores everything and returns TLS, the
-   countdown TARGET re-armed, in %eax (the asm's only output: the
-   generated code stores it back). */
-#define PRESERVING(name, target, tls, CALL)			\
+/* The block hook in the middle of a sample: osp_sample_append (sampler.h)
+   with %rdi the record and %esi the block, in %rax, %rcx and %rdx only.
+   Returns 1 (the countdown while a sample is taken) when it appended the
+   block; else falls through to the full trampoline, every register as it
+   was but %rax and the flags, which the asm gives up anyway.  %rcx holds
+   the thread-pointer offset of the cursor, then of its cache entry minus
+   OSP_CURSOR_FNS. */
+#define APPEND_BLOCK()						\
+	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
+	cmpb	$0, %fs:(%rax);					\
+	jne	8f;						\
+	movb	$1, %fs:(%rax);					\
+	pushq	%rcx;						\
+	.cfi_adjust_cfa_offset 8;				\
+	pushq	%rdx;						\
+	.cfi_adjust_cfa_offset 8;				\
+	movq	osp_sample_cursor@gottpoff(%rip), %rcx;		\
+	cmpl	$0, %fs:OSP_CURSOR_LEFT(%rcx);			\
+	je	7f;						\
+	movq	%rdi, %rdx;					\
+	shrq	$4, %rdx;					\
+	andl	$OSP_CURSOR_WAYS - 1, %edx;			\
+	shlq	$OSP_CURSOR_FN_SHIFT, %rdx;			\
+	addq	%rdx, %rcx;					\
+	cmpq	%rdi, %fs:OSP_CURSOR_FNS+OSP_CURSOR_FN_REC(%rcx); \
+	jne	7f;						\
+	movl	%fs:OSP_CURSOR_FNS+OSP_CURSOR_FN_ID(%rcx), %edx; \
+	cmpl	%edx, OSP_RECORD_ID(%rdi);			\
+	jne	7f;						\
+	cmpl	%esi, %fs:OSP_CURSOR_FNS+OSP_CURSOR_FN_NBLOCKS(%rcx); \
+	jbe	7f;						\
+	movl	%fs:OSP_CURSOR_FNS+OSP_CURSOR_FN_BASE(%rcx), %edx; \
+	addl	%esi, %edx;					\
+	movq	osp_sample_cursor@gottpoff(%rip), %rcx;		\
+	subl	$1, %fs:OSP_CURSOR_LEFT(%rcx);			\
+	movq	%fs:OSP_CURSOR_NEXT(%rcx), %rax;		\
+	movl	%edx, (%rax);					\
+	addq	$4, %fs:OSP_CURSOR_NEXT(%rcx);			\
+	popq	%rdx;						\
+	.cfi_adjust_cfa_offset -8;				\
+	popq	%rcx;						\
+	.cfi_adjust_cfa_offset -8;				\
+	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
+	movb	$0, %fs:(%rax);					\
+	movl	$1, %eax;					\
+	ret;							\
+	.cfi_adjust_cfa_offset 16;				\
+7:	popq	%rdx;						\
+	.cfi_adjust_cfa_offset -8;				\
+	popq	%rcx;						\
+	.cfi_adjust_cfa_offset -8;				\
+	movb	$0, %fs:(%rax);					\
+8:
+#define NO_APPEND()
+
+/* One trampoline: NAME tries FAST (one of the two above), saves the
+   call-clobbered general registers and %rbx, then the vector state (CALL:
+   one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given),
+   restores everything and returns TLS, the countdown TARGET re-armed, in
+   %eax (the asm's only output: the generated code stores it back). */
+#define PRESERVING(name, target, tls, FAST, CALL)		\
 	.globl	name;						\
 	.type	name, @function;				\
 	.p2align 4;						\
 name:								\
 	.cfi_startproc;						\
 	.byte	0xf3, 0x0f, 0x1e, 0xfa;	/* endbr64 */		\
+	FAST ();						\
 	pushq	%rbp;						\
 	.cfi_def_cfa_offset 16;					\
 	.cfi_offset %rbp, -16;					\
@@ -247,15 +311,15 @@ name:								\
 
 /* Each entry point in the three flavours: TARGET_preserving (SSE),
    TARGET_preserving_avx and TARGET_preserving_xsave, returning TLS. */
-#define FLAVOURS(target, tls)					\
-	PRESERVING (target##_preserving, target, tls, CALL_SSE);	\
-	PRESERVING (target##_preserving_avx, target, tls, CALL_AVX);	\
-	PRESERVING (target##_preserving_xsave, target, tls, CALL_XSAVE)
+#define FLAVOURS(target, tls, FAST)					\
+	PRESERVING (target##_preserving, target, tls, FAST, CALL_SSE);	\
+	PRESERVING (target##_preserving_avx, target, tls, FAST, CALL_AVX); \
+	PRESERVING (target##_preserving_xsave, target, tls, FAST, CALL_XSAVE)
 
-FLAVOURS (__osp_block_hook, __osp_skip)
-FLAVOURS (__osp_path_end, __osp_path_countdown)
-FLAVOURS (__osp_path_ends, __osp_path_countdown)
-FLAVOURS (__osp_block_hooks, __osp_skip)
+FLAVOURS (__osp_block_hook, __osp_skip, APPEND_BLOCK)
+FLAVOURS (__osp_path_end, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_path_ends, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_block_hooks, __osp_skip, NO_APPEND)
 
 #endif
 

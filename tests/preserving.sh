@@ -4,11 +4,13 @@
 #
 # tests/progs/preserve.c keeps general registers, SSE/AVX vectors, x87 long doubles and flags
 # live across hooks and checks.  Built at -O0, -O2, -O3, -O2 -fPIC -pie, -O2 -mavx2 and -O2
-# -mavx512f (when the CPU has them: the three trampoline flavours), with $CHECKFLAGS, it is run with every hook and every check calling the
-# runtime (mode=subpaths-exact, paths=exhaustive, forest=exhaustive) and must print exactly what
-# the plain build prints; the exhaustive path counts it reports must equal the block hooks' own
-# counts (as tests/paths.sh checks).  The assembly must call the trampolines through the GOT
-# from asm and never call __osp_block_hook or __osp_path_end directly; with calls=plain it is
+# -mavx512f (when the CPU has them: the three trampoline flavours), with $CHECKFLAGS, it is run
+# with every hook and every check calling the runtime (mode=subpaths-exact, paths=exhaustive,
+# forest=exhaustive) and must print exactly what the plain build prints, and so again with
+# samples taken back to back (mode=subpaths, interval=1: the trampoline's own fast path); the
+# exhaustive path counts it reports must equal the block hooks' own counts (as tests/paths.sh
+# checks).  The assembly must call the trampolines through the GOT from asm and never call
+# __osp_block_hook or __osp_path_end directly; with calls=plain it is
 # the other way round, and the program still prints the same.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -25,6 +27,7 @@ variants="-O0|-O2|-O3|-O2 -fPIC -pie"
 grep -q -w avx2 /proc/cpuinfo 2> /dev/null && variants="$variants|-O2 -mavx2"
 grep -q -w avx512f /proc/cpuinfo 2> /dev/null && variants="$variants|-O2 -mavx512f"
 every="mode=subpaths-exact:paths=exhaustive:forest=exhaustive:forest_k=3"
+sampling="mode=subpaths:interval=1:min_length=256:max_length=256:paths=off:forest=off"
 
 # run_one TAG FLAGS...: build plain and instrumented, compare the outputs.
 run_one ()
@@ -49,6 +52,13 @@ run_one ()
       exit e ? 1 : 0
     }' "$b.tsv" > "$b.cmp" || { osp_fail "$tag: path counts differ from block counts"; osp_show "$b.cmp"; return 1; }
   echo "ok: $tag: output identical with every hook and check firing"
+  # Samples back to back: nearly every hook appends its block through the open sample's cursor,
+  # at the top of the trampoline (sampler.h), and must leave every register as it was too.
+  osp_exec_with "$sampling:report=$b.sub.tsv:report_format=tsv" "$b.sub" "$b"
+  [ "$osp_rc" = 0 ] || { osp_fail "$tag: sampling: exit status $osp_rc"; osp_show "$b.sub.err"; return 1; }
+  osp_same "$tag stdout while sampling" "$b.plain.out" "$b.sub.out" || return 1
+  osp_check_report "$b.sub.tsv" || { osp_fail "$tag: sampling: malformed report"; return 1; }
+  echo "ok: $tag: output identical while taking samples back to back"
 }
 
 IFS='|'

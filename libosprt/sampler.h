@@ -1,0 +1,125 @@
+/* sampler.h - the open sample's cursor: what a block hook needs to append
+ * its block to the sample being taken without entering the runtime.
+ *
+ * While a sample is taken every block calls the hook (sampler.c; OSP
+ * section 3, sampleBlock), and with the default lengths (2..1024 blocks,
+ * geometric: 10 on average) eight hooks in ten are neither the sample's
+ * first block, which draws its length, nor its last, which queues it and
+ * draws the next skip: they only append a block id.  So the sampler leaves
+ * a cursor in thread-local storage - where the next id goes and how many
+ * ids may go there (all but the sample's last) - with a small cache of the
+ * functions its hooks came from (their first block id and block count,
+ * direct-mapped by the record's address: a sample often goes back and
+ * forth between a loop and the small functions GCC inlined into it after
+ * osp instrumented them, each with its own record), and the hook appends
+ * through it: osp_sample_append in C (runtime.c's __osp_block_hook tries
+ * it first, and a batched loop's events append whole runs of its chain),
+ * and the same steps in assembly at the top of the x86-64
+ * trampoline (trampoline.S), which then touches three general registers
+ * instead of saving them all and the vector state.  A cache entry is made
+ * by the runtime from a registered function and holds the id the runtime
+ * gave the record, which the hook compares with the record's: a record
+ * registered again (a module loaded where another was) misses.  The walk
+ * counters of the appended blocks are added when the sampler next runs
+ * (sampler.c, take_appended).
+ *
+ * Shared by sampler.c (which sets the cursor), runtime.c and trampoline.S;
+ * the offsets below are the assembly's view of the structs (checked by
+ * static assertions in sampler.c).
+ */
+#ifndef OSP_SAMPLER_H
+#define OSP_SAMPLER_H
+
+#define OSP_CURSOR_NEXT 0      /* struct osp_sample_cursor */
+#define OSP_CURSOR_LEFT 8
+#define OSP_CURSOR_FNS 16
+#define OSP_CURSOR_WAYS 8      /* entries in fns[] */
+#define OSP_CURSOR_FN_SHIFT 5  /* log2 of sizeof (struct osp_cursor_fn) */
+#define OSP_CURSOR_FN_REC 0    /* struct osp_cursor_fn */
+#define OSP_CURSOR_FN_ID 8
+#define OSP_CURSOR_FN_BASE 12
+#define OSP_CURSOR_FN_NBLOCKS 16
+#define OSP_RECORD_ID 8        /* offsetof (struct osp_fn_record, id) */
+
+#ifndef __ASSEMBLER__
+
+#include "osprt.h"
+
+struct osp_cursor_fn
+{
+  const struct osp_fn_record *rec; /* NULL: empty */
+  uint32_t id;                     /* what the runtime wrote in rec->id */
+  uint32_t base;                   /* the function's first block id */
+  uint32_t nblocks;
+  uint32_t unused[3];
+};
+
+struct osp_sample_cursor
+{
+  uint32_t *next; /* where the next block id goes */
+  uint32_t left;  /* how many may go; 0: none (no sample open, or its last
+                     block is next) */
+  uint32_t unused;
+  struct osp_cursor_fn fns[OSP_CURSOR_WAYS];
+};
+
+extern OSP_TLS struct osp_sample_cursor osp_sample_cursor;
+
+/* The cache entry REC goes to (records are 80 bytes apart in a module, so
+   eight in a row take eight entries). */
+static inline struct osp_cursor_fn *
+osp_cursor_fn (const struct osp_fn_record *rec)
+{
+  return &osp_sample_cursor
+              .fns[((uintptr_t) rec >> 4) & (OSP_CURSOR_WAYS - 1)];
+}
+
+/* Append blocks of REC to the open sample, as __osp_block_hook would with
+   the countdown at 1: those of the chain CHAIN = {k, b0 .. b(k-1)} that a
+   batched loop's events I .. I + N - 1 enter (event e enters b(e mod k)),
+   in order, as many as the cursor lets.  Returns how many (their events
+   are done: __osp_skip is 1 again); 0, having changed nothing, when the
+   runtime must take event I.  Not while the runtime is already active on
+   this thread (a signal handler's hook inside a hook: the runtime counts
+   it as lost). */
+static inline uint64_t
+osp_sample_append_chain (const struct osp_fn_record *rec,
+                         const uint32_t *chain, uint64_t i, uint64_t n)
+{
+  if (osp_in_runtime)
+    return 0;
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  struct osp_sample_cursor *c = &osp_sample_cursor;
+  const struct osp_cursor_fn *f = osp_cursor_fn (rec);
+  uint64_t m = 0;
+  if (c->left != 0 && f->rec == rec
+      && f->id == __atomic_load_n (&rec->id, __ATOMIC_RELAXED))
+    {
+      uint64_t most = n < c->left ? n : c->left;
+      uint32_t k = chain[0], j = (uint32_t) (i % k);
+      while (m < most && chain[1 + j] < f->nblocks)
+        {
+          *c->next++ = f->base + chain[1 + j];
+          j = j + 1 == k ? 0 : j + 1;
+          m++;
+        }
+      c->left -= (uint32_t) m;
+      if (m != 0)
+        __osp_skip = 1;
+    }
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = 0;
+  return m;
+}
+
+/* The same for one block: 1 if BLOCK of REC was appended, else 0. */
+static inline int
+osp_sample_append (const struct osp_fn_record *rec, uint32_t block)
+{
+  const uint32_t one[2] = { 1, block };
+  return osp_sample_append_chain (rec, one, 0, 1) != 0;
+}
+
+#endif /* __ASSEMBLER__ */
+#endif /* OSP_SAMPLER_H */
