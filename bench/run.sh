@@ -33,6 +33,9 @@
 #   plain         gcc -O2                                    the baseline
 #   gcov          gcc -O2 -fprofile-generate=WORK/gcda/PROG  every run starts without .gcda files
 #   osp-sample    osp instrument=blocks; OSP_OPTIONS report=none:publish=off:mode=subpaths:paths=off:forest=off
+#   osp-skip      osp-sample's build and options with interval=1000000000: the per-block countdown
+#                 alone, samples (almost) never taken - the OSP paper's Table 2 splits its overhead
+#                 so, into skipping and sampling
 #   pep           osp instrument=paths;  report=none:publish=off:mode=subpaths:paths=counter:forest=off
 #   bl-exact      osp instrument=counts; report=none:publish=off:paths=exhaustive:forest=off
 #                 (inline path counters; counts-update=atomic for threads, as gcov's -pthread,
@@ -124,6 +127,7 @@ config_table () {
 plain|plain|-
 gcov|gcov|-
 osp-sample|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off
+osp-skip|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off:interval=1000000000
 pep|paths|report=none:publish=off:mode=subpaths:paths=counter:forest=off
 bl-exact|counts|report=none:publish=off:paths=exhaustive:forest=off
 kblpp-exact|paths|report=none:publish=off:paths=off:forest=exhaustive
