@@ -996,6 +996,10 @@ int osp_report_now (const char *path);
 extern struct osp_options osp_opts;
 /* Initialise once (pthread_once); safe from any constructor. */
 void osp_init (void);
+/* __osp_block_hook when the open sample's cursor (sampler.h) cannot take
+   the block: what the x86-64 trampolines call after trying the cursor
+   themselves. */
+void osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block);
 /* Whether the runtime is counting (not disabled, not done). */
 int osp_running (void);
 /* Print one "osp: ..." line to stderr with write(2) (no stdio locks). */

@@ -219,11 +219,9 @@ leave (void)
   osp_in_runtime = 0;
 }
 
-OSP_EXPORT void
-__osp_block_hook (struct osp_fn_record *rec, uint32_t block)
+void
+osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block)
 {
-  if (osp_sample_append (rec, block))
-    return; /* a block in the middle of a sample (sampler.h) */
   __osp_skip = 1;
   if (!enter ())
     return;
@@ -254,6 +252,13 @@ __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
   else if (ph == PHASE_DISABLED)
     __osp_skip = UINT32_MAX;
   leave ();
+}
+
+OSP_EXPORT void
+__osp_block_hook (struct osp_fn_record *rec, uint32_t block)
+{
+  if (!osp_sample_append (rec, block)) /* the middle of a sample (sampler.h) */
+    osp_block_hook_runtime (rec, block);
 }
 
 static inline void

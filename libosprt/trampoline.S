@@ -309,17 +309,19 @@ name:								\
 	.cfi_endproc;						\
 	.size	name, .-name
 
-/* Each entry point in the three flavours: TARGET_preserving (SSE),
-   TARGET_preserving_avx and TARGET_preserving_xsave, returning TLS. */
-#define FLAVOURS(target, tls, FAST)					\
-	PRESERVING (target##_preserving, target, tls, FAST, CALL_SSE);	\
-	PRESERVING (target##_preserving_avx, target, tls, FAST, CALL_AVX); \
-	PRESERVING (target##_preserving_xsave, target, tls, FAST, CALL_XSAVE)
+/* Each entry point NAME in the three flavours: NAME_preserving (SSE),
+   NAME_preserving_avx and NAME_preserving_xsave, calling TARGET and
+   returning TLS.  The block hook's have tried the cursor already, so they
+   call the runtime past it. */
+#define FLAVOURS(name, target, tls, FAST)				\
+	PRESERVING (name##_preserving, target, tls, FAST, CALL_SSE);	\
+	PRESERVING (name##_preserving_avx, target, tls, FAST, CALL_AVX); \
+	PRESERVING (name##_preserving_xsave, target, tls, FAST, CALL_XSAVE)
 
-FLAVOURS (__osp_block_hook, __osp_skip, APPEND_BLOCK)
-FLAVOURS (__osp_path_end, __osp_path_countdown, NO_APPEND)
-FLAVOURS (__osp_path_ends, __osp_path_countdown, NO_APPEND)
-FLAVOURS (__osp_block_hooks, __osp_skip, NO_APPEND)
+FLAVOURS (__osp_block_hook, osp_block_hook_runtime, __osp_skip, APPEND_BLOCK)
+FLAVOURS (__osp_path_end, __osp_path_end, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_path_ends, __osp_path_ends, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_block_hooks, __osp_block_hooks, __osp_skip, NO_APPEND)
 
 #endif
 
