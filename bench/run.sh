@@ -36,7 +36,9 @@
 #   osp-skip      osp-sample's build and options with interval=1000000000: the per-block countdown
 #                 alone, samples (almost) never taken - the OSP paper's Table 2 splits its overhead
 #                 so, into skipping and sampling
+#   osp-late      osp-sample with placement=late (the pass after GCC's IPA inliner)
 #   pep           osp instrument=paths;  report=none:publish=off:mode=subpaths:paths=counter:forest=off
+#   pep-late      pep with placement=late
 #   bl-exact      osp instrument=counts; report=none:publish=off:paths=exhaustive:forest=off
 #                 (inline path counters; counts-update=atomic for threads, as gcov's -pthread,
 #                 also in the paths and all builds: their functions without loops keep checks)
@@ -128,7 +130,9 @@ plain|plain|-
 gcov|gcov|-
 osp-sample|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off
 osp-skip|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off:interval=1000000000
+osp-late|blocks-late|report=none:publish=off:mode=subpaths:paths=off:forest=off
 pep|paths|report=none:publish=off:mode=subpaths:paths=counter:forest=off
+pep-late|paths-late|report=none:publish=off:mode=subpaths:paths=counter:forest=off
 bl-exact|counts|report=none:publish=off:paths=exhaustive:forest=off
 kblpp-exact|paths|report=none:publish=off:paths=off:forest=exhaustive
 kblpp-sample|paths|report=none:publish=off:paths=off:forest=burst
@@ -148,7 +152,7 @@ for p in $PROGS; do
 done
 # Builds needed, in table order; the accuracy runs use the default instrumentation (osp).
 BUILDS=
-for b in plain gcov blocks paths counts osp; do
+for b in plain gcov blocks blocks-late paths paths-late counts osp; do
   for c in $CONFIGS; do
     if [ "$(cfg_field "$c" 2)" = "$b" ]; then BUILDS="$BUILDS $b"; break; fi
   done
@@ -165,6 +169,8 @@ build_desc () {
     plain) echo "gcc -O2 -g0" ;;
     gcov) echo "gcc -O2 -g0 -fprofile-generate" ;;
     blocks) echo "osp instrument=blocks" ;;
+    blocks-late) echo "osp instrument=blocks placement=late" ;;
+    paths-late) echo "osp instrument=paths placement=late" ;;
     paths) echo "osp instrument=paths" ;;
     counts) echo "osp instrument=counts" ;;
     osp) echo "osp blocks,paths" ;;
@@ -182,6 +188,10 @@ compile () {
     plain) $CC -O2 -g0 "$SRC/$1.c" -o "$W/bin/$1.plain" -lm $pt ;;
     gcov) $CC -O2 -g0 -fprofile-generate="$W/gcda/$1" "$SRC/$1.c" -o "$W/bin/$1.gcov" -lm $pt ;;
     blocks) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks "$SRC/$1.c" -o "$W/bin/$1.blocks" -lm ;;
+    blocks-late) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks -fplugin-arg-osp-placement=late \
+                   "$SRC/$1.c" -o "$W/bin/$1.blocks-late" -lm ;;
+    paths-late) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths -fplugin-arg-osp-placement=late \
+                  $atomic "$SRC/$1.c" -o "$W/bin/$1.paths-late" -lm ;;
     paths) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths $atomic "$SRC/$1.c" -o "$W/bin/$1.paths" -lm ;;
     counts) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=counts $atomic "$SRC/$1.c" -o "$W/bin/$1.counts" -lm ;;
     osp) osp_cc -O2 -g0 $atomic "$SRC/$1.c" -o "$W/bin/$1.osp" -lm ;;

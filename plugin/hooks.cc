@@ -172,7 +172,7 @@ hook_fits_at_start (basic_block bb)
 }
 
 /* A constraint and its operand, as GIMPLE asm operand lists hold them. */
-static tree
+tree
 asm_operand (const char *constraint, tree value)
 {
   tree c = build_string (strlen (constraint) + 1, constraint);

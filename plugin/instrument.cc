@@ -13,7 +13,9 @@
  *      block-entry hooks (hooks.cc) -
  *      both refer to the record by address - and flag the blocks that
  *      could not take one;
- *   5. fill in and emit the record (metadata.cc).
+ *   5. bracket the calls that GCC thinks leave osp's counters alone
+ *      (barriers.cc);
+ *   6. fill in and emit the record (metadata.cc).
  * The cfg is encoded and the paths numbered before anything splits a
  * block, so the record describes the program's own control flow, not
  * osp's.
@@ -64,13 +66,28 @@ display_name (function *fun)
   return name ? IDENTIFIER_POINTER (name) : function_name (fun);
 }
 
+/* Whether NAME matches one of PATTERNS.  An IPA clone (placement=late:
+   "f.constprop", "f.isra", "f.part") also matches by the name of the
+   function it was made from, so that include=f keeps all of f.  */
 static bool
 matches_any (const vec<const char *> &patterns, const char *name)
 {
+  static const char *const clone_suffixes[] = {
+    ".constprop", ".isra", ".part", ".cold"
+  };
+  char *base = NULL;
+  for (const char *suffix : clone_suffixes)
+    if (const char *at = strstr (name, suffix))
+      {
+        base = xstrndup (name, at - name);
+        break;
+      }
+  bool match = false;
   for (const char *p : patterns)
-    if (fnmatch (p, name, 0) == 0)
-      return true;
-  return false;
+    if (fnmatch (p, name, 0) == 0 || (base && fnmatch (p, base, 0) == 0))
+      match = true;
+  free (base);
+  return match;
 }
 
 /* Names of the unit's ifunc resolvers, collected once: every ifunc alias
@@ -231,6 +248,7 @@ instrument_function (function *fun)
   unsigned batched = loops.length ();
   for (batched_loop &l : loops)
     release_batched_loop (&l);
+  insert_call_barriers (fun, fn_flags);
   if (fn_flags)
     {
       /* Dominators are recomputed on demand; loops are fixed up.  */

@@ -26,7 +26,9 @@
  * The constructor is built by a small IPA pass placed after "profile", the
  * point where GCC builds its own coverage constructor, because anything
  * created after IPA (e.g. at PLUGIN_FINISH_UNIT) never reaches the object
- * file under -flto.
+ * file under -flto.  With placement=late the records are made after IPA,
+ * so the constructor is built at PLUGIN_FINISH_UNIT (placement=late
+ * refuses -flto).
  */
 #include "gcc-plugin.h"
 #include "tree.h"
@@ -299,6 +301,15 @@ public:
     return 0;
   }
 };
+
+/* placement=late: the PLUGIN_FINISH_UNIT callback.  Every function has
+   been compiled by now, so records_emitted is final.  */
+void
+finish_unit_register (void *, void *)
+{
+  if (records_emitted > 0 && !seen_error ())
+    build_register_constructor ();
+}
 
 simple_ipa_opt_pass *
 make_register_pass (gcc::context *ctxt)

@@ -11,6 +11,8 @@
  *   loops.cc       batched loops: iterations counted, handed over at exits
  *   hooks.cc       block-entry hooks (skip countdown + cold runtime call),
  *                  and the countdown-and-call sequence the checks share
+ *   barriers.cc    keep osp's counters in memory across calls whose callee
+ *                  GCC believes does not touch them
  *   metadata.cc    per-function records in section "osp_fns" and the
  *                  per-translation-unit registration constructor
  *
@@ -50,6 +52,7 @@ struct options
   bool batch_loops;           /* batch-loops=yes (probes.cc) */
   uint64_t count_loop_free;   /* count-loop-free=N (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
+  bool late;                  /* placement=late (plugin.cc) */
 };
 extern options opts;
 
@@ -132,9 +135,13 @@ void insert_loop_hooks (const batched_loop &l, tree record_addr);
 void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                           tree record_addr, tree arg, tree addend,
                           location_t loc);
+tree asm_operand (const char *constraint, tree value);
 void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                         const char *preserving, tree record_addr, tree arg,
                         tree n, tree c, location_t loc);
+
+/* barriers.cc: FN_FLAGS are the function's osp_fn_flags.  */
+void insert_call_barriers (function *fun, unsigned fn_flags);
 
 /* metadata.cc */
 void init_metadata_decls ();
@@ -152,6 +159,7 @@ const char *display_name (function *fun);
 /* instrument.cc / metadata.cc: the passes. */
 gimple_opt_pass *make_instrument_pass (gcc::context *ctxt);
 simple_ipa_opt_pass *make_register_pass (gcc::context *ctxt);
+void finish_unit_register (void *gcc_data, void *user_data);
 
 /* plugin.cc: the GC roots of the other files are registered there. */
 extern tree skip_decl;          /* __thread uint32_t __osp_skip */

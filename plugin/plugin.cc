@@ -36,6 +36,12 @@
  *                     -fprofile-update (single unless atomic was asked for)
  *   profile=FILE      number paths smartly from the edge counts of a
  *                     previous run (an osp tsv report), not GCC's guesses
+ *   placement=early|late
+ *                     where the pass runs: before GCC's IPA inliner (early,
+ *                     the default: every function as written has its
+ *                     record) or after it (late: a function inlined by IPA
+ *                     is counted as part of its caller, and the code costs
+ *                     less; not with -flto); see "Pass placement" below
  *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
  *                     functions are instrumented (default: all)
  *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
@@ -43,19 +49,30 @@
  *   verbose[=0|1]     one note per function: what was instrumented or why
  *                     it was skipped
  *
- * Pass placement (see doc/osp.md for the reasoning):
- *   - the GIMPLE pass "osp" runs right after "einline" (the early inliner),
+ * Pass placement (see doc/PLUGIN.md for the reasoning):
+ *   - placement=early (the default): the GIMPLE pass "osp" runs right after
+ *     "einline" (the early inliner),
  *     at the head of the local optimisation pipeline that every -O level
  *     runs, -O0 and -Og included, and before LTO streaming.  Hence the
  *     plugin is needed only at compile time, also with -flto.  Running after
  *     early inlining (where gcov instruments too) keeps the inliner's
  *     decisions those of the plain build: hooks placed before it made small
  *     `inline' functions look too big to inline, and programs that rely on
- *     their inlining (C99 inline-only definitions, label addresses) broke;
- *   - the small IPA pass "osp_register" runs after "profile", when every
+ *     their inlining (C99 inline-only definitions, label addresses) broke.
+ *     The small IPA pass "osp_register" runs after "profile", when every
  *     function of the unit has been through "osp" but before LTO streaming,
  *     and emits the unit's registration constructor (GCC's own coverage
- *     constructor is built at the same point, see cgraphunit.cc ipa_passes).
+ *     constructor is built at the same point, see cgraphunit.cc ipa_passes);
+ *   - placement=late: "osp" runs after "adjust_alignment", the first pass
+ *     after the IPA passes that every -O level runs, so it sees each
+ *     function as it will be compiled: with the callees IPA inlined into
+ *     it, and IPA clones (foo.constprop, foo.part) as functions of
+ *     their own.  What IPA concluded about a function (const, pure, the
+ *     memory it touches) describes it without osp's code, so the calls to
+ *     such functions get barriers (barriers.cc).  The records exist only
+ *     once the unit has been compiled, so the registration constructor is
+ *     built at PLUGIN_FINISH_UNIT, which works because there is no LTO
+ *     streaming: -flto is refused.
  *
  * Debugging: -fdump-tree-all writes the pass dump as FILE.NNNt.osp.
  */
@@ -92,7 +109,8 @@ static struct plugin_info osp_plugin_info = {
   "osp: online hot-subpath profiler.  Keys: "
   "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
-  "batch-loops=yes|no, count-loop-free=N, profile=FILE, verbose[=0|1]"
+  "batch-loops=yes|no, count-loop-free=N, profile=FILE, "
+  "placement=early|late, verbose[=0|1]"
 };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
@@ -119,7 +137,7 @@ static const struct ggc_root_tab gc_roots[] = {
 
 static const char accepted_keys[] =
   "instrument, include, exclude, max-paths, counts-update, calls, "
-  "batch-loops, count-loop-free, profile, verbose";
+  "batch-loops, count-loop-free, profile, placement, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -260,6 +278,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.batch_loops = true;
   opts.count_loop_free = 64;
   opts.profile = NULL;
+  opts.late = false;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
     {
@@ -319,6 +338,12 @@ parse_arguments (const struct plugin_name_args *info)
           else
             opts.profile = value;
         }
+      else if (!strcmp (key, "placement"))
+        {
+          bool early = !opts.late;
+          ok &= parse_two_way (key, value, "early", "late", &early);
+          opts.late = !early;
+        }
       else if (!strcmp (key, "verbose"))
         {
           if (!value || !strcmp (value, "1"))
@@ -350,6 +375,12 @@ parse_arguments (const struct plugin_name_args *info)
     }
   if (!opts.max_paths)
     opts.max_paths = counts ? 4096 : 1ull << 40;
+  if (opts.late && flag_lto)
+    {
+      error ("osp: %<placement=late%> does not work with %<-flto%> (the pass "
+             "would run at link time); use %<placement=early%>");
+      ok = false;
+    }
   return ok;
 }
 
@@ -383,18 +414,25 @@ plugin_init (struct plugin_name_args *info,
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) gc_roots);
 
-  /* After the early inliner: runs at every -O level, sees the inlining
-     decisions of the plain build, and runs before LTO streaming.  A pass
-     inside pass_all_optimizations would miss -O0 and, under -flto, run only
-     at link time.  */
+  /* Early: after the early inliner: runs at every -O level, sees the
+     inlining decisions of the plain build, and runs before LTO streaming.
+     Late: after the IPA passes, before pass_all_optimizations (a pass
+     inside it would miss -O0).  */
   struct register_pass_info instrument_pass;
   instrument_pass.pass = make_instrument_pass (g);
-  instrument_pass.reference_pass_name = "einline";
+  instrument_pass.reference_pass_name
+    = opts.late ? "adjust_alignment" : "einline";
   instrument_pass.ref_pass_instance_number = 1;
   instrument_pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
                      &instrument_pass);
 
+  if (opts.late)
+    {
+      register_callback (info->base_name, PLUGIN_FINISH_UNIT,
+                         finish_unit_register, NULL);
+      return 0;
+    }
   /* The registration constructor must exist before LTO streams the unit
      out; a PLUGIN_FINISH_UNIT constructor is silently lost under -flto.  */
   struct register_pass_info register_pass;

@@ -1,6 +1,7 @@
 # tests/corpus.sh - differential test over the corpus of tricky programs (tests/corpus/*.c)
 # at one optimisation level.  Sourced by tests/corpus-LEVEL.sh with OSP_CORPUS_LEVEL set,
 # e.g. "-O2 -flto"; by hand:  OSP_CORPUS_LEVEL=-O1 sh tests/corpus.sh  (from the build dir).
+# OSP_CORPUS_OSPFLAGS (optional) go to the instrumented builds only, e.g. a plugin argument.
 #
 # For each program: build it plain and instrumented (the instrumented build with $CHECKFLAGS:
 # -fchecking and a collection at every GC point), run both, and require the same stdout,
@@ -14,10 +15,11 @@
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 level=${OSP_CORPUS_LEVEL:?set OSP_CORPUS_LEVEL, e.g. -O2}
-osp_setup "corpus$(echo "$level" | tr -d ' ')"
+ospflags=${OSP_CORPUS_OSPFLAGS:-}
+osp_setup "corpus$(echo "$level $ospflags" | sed 's/-fplugin-arg-osp-//g' | tr -d ' =')"
 osp_need_build
 
-echo "corpus at $level; instrumented builds also get: $CHECKFLAGS"
+echo "corpus at $level; instrumented builds also get: $CHECKFLAGS $ospflags"
 for src in "$OSP_TESTSRC"/corpus/*.c; do
   prog=$(basename "$src" .c)
   case $prog in *-lib) continue ;; esac
@@ -39,7 +41,7 @@ for src in "$OSP_TESTSRC"/corpus/*.c; do
     continue
   fi
   # shellcheck disable=SC2086
-  if ! osp_compile "$b.osp" osp_cc $level $CHECKFLAGS $cflags -w "$src" -o "$b.osp" $ldflags; then
+  if ! osp_compile "$b.osp" osp_cc $level $CHECKFLAGS $ospflags $cflags -w "$src" -o "$b.osp" $ldflags; then
     osp_fail "$prog $level: the instrumented build failed"
     continue
   fi
@@ -49,7 +51,7 @@ for src in "$OSP_TESTSRC"/corpus/*.c; do
     osp_compile "$b.lib.plain" plain_cc $level $cflags -w -fPIC -shared \
         "$OSP_TESTSRC/corpus/$lib" -o "$b.lib.plain.so" || ok=no
     # shellcheck disable=SC2086
-    osp_compile "$b.lib.osp" osp_cc $level $CHECKFLAGS $cflags -w -fPIC -shared \
+    osp_compile "$b.lib.osp" osp_cc $level $CHECKFLAGS $ospflags $cflags -w -fPIC -shared \
         "$OSP_TESTSRC/corpus/$lib" -o "$b.lib.osp.so" || ok=no
     if [ $ok = no ]; then
       osp_fail "$prog $level: building $lib failed"

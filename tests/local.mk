@@ -11,6 +11,7 @@ OSP_E2E_TESTS = \
 	tests/corpus-Os.sh \
 	tests/corpus-Og.sh \
 	tests/corpus-lto.sh \
+	tests/corpus-late.sh \
 	tests/corpus-debug.sh \
 	tests/oracle.sh \
 	tests/plugin-options.sh \
@@ -24,6 +25,7 @@ OSP_E2E_TESTS = \
 	tests/accuracy.sh \
 	tests/paths.sh \
 	tests/preserving.sh \
+	tests/barriers.sh \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
 	tests/publish.sh
@@ -42,6 +44,7 @@ EXTRA_DIST += \
 	tests/progs/paths-tricky.c \
 	tests/progs/paths-guided.c \
 	tests/progs/preserve.c \
+	tests/progs/barriers.c \
 	tests/progs/batch.c \
 	tests/progs/single-path.c \
 	tests/progs/forest-loops.c \

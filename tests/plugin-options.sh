@@ -3,7 +3,8 @@
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
-#     batch-loops=yes|no, count-loop-free=N, profile=FILE, include=/exclude= fnmatch
+#     batch-loops=yes|no, count-loop-free=N, profile=FILE, placement=early|late (late is
+#     refused with -flto), include=/exclude= fnmatch
 #     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
 #   - the program's output never changes.
@@ -45,9 +46,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, count-loop-free, profile, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, count-loop-free, profile, placement, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, count-loop-free, profile, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, count-loop-free, profile, placement, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -67,6 +68,9 @@ must_fail big-count-loop-free "bad value '4097' for plugin argument 'count-loop-
   -fplugin-arg-osp-count-loop-free=4097
 must_fail empty-count-loop-free "plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \
   -fplugin-arg-osp-count-loop-free
+must_fail bad-placement "bad value 'sideways' for plugin argument 'placement' (accepted: early, late)" \
+  -fplugin-arg-osp-placement=sideways
+must_fail late-lto "'placement=late' does not work with '-flto'" -flto -fplugin-arg-osp-placement=late
 must_fail bad-calls "bad value 'fast' for plugin argument 'calls' (accepted: preserving, plain)" \
   -fplugin-arg-osp-calls=fast
 must_fail counts-max-paths "too large for 'instrument=counts' (at most 16777216" \
@@ -130,9 +134,50 @@ run_with exclude-glob "beta_one gamma_fn main" -fplugin-arg-osp-exclude='alpha_*
 run_with exclude-wins "alpha_one main" -fplugin-arg-osp-include='*_one,main' -fplugin-arg-osp-exclude='beta*'
 run_with include-class "alpha_one beta_one" -fplugin-arg-osp-include='[ab]*_one'
 run_with include-nomatch "" -fplugin-arg-osp-include=no_such_function
+run_with late "$ALL" -fplugin-arg-osp-placement=late
+[ "$(osp_calls "$W/late.tsv" alpha_one)" = 30 ] ||
+  osp_fail "placement=late: alpha_one has $(osp_calls "$W/late.tsv" alpha_one) calls, expected 30"
+run_with include-late "gamma_fn main" -fplugin-arg-osp-placement=late -fplugin-arg-osp-include='gamma_fn,main'
+run_with early "$ALL" -fplugin-arg-osp-placement=late -fplugin-arg-osp-placement=early
 run_with include-lto "gamma_fn main" -flto -fplugin-arg-osp-include='gamma_fn,main'
 [ "$(osp_calls "$W/include-lto.tsv" gamma_fn)" = 1 ] ||
   osp_fail "include-lto: gamma_fn has $(osp_calls "$W/include-lto.tsv" gamma_fn) calls, expected 1"
+
+# placement=late: an IPA-CP clone is its own function, "scale.constprop", and include=/exclude=
+# also match it by the name of the function it was made from.
+cat > "$W/clone.c" << 'EOF'
+#include <stdio.h>
+#include <stdlib.h>
+__attribute__ ((noinline)) static int
+scale (int n, int k)
+{
+  int s = 0;
+  for (int i = 0; i < n; i++)
+    s += i % k ? i : -i;
+  return s;
+}
+int main (int argc, char **argv)
+{
+  int n = argc > 5 ? atoi (argv[1]) : 100;
+  printf ("%d %d\n", scale (n, 3), scale (n + 1, 3));
+  return 0;
+}
+EOF
+for how in include exclude; do
+  b=$W/clone-$how
+  if osp_compile "$b" osp_cc -O2 -fplugin-arg-osp-placement=late -fplugin-arg-osp-$how=scale \
+       "$W/clone.c" -o "$b"; then
+    osp_exec_with "mode=blocks:report=$b.tsv:report_format=tsv" "$b" "$b"
+    rows=$(awk -F '\t' '$1 == "function" { printf "%s ", $3 }' "$b.tsv" 2> /dev/null)
+    case "$how:$rows" in
+      include:"scale.constprop ") echo "ok: clone-include: {$rows}" ;;
+      exclude:"main ") echo "ok: clone-exclude: {$rows}" ;;
+      *) osp_fail "clone-$how: placement=late $how=scale instrumented {$rows}" ;;
+    esac
+  else
+    osp_fail "clone-$how: build failed"
+  fi
+done
 
 # instrument=none: metadata only; no block is counted.
 b=$W/none

@@ -9,7 +9,8 @@
 # GC-stress params of `make check' are left out here, they would make this run several times
 # slower) and run with OSP_OPTIONS=report=none; it must exit 0 as well.  A third variant,
 # "-O2+counts", builds at -O2 with instrument=blocks,paths,counts (hooks, sample checks and the
-# inline path counters together).  Any compiler crash with the plugin fails, even for a program
+# inline path counters together); a fourth, "-O2+late", at -O2 with placement=late (the pass
+# after GCC's IPA inliner, with the call barriers of plugin/barriers.cc).  Any compiler crash with the plugin fails, even for a program
 # whose plain build fails.
 #
 # Output: FAIL lines as they happen, a final line
@@ -21,7 +22,8 @@
 #
 # Environment: OSP_TORTURE_TARBALL (default /usr/src/gcc-MAJOR/gcc-*.tar.xz),
 # OSP_TORTURE_JOBS (default: nproc), OSP_TORTURE_FILTER (a grep -E pattern on file names, to
-# run a subset), OSP_TORTURE_TIMEOUT (seconds per run, default 30).
+# run a subset), OSP_TORTURE_TIMEOUT (seconds per run, default 30), OSP_TORTURE_VARIANTS (default
+# "-O0 -O2 -O2+counts -O2+late").
 
 if [ "$1" = --worker ]; then
   # xargs calls: torture.sh --worker FILE...   (environment prepared by the parent)
@@ -30,9 +32,12 @@ if [ "$1" = --worker ]; then
   t=$OSP_TORTURE_TIMEOUT
   for src in "$@"; do
     name=$(basename "$src" .c)
-    for var in -O0 -O2 -O2+counts; do
+    for var in $OSP_TORTURE_VARIANTS; do
       lvl=${var%%+*} extra=
-      [ "$var" = -O2+counts ] && extra=-fplugin-arg-osp-instrument=blocks,paths,counts
+      case $var in
+        *+counts) extra=-fplugin-arg-osp-instrument=blocks,paths,counts ;;
+        *+late) extra=-fplugin-arg-osp-placement=late ;;
+      esac
       b=$tw/$name$var
       plain=ok
       keep=
@@ -114,12 +119,13 @@ jobs=${OSP_TORTURE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 OSP_TORTURE_WORK=$work
 OSP_TORTURE_TIMEOUT=${OSP_TORTURE_TIMEOUT:-30}
 OSP_TORTURE_XFAIL=$abs_top_srcdir/tests/torture-xfail.txt
-export OSP_TORTURE_WORK OSP_TORTURE_TIMEOUT OSP_TORTURE_XFAIL
+OSP_TORTURE_VARIANTS=${OSP_TORTURE_VARIANTS:-"-O0 -O2 -O2+counts -O2+late"}
+export OSP_TORTURE_WORK OSP_TORTURE_TIMEOUT OSP_TORTURE_XFAIL OSP_TORTURE_VARIANTS
 
 # Torture tests compare against their own expectations; some read files in the cwd.
 ls "$exe"/*.c | grep -E -e "${OSP_TORTURE_FILTER:-.}" > "$work/list"
 n=$(wc -l < "$work/list")
-echo "torture: $n programs from $exe, at -O0, -O2 and -O2+counts, $jobs jobs"
+echo "torture: $n programs from $exe, variants $OSP_TORTURE_VARIANTS, $jobs jobs"
 echo "torture: instrumented builds use -fchecking (without the GC-stress params of make check)"
 
 log=$abs_top_builddir/tests/torture.log
@@ -145,13 +151,13 @@ if [ "$other" -gt 0 ]; then
   grep -v -E '^(PASS|FAIL|SKIP|XFAIL|XPASS): ' "$log" | head -n 20
   fail=$((fail + 1))
 fi
-expected=$((n * 3))
+expected=$((n * $(echo $OSP_TORTURE_VARIANTS | wc -w)))
 if [ $((pass + fail + skip + xfail)) -lt "$expected" ]; then
   echo "torture: only $((pass + fail + skip + xfail)) results for $expected (program, level) pairs"
   fail=$((fail + expected - pass - fail - skip - xfail))
 fi
 secs=$(( $(date +%s) - start ))
-for lvl in -O0 -O2 -O2+counts; do
+for lvl in $OSP_TORTURE_VARIANTS; do
   echo "torture $lvl: $(grep -c "^PASS: [^ ]* $lvl\$" "$log") passed," \
     "$(grep -c "^FAIL: [^ ]* $lvl " "$log") failed, $(grep -c "^SKIP: [^ ]* $lvl " "$log") skipped"
 done

@@ -49,7 +49,7 @@ found:
 static int __attribute__((noinline)) counter (int n)
 {
   int count = 0;
-  int bump (int k) { count += k; return count; }
+  __attribute__ ((noinline)) int bump (int k) { count += k; return count; }
   int r = 0;
   for (int i = 0; i < n; i++)
     r ^= bump (i);
