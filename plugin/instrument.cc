@@ -13,9 +13,11 @@
  *      block-entry hooks (hooks.cc) -
  *      both refer to the record by address - and flag the blocks that
  *      could not take one;
- *   5. bracket the calls that GCC thinks leave osp's counters alone
+ *   5. give the inner loops that cannot run out a countdown an untested
+ *      copy (versions.cc);
+ *   6. bracket the calls that GCC thinks leave osp's counters alone
  *      (barriers.cc);
- *   6. fill in and emit the record (metadata.cc).
+ *   7. fill in and emit the record (metadata.cc).
  * The cfg is encoded and the paths numbered before anything splits a
  * block, so the record describes the program's own control flow, not
  * osp's.
@@ -248,6 +250,9 @@ instrument_function (function *fun)
   unsigned batched = loops.length ();
   for (batched_loop &l : loops)
     release_batched_loop (&l);
+  unsigned versioned = 0;
+  if (hooks || (paths && checks))
+    versioned = version_tested_loops (fun);
   insert_call_barriers (fun, fn_flags);
   if (fn_flags)
     {
@@ -264,17 +269,21 @@ instrument_function (function *fun)
       if (paths)
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks, %llu paths, "
-                "%u path ends (%s), %u cuts, %u batched loops",
+                "%u path ends (%s), %u cuts, %u batched loops, "
+                "%u versioned loops",
                 display_name (fun), blocks.length (), hooked,
                 (unsigned long long) pn.npaths, ends,
                 checks && counts ? "sample checks and counters"
-                : checks ? "sample checks" : "counters", pn.cuts, batched);
+                : checks ? "sample checks" : "counters", pn.cuts, batched,
+                versioned);
       else
         inform (DECL_SOURCE_LOCATION (fun->decl),
-                "osp: instrumented %s: %u blocks, %u hooks, %u batched loops",
-                display_name (fun), blocks.length (), hooked, batched);
+                "osp: instrumented %s: %u blocks, %u hooks, %u batched loops, "
+                "%u versioned loops",
+                display_name (fun), blocks.length (), hooked, batched,
+                versioned);
     }
-  return fn_flags ? TODO_update_ssa : 0;
+  return (fn_flags ? TODO_update_ssa : 0) | (versioned ? TODO_cleanup_cfg : 0);
 }
 
 const pass_data instrument_pass_data = {

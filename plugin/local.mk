@@ -11,6 +11,7 @@ plugin_osp_la_SOURCES = \
 	plugin/profile.cc \
 	plugin/probes.cc \
 	plugin/loops.cc \
+	plugin/versions.cc \
 	plugin/hooks.cc \
 	plugin/barriers.cc \
 	plugin/metadata.cc

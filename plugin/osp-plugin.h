@@ -11,6 +11,8 @@
  *   loops.cc       batched loops: iterations counted, handed over at exits
  *   hooks.cc       block-entry hooks (skip countdown + cold runtime call),
  *                  and the countdown-and-call sequence the checks share
+ *   versions.cc    inner loops that cannot run out a countdown get a copy
+ *                  without the tests, chosen at their entry
  *   barriers.cc    keep osp's counters in memory across calls whose callee
  *                  GCC believes does not touch them
  *   metadata.cc    per-function records in section "osp_fns" and the
@@ -50,6 +52,7 @@ struct options
   bool counts_atomic;         /* counts-update=atomic */
   bool preserving_calls;      /* calls=preserving (hooks.cc) */
   bool batch_loops;           /* batch-loops=yes (probes.cc) */
+  bool version_loops;         /* version-loops=yes (versions.cc) */
   uint64_t count_loop_free;   /* count-loop-free=N (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
   bool late;                  /* placement=late (plugin.cc) */
@@ -139,6 +142,10 @@ tree asm_operand (const char *constraint, tree value);
 void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                         const char *preserving, tree record_addr, tree arg,
                         tree n, tree c, location_t loc);
+
+/* versions.cc: give the inner loops that cannot run out a countdown an
+   untested copy; returns how many.  */
+unsigned version_tested_loops (function *fun);
 
 /* barriers.cc: FN_FLAGS are the function's osp_fn_flags.  */
 void insert_call_barriers (function *fun, unsigned fn_flags);

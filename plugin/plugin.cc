@@ -24,6 +24,11 @@
  *                     its iterations in a register and hands them to the
  *                     hooks and checks at its exits, instead of running
  *                     them in every iteration (default yes; loops.cc)
+ *   version-loops=yes|no
+ *                     whether an inner loop whose run cannot reach the end
+ *                     of a countdown (known when it is entered) runs a copy
+ *                     without the countdown tests (default yes; only when
+ *                     optimizing; versions.cc)
  *   count-loop-free=N a function without loops (each call runs one path)
  *                     and with at most N paths counts them inline instead of
  *                     taking sample checks: the runtime reports those counts
@@ -109,7 +114,7 @@ static struct plugin_info osp_plugin_info = {
   "osp: online hot-subpath profiler.  Keys: "
   "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
-  "batch-loops=yes|no, count-loop-free=N, profile=FILE, "
+  "batch-loops=yes|no, version-loops=yes|no, count-loop-free=N, profile=FILE, "
   "placement=early|late, verbose[=0|1]"
 };
 
@@ -137,7 +142,7 @@ static const struct ggc_root_tab gc_roots[] = {
 
 static const char accepted_keys[] =
   "instrument, include, exclude, max-paths, counts-update, calls, "
-  "batch-loops, count-loop-free, profile, placement, verbose";
+  "batch-loops, version-loops, count-loop-free, profile, placement, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -276,6 +281,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.counts_atomic = flag_profile_update != PROFILE_UPDATE_SINGLE;
   opts.preserving_calls = target_has_trampolines ();
   opts.batch_loops = true;
+  opts.version_loops = true;
   opts.count_loop_free = 64;
   opts.profile = NULL;
   opts.late = false;
@@ -315,6 +321,8 @@ parse_arguments (const struct plugin_name_args *info)
         }
       else if (!strcmp (key, "batch-loops"))
         ok &= parse_two_way (key, value, "yes", "no", &opts.batch_loops);
+      else if (!strcmp (key, "version-loops"))
+        ok &= parse_two_way (key, value, "yes", "no", &opts.version_loops);
       else if (!strcmp (key, "count-loop-free"))
         ok &= parse_number (key, value, 0, max_loop_free_counted,
                             "an integer from 0 to 4096",

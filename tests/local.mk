@@ -46,6 +46,7 @@ EXTRA_DIST += \
 	tests/progs/preserve.c \
 	tests/progs/barriers.c \
 	tests/progs/batch.c \
+	tests/progs/versions.c \
 	tests/progs/single-path.c \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \

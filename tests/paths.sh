@@ -20,7 +20,9 @@
 # its counters must outlive the module.  progs/batch.c (loops whose hooks and checks move to
 # their exits, batch-loops=yes) must give the same subpath, block, path, edge and forest rows as
 # with batch-loops=no, at -O0, -O2, -O3, with calls=plain and with instrument=blocks: exactly in
-# the exhaustive modes, and draw for draw in the sampled ones with the same seed.  progs/single-
+# the exhaustive modes, and draw for draw in the sampled ones with the same seed; so must
+# progs/versions.c with version-loops=yes and no (inner loops given a copy without the tests,
+# versions.cc), at -O1, -O2, -O3, placement=late, calls=plain, and each instrumentation alone.  progs/single-
 # path.c: functions without loops and with at most count-loop-free paths get counters, not
 # checks, with the exhaustive rows of count-loop-free=1 and 0, exact rows among paths=counter's
 # estimates (shares still adding up to 1), and none under paths=timer or in the forest.
@@ -156,6 +158,45 @@ done
 check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" -O2 \
   -fplugin-arg-osp-instrument=blocks,paths,counts
 
+# both_builds TAG KEY SRC FLAGS...: $W/TAG.yes and $W/TAG.no, built with -fplugin-arg-osp-KEY=yes
+# and =no and verbose notes; ok=no if either fails.
+both_builds ()
+{
+  tag=$1 key=$2 src=$3
+  shift 3
+  for v in yes no; do
+    # shellcheck disable=SC2086
+    osp_compile "$W/$tag.$v" osp_cc "$@" $CHECKFLAGS -fplugin-arg-osp-verbose \
+        -fplugin-arg-osp-$key=$v "$src" -o "$W/$tag.$v" -lm || { osp_fail "$tag: build"; ok=no; }
+  done
+}
+
+# noted BUILD WHAT: the sum of the "N WHAT" of BUILD's verbose notes.
+noted ()
+{
+  sed -n "s/.* \([0-9][0-9]*\) $2.*/\1/p" "$W/$1.cc.err" | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# same_rows TAG LABEL OPTIONS...: run both builds with each OPTIONS; their rows and stdout must be
+# the same (rows: how many were compared); ok=no if not.
+same_rows ()
+{
+  tag=$1 label=$2
+  shift 2
+  rows=0
+  for opts in "$@"; do
+    for v in yes no; do
+      osp_exec_with "$opts:report=$W/$tag.$v.tsv:report_format=tsv" "$W/$tag.$v" "$W/$tag.$v"
+      [ "$osp_rc" = 0 ] || { osp_fail "$tag $v ($opts): exit status $osp_rc"; osp_show "$W/$tag.$v.err"; ok=no; }
+      grep -E '^(path|forest|edge|subpath|block)	' "$W/$tag.$v.tsv" > "$W/$tag.$v.rows"
+    done
+    osp_same "$tag ($opts): $label rows" "$W/$tag.no.rows" "$W/$tag.yes.rows" || ok=no
+    osp_same "$tag ($opts): $label stdout" "$W/$tag.no.out" "$W/$tag.yes.out" || ok=no
+    [ -s "$W/$tag.yes.rows" ] || { osp_fail "$tag ($opts): no rows"; ok=no; }
+    rows=$((rows + $(wc -l < "$W/$tag.yes.rows")))
+  done
+}
+
 # Batched loops (batch-loops=yes, the default; progs/batch.c has loops of every shape): the
 # batched build reports the same path counts as the hooks (check_one), and the same rows as the
 # unbatched build - exactly in the exhaustive modes, and, since the runtime takes a batch's
@@ -168,29 +209,37 @@ exact="mode=subpaths-exact:paths=off:forest=off:seed=1"
 for flags in -O0 -O2 -O3 "-O2 -fplugin-arg-osp-calls=plain" "-O2 -fplugin-arg-osp-instrument=blocks"; do
   tag=batch$(echo "$flags" | tr -dc 'a-zA-Z0-9')
   ok=yes
-  for bl in yes no; do
-    # shellcheck disable=SC2086
-    osp_compile "$W/$tag.$bl" osp_cc $flags $CHECKFLAGS -fplugin-arg-osp-verbose \
-        -fplugin-arg-osp-batch-loops=$bl "$bsrc" -o "$W/$tag.$bl" || { osp_fail "$tag: build"; ok=no; }
-  done
+  # shellcheck disable=SC2086
+  both_builds "$tag" batch-loops "$bsrc" $flags
   [ $ok = yes ] || continue
-  nb=$(sed -n 's/.* \([0-9][0-9]*\) batched loops.*/\1/p' "$W/$tag.yes.cc.err" | awk '{ s += $1 } END { print s + 0 }')
-  nn=$(sed -n 's/.* \([0-9][0-9]*\) batched loops.*/\1/p' "$W/$tag.no.cc.err" | awk '{ s += $1 } END { print s + 0 }')
+  nb=$(noted "$tag.yes" "batched loops") nn=$(noted "$tag.no" "batched loops")
   # daxpy, find, digits, triangle's inner loop and main's two setup loops.
   [ "$nb" = 6 ] && [ "$nn" = 0 ] || { osp_fail "$tag: $nb batched loops (expected 6), $nn with batch-loops=no"; ok=no; }
-  rows=0
-  for opts in "$sampled" "$exhaustive" "$exact"; do
-    for bl in yes no; do
-      osp_exec_with "$opts:report=$W/$tag.$bl.tsv:report_format=tsv" "$W/$tag.$bl" "$W/$tag.$bl"
-      [ "$osp_rc" = 0 ] || { osp_fail "$tag $bl ($opts): exit status $osp_rc"; osp_show "$W/$tag.$bl.err"; ok=no; }
-      grep -E '^(path|forest|edge|subpath|block)	' "$W/$tag.$bl.tsv" > "$W/$tag.$bl.rows"
-    done
-    osp_same "$tag ($opts): batched vs unbatched rows" "$W/$tag.no.rows" "$W/$tag.yes.rows" || ok=no
-    osp_same "$tag ($opts): batched vs unbatched stdout" "$W/$tag.no.out" "$W/$tag.yes.out" || ok=no
-    [ -s "$W/$tag.yes.rows" ] || { osp_fail "$tag ($opts): no rows"; ok=no; }
-    rows=$((rows + $(wc -l < "$W/$tag.yes.rows")))
-  done
+  same_rows "$tag" "batched vs unbatched" "$sampled" "$exhaustive" "$exact"
   [ $ok = yes ] && echo "ok: batched loops $flags: $nb batched, same rows as unbatched ($rows rows)"
+done
+
+# Versioned loops (version-loops=yes, the default; progs/versions.c): an inner loop whose run
+# or iteration cannot reach the end of a countdown runs a copy without the tests, so every row
+# must be the unversioned build's - exactly in the exhaustive modes, draw for draw in the sampled
+# ones (two intervals, so that both copies run).  At least the four loops that paths alone can
+# version (branchy, search, norms, empty_often) must be versioned, and none with version-loops=no.
+vsrc=$OSP_TESTSRC/progs/versions.c
+vsampled="mode=subpaths:interval=100:paths=counter:path_interval=100:forest=burst:forest_interval=50:seed=1"
+for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg-osp-calls=plain" \
+    "-O2 -fplugin-arg-osp-instrument=paths" "-O3 -fplugin-arg-osp-instrument=blocks"; do
+  tag=versions$(echo "$flags" | tr -dc 'a-zA-Z0-9')
+  ok=yes
+  # shellcheck disable=SC2086
+  both_builds "$tag" version-loops "$vsrc" $flags
+  [ $ok = yes ] || continue
+  nv=$(noted "$tag.yes" "versioned loops") nn=$(noted "$tag.no" "versioned loops")
+  [ "$nv" -ge 4 ] && [ "$nn" = 0 ] || { osp_fail "$tag: $nv versioned loops (expected 4 or more), $nn with version-loops=no"; ok=no; }
+  case $flags in
+    *instrument=paths*) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" ;;
+    *) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;
+  esac
+  [ $ok = yes ] && echo "ok: versioned loops $flags: $nv versioned, same rows as unversioned ($rows rows)"
 done
 
 # Functions without loops (count-loop-free=64, the default): those with at most 64 paths are

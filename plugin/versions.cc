@@ -1,0 +1,430 @@
+/* versions.cc - untested versions of inner loops (version-loops=yes): an
+ * inner loop gets a copy without the countdown tests, run whenever the
+ * tests could not fire.
+ *
+ * Why: the block hooks (OSP section 3) and the path checks (PEP section
+ * 3.2) test a countdown in every block or at every path end, and in a C
+ * inner loop of a few instructions those tests are most of what osp costs
+ * (doc/PERFORMANCE.md).  But a test fires only where its countdown reaches
+ * 0, and with an interval of a thousand most iterations cannot get there.
+ * Batched loops (loops.cc) use this for loops whose body is one path; this
+ * file does it for the others, the way GCC's vectoriser versions a loop on
+ * a runtime alias test (cfgloopmanip.cc's loop_version).
+ *
+ * Which loops: innermost, reducible, duplicable, with at least one test of
+ * ours, and no call other than the tests' own cold runtime calls, internal
+ * functions and leaf built-ins (a call could run another function's tests
+ * on the same countdown).
+ *
+ * The argument: let m be the largest number of tests of countdown V on one
+ * acyclic path from the header through the body (the cold call blocks
+ * included, the edge back to the header excluded): one pass.  The k-th
+ * test from a point fires only if V was k there (the tests decrement by 1,
+ * and nothing else writes V during the loop: it calls nothing of ours).
+ * So if  (uint32) (V - 1) >= m  at the header, this pass cannot fire; and
+ * if the loop's latch runs at most n more times, the run is at most n + 1
+ * passes and cannot fire if  n < (uint32) (V - 1) / m.  The untested copy
+ * keeps the decrements (GCC's store motion then keeps V in a register
+ * through the loop and sums the decrements of consecutive blocks), so it
+ * leaves V exactly as the tests would: every sample, every path end and
+ * every draw is the tested loop's, draw for draw with the same seed
+ * (tests/paths.sh compares both builds); only the code changes.  When a
+ * sample is open (the runtime sets V to 1 for each block it records) or
+ * the runtime asks for every path end (V is 1), the tested copy runs.
+ * (uint32) (V - 1) wraps at V = 0 exactly as the tests' own decrement.
+ *
+ * Two ways to choose:
+ *   - in every iteration (a loop with two or more tests a pass): the two
+ *     copies become one loop whose header chooses with n = 0 (so a pass
+ *     costs a compare and a branch instead of m tests); GCC's loop_version
+ *     makes the copy and the choice block, join_versions makes that block
+ *     the header of both;
+ *   - at the entry (one test a pass: PEP's check on the header, where a
+ *     choice per iteration would cost what the test does), with n GCC's
+ *     bound on the latch executions (number_of_iterations_exit on an exit
+ *     that runs in every iteration; 0 if it may be taken before the first
+ *     latch), when that is cheap to compute (not a popcount, a libgcc call
+ *     without -mpopcnt: bench/lexgen's bit loops).
+ *
+ * Where: after the probes, hooks and batched loops are in place (so the
+ * tests are there to copy and to count), before barriers.cc.  Only when
+ * optimizing: at -O0 the countdown stays in memory in either copy.
+ * loop_version enters the original loop when the condition holds, so the
+ * original loses its tests and the copy keeps them; the tests' call blocks
+ * are then unreachable and cfg cleanup removes them.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "gimple.h"
+#include "basic-block.h"
+#include "cfghooks.h"
+#include "cfgloop.h"
+#include "cfgloopmanip.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "ssa.h"
+#include "dominance.h"
+#include "fold-const.h"
+#include "gimplify.h"
+#include "gimplify-me.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa.h"
+#include "tree-scalar-evolution.h"
+#include "tree-ssa-loop.h"
+#include "tree-ssa-loop-niter.h"
+#include "tree-pass.h"
+
+#include "osp-plugin.h"
+
+namespace osp {
+
+/* The two countdowns a test can decrement. */
+enum { SKIP, PATH_COUNTDOWN, NUM_COUNTDOWNS };
+
+/* Which countdown COND tests, or -1 if it is not one of our tests: the
+   `t1 = V; t2 = t1 - 1; V = t2; if (t2 == 0)' of hooks.cc's
+   emit_countdown_call.  */
+static int
+tested_countdown (gimple *stmt)
+{
+  gcond *cond = dyn_cast<gcond *> (stmt);
+  if (!cond || gimple_cond_code (cond) != EQ_EXPR
+      || !integer_zerop (gimple_cond_rhs (cond))
+      || TREE_CODE (gimple_cond_lhs (cond)) != SSA_NAME)
+    return -1;
+  gassign *dec = dyn_cast<gassign *> (
+    SSA_NAME_DEF_STMT (gimple_cond_lhs (cond)));
+  if (!dec || gimple_assign_rhs_code (dec) != MINUS_EXPR
+      || !integer_onep (gimple_assign_rhs2 (dec))
+      || TREE_CODE (gimple_assign_rhs1 (dec)) != SSA_NAME)
+    return -1;
+  gassign *load = dyn_cast<gassign *> (
+    SSA_NAME_DEF_STMT (gimple_assign_rhs1 (dec)));
+  if (!load || !gimple_assign_single_p (load))
+    return -1;
+  tree v = gimple_assign_rhs1 (load);
+  if (v && v == skip_decl)
+    return SKIP;
+  if (v && v == countdown_decl)
+    return PATH_COUNTDOWN;
+  return -1;
+}
+
+/* A call that cannot run a test of ours: an internal function, or a leaf
+   built-in (a library function that calls nothing of this program).  */
+static bool
+harmless_call (gimple *stmt)
+{
+  if (gimple_call_internal_p (stmt))
+    return true;
+  return gimple_call_builtin_p (stmt, BUILT_IN_NORMAL)
+         && (gimple_call_flags (stmt) & ECF_LEAF)
+         && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
+}
+
+/* If LOOP qualifies (the header comment), its tests in TESTS and the most
+   tests of each countdown on one pass through its body in MOST.  */
+static bool
+examine_loop (class loop *loop, vec<gcond *> *tests,
+              unsigned most[NUM_COUNTDOWNS])
+{
+  if (loop->inner || !loop->latch || !can_duplicate_loop_p (loop))
+    return false;
+  basic_block *body = get_loop_body (loop);
+  unsigned nbody = loop->num_nodes;
+  auto_sbitmap cold (last_basic_block_for_fn (cfun));
+  bitmap_clear (cold);
+  bool ok = true;
+  for (unsigned i = 0; i < nbody && ok; i++)
+    {
+      if (body[i]->flags & BB_IRREDUCIBLE_LOOP)
+        ok = false;
+      gimple *last = last_stmt (body[i]);
+      if (last && tested_countdown (last) >= 0)
+        {
+          tests->safe_push (as_a<gcond *> (last));
+          edge fire, keep;
+          extract_true_false_edges_from_block (body[i], &fire, &keep);
+          bitmap_set_bit (cold, fire->dest->index);
+        }
+    }
+  for (unsigned i = 0; i < nbody && ok; i++)
+    if (!bitmap_bit_p (cold, body[i]->index))
+      for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]);
+           !gsi_end_p (gsi) && ok; gsi_next (&gsi))
+        {
+          gimple *stmt = gsi_stmt (gsi);
+          if (gimple_code (stmt) == GIMPLE_ASM
+              || (is_gimple_call (stmt) && !harmless_call (stmt)))
+            ok = false;
+        }
+  if (!ok || tests->is_empty ())
+    {
+      free (body);
+      return false;
+    }
+
+  /* The longest path, in tests of each countdown, over the body without
+     the edges back to the header: a DAG, since the loop is innermost and
+     reducible.  Blocks in reverse postorder of a DFS from the header.  */
+  auto_vec<int> order_of (last_basic_block_for_fn (cfun));
+  order_of.quick_grow_cleared (last_basic_block_for_fn (cfun));
+  auto_vec<basic_block> postorder;
+  auto_vec<std::pair<basic_block, edge_iterator>> stack;
+  order_of[loop->header->index] = 1;
+  stack.safe_push (std::make_pair (loop->header,
+                                   ei_start (loop->header->succs)));
+  while (!stack.is_empty ())
+    {
+      basic_block bb = stack.last ().first;
+      edge_iterator &ei = stack.last ().second;
+      if (ei_end_p (ei))
+        {
+          postorder.safe_push (bb);
+          stack.pop ();
+          continue;
+        }
+      basic_block next = ei_edge (ei)->dest;
+      ei_next (&ei);
+      if (next != loop->header && flow_bb_inside_loop_p (loop, next)
+          && !order_of[next->index])
+        {
+          order_of[next->index] = 1;
+          stack.safe_push (std::make_pair (next, ei_start (next->succs)));
+        }
+    }
+  auto_vec<unsigned> longest (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
+  longest.quick_grow_cleared (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
+  for (int v = 0; v < NUM_COUNTDOWNS; v++)
+    most[v] = 0;
+  for (unsigned i = postorder.length (); i-- > 0;)
+    {
+      basic_block bb = postorder[i];
+      unsigned *mine = &longest[NUM_COUNTDOWNS * bb->index];
+      edge e;
+      edge_iterator ei;
+      if (bb != loop->header)
+        FOR_EACH_EDGE (e, ei, bb->preds)
+          if (flow_bb_inside_loop_p (loop, e->src))
+            for (int v = 0; v < NUM_COUNTDOWNS; v++)
+              mine[v] = MAX (mine[v], longest[NUM_COUNTDOWNS * e->src->index + v]);
+      gimple *last = last_stmt (bb);
+      int v = last ? tested_countdown (last) : -1;
+      if (v >= 0)
+        mine[v]++;
+      for (v = 0; v < NUM_COUNTDOWNS; v++)
+        most[v] = MAX (most[v], mine[v]);
+    }
+  free (body);
+  return true;
+}
+
+/* A bound on LOOP's latch executions in this run, as a uint64 expression of
+   values computed before the loop, or NULL.  */
+static tree
+latch_bound (class loop *loop)
+{
+  tree best = NULL_TREE;
+  for (edge exit : get_loop_exit_edges (loop))
+    {
+      class tree_niter_desc desc;
+      if (!number_of_iterations_exit (loop, exit, &desc, false)
+          || TYPE_PRECISION (TREE_TYPE (desc.niter)) > 64
+          || expression_expensive_p (desc.niter)
+          || expression_expensive_p (desc.may_be_zero))
+        continue;
+      tree n = fold_convert (uint64_type_node, unshare_expr (desc.niter));
+      if (integer_nonzerop (desc.may_be_zero))
+        n = build_zero_cst (uint64_type_node);
+      else if (!integer_zerop (desc.may_be_zero))
+        n = fold_build3 (COND_EXPR, uint64_type_node,
+                         unshare_expr (desc.may_be_zero),
+                         build_zero_cst (uint64_type_node), n);
+      if (!best || (TREE_CODE (n) == INTEGER_CST
+                    && (TREE_CODE (best) != INTEGER_CST
+                        || tree_int_cst_lt (n, best))))
+        best = n;
+    }
+  return best;
+}
+
+/* True when the next (N + 1) * MOST[v] tests of each countdown V cannot
+   fire: N < (uint32) (V - 1) / MOST[v] for each V tested.  */
+static tree
+cannot_fire (tree n, const unsigned most[NUM_COUNTDOWNS])
+{
+  tree cond = NULL_TREE;
+  for (int v = 0; v < NUM_COUNTDOWNS; v++)
+    if (most[v])
+      {
+        tree var = v == SKIP ? skip_decl : countdown_decl;
+        tree left = fold_build2 (MINUS_EXPR, uint32_type_node,
+                                 unshare_expr (var),
+                                 build_one_cst (uint32_type_node));
+        tree runs = fold_build2 (TRUNC_DIV_EXPR, uint64_type_node,
+                                 fold_convert (uint64_type_node, left),
+                                 build_int_cst (uint64_type_node, most[v]));
+        tree fits = fold_build2 (LT_EXPR, boolean_type_node,
+                                 unshare_expr (n), runs);
+        cond = cond ? fold_build2 (TRUTH_AND_EXPR, boolean_type_node, cond,
+                                   fits)
+                    : fits;
+      }
+  return cond;
+}
+
+/* Make C, the block that chooses between LOOP (untested) and TESTED, the
+   header of one loop that contains both: their latches go back to C, and
+   C's PHIs merge what their headers' PHIs merged.  */
+static void
+join_versions (class loop *loop, class loop *tested, basic_block c)
+{
+  edge entry = single_pred_edge (c);
+  edge latch1 = loop_latch_edge (loop), latch2 = loop_latch_edge (tested);
+  edge pre1 = loop_preheader_edge (loop);
+  auto_vec<gphi *> phis1, phis2;
+  for (gphi_iterator g = gsi_start_phis (loop->header); !gsi_end_p (g);
+       gsi_next (&g))
+    phis1.safe_push (g.phi ());
+  for (gphi_iterator g = gsi_start_phis (tested->header); !gsi_end_p (g);
+       gsi_next (&g))
+    phis2.safe_push (g.phi ());
+  gcc_assert (phis1.length () == phis2.length ());
+
+  /* The header PHIs of the copy are in the original's order.  */
+  auto_vec<tree> init, next1, next2;
+  for (unsigned i = 0; i < phis1.length (); i++)
+    {
+      init.safe_push (PHI_ARG_DEF_FROM_EDGE (phis1[i], pre1));
+      next1.safe_push (PHI_ARG_DEF_FROM_EDGE (phis1[i], latch1));
+      next2.safe_push (PHI_ARG_DEF_FROM_EDGE (phis2[i], latch2));
+    }
+  latch1 = redirect_edge_and_branch (latch1, c);
+  latch2 = redirect_edge_and_branch (latch2, c);
+  redirect_edge_var_map_clear (latch1);
+  redirect_edge_var_map_clear (latch2);
+  for (unsigned i = 0; i < phis1.length (); i++)
+    {
+      tree res1 = gimple_phi_result (phis1[i]);
+      tree res2 = gimple_phi_result (phis2[i]);
+      gphi *phi = create_phi_node (copy_ssa_name (res1), c);
+      add_phi_arg (phi, init[i], entry, UNKNOWN_LOCATION);
+      add_phi_arg (phi, next1[i], latch1, UNKNOWN_LOCATION);
+      add_phi_arg (phi, next2[i], latch2, UNKNOWN_LOCATION);
+      replace_uses_by (res1, gimple_phi_result (phi));
+      replace_uses_by (res2, gimple_phi_result (phi));
+    }
+  for (basic_block h : { loop->header, tested->header })
+    for (gphi_iterator g = gsi_start_phis (h); !gsi_end_p (g);)
+      remove_phi_node (&g, true);
+
+  /* LOOP's structure now belongs to C; TESTED's header heads no loop and
+     fix_loop_structure drops it.  */
+  remove_bb_from_loops (c);
+  add_bb_to_loop (c, loop);
+  loop->header = c;
+  loops_state_set (LOOPS_NEED_FIXUP);
+  free_dominance_info (CDI_DOMINATORS);
+  calculate_dominance_info (CDI_DOMINATORS);
+  fix_loop_structure (NULL);
+}
+
+/* Version LOOP (the header comment), and drop TESTS from the original: on
+   its latch bound, evaluated at the end of its preheader (EACH_ITERATION
+   false), or in every iteration.  */
+static bool
+version_loop (class loop *loop, const vec<gcond *> &tests,
+              const unsigned most[NUM_COUNTDOWNS], bool each_iteration)
+{
+  tree zero = build_zero_cst (uint64_type_node);
+  tree n = each_iteration ? zero : latch_bound (loop);
+  if (!n)
+    return false;
+  tree cond = cannot_fire (n, most);
+  if (integer_zerop (cond))
+    return false;
+
+  tree test;
+  if (each_iteration)
+    test = build2 (NE_EXPR, boolean_type_node, boolean_true_node,
+                   boolean_false_node); /* replaced below */
+  else
+    {
+      gimple_stmt_iterator gsi = gsi_last_bb (loop_preheader_edge (loop)->src);
+      tree ok = force_gimple_operand_gsi (&gsi, cond, true, NULL_TREE, false,
+                                          GSI_CONTINUE_LINKING);
+      test = build2 (NE_EXPR, boolean_type_node, ok, boolean_false_node);
+    }
+  profile_probability untested = each_iteration
+                                 ? profile_probability::likely ()
+                                 : profile_probability::even ();
+  basic_block choice;
+  initialize_original_copy_tables ();
+  class loop *tested
+    = loop_version (loop, test, &choice, untested, untested.invert (),
+                    untested, untested.invert (), true);
+  free_original_copy_tables ();
+  if (!tested)
+    return false;
+  for (gcond *t : tests)
+    {
+      gimple_cond_make_false (t);
+      update_stmt (t);
+    }
+  /* The countdowns' new loads get their virtual operands too.  */
+  mark_virtual_operands_for_renaming (cfun);
+  update_ssa (TODO_update_ssa);
+  if (each_iteration)
+    {
+      gcond *choose = as_a<gcond *> (last_stmt (choice));
+      gimple_stmt_iterator gsi = gsi_for_stmt (choose);
+      tree ok = force_gimple_operand_gsi (&gsi, cond, true, NULL_TREE, true,
+                                          GSI_SAME_STMT);
+      gimple_cond_set_condition (choose, NE_EXPR, ok, boolean_false_node);
+      update_stmt (choose);
+      join_versions (loop, tested, choice);
+      mark_virtual_operands_for_renaming (cfun);
+      update_ssa (TODO_update_ssa);
+    }
+  return true;
+}
+
+unsigned
+version_tested_loops (function *fun)
+{
+  if (!optimize || !opts.version_loops || number_of_loops (fun) <= 1)
+    return 0;
+  /* The tests' loads and stores get their virtual operands first: niter
+     analysis and the copy need them.  */
+  mark_virtual_operands_for_renaming (fun);
+  update_ssa (TODO_update_ssa);
+  loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
+  scev_initialize ();
+
+  auto_vec<class loop *> inner;
+  for (class loop *loop : loops_list (fun, LI_ONLY_INNERMOST))
+    inner.safe_push (loop);
+  unsigned versioned = 0;
+  for (class loop *loop : inner)
+    {
+      auto_vec<gcond *> tests;
+      unsigned most[NUM_COUNTDOWNS];
+      /* A loop with one test per pass (PEP's check on its header) is
+         versioned on its latch bound: choosing in every iteration would
+         cost as much as the test.  */
+      if (examine_loop (loop, &tests, most)
+          && version_loop (loop, tests, most,
+                           most[SKIP] + most[PATH_COUNTDOWN] > 1))
+        {
+          versioned++;
+          scev_reset ();
+        }
+    }
+
+  scev_finalize ();
+  loop_optimizer_finalize ();
+  free_dominance_info (CDI_DOMINATORS);
+  return versioned;
+}
+
+} // namespace osp

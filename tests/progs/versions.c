@@ -1,0 +1,115 @@
+/* versions.c - inner loops of the shapes the plugin's loop versioning (version-loops=yes,
+ * versions.cc) looks at: loops it versions in every iteration (a branchy counted loop, a
+ * branchy loop of unknown length, one with two exits, one inside an outer loop, one calling
+ * a leaf built-in), a loop versioned on its trip count under instrument=paths (one test an
+ * iteration), and loops it must leave alone (a call to a function of ours, an inner loop).
+ * tests/paths.sh checks that the versioned build's rows equal the unversioned build's, draw
+ * for draw with the same seed, with intervals short enough that both copies run. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static int v[4096];
+static double d[4096];
+
+__attribute__ ((noinline)) static long
+branchy (int n)
+{
+  long s = 0;
+  for (int i = 0; i < n; i++) {     /* counted, a branch in the body */
+    if (v[i] & 1)
+      s += v[i];
+    else if (v[i] & 2)
+      s -= v[i] >> 1;
+    else
+      s ^= i;
+  }
+  return s;
+}
+
+__attribute__ ((noinline)) static int
+collatz (unsigned x)
+{
+  int steps = 0;
+  while (x != 1) {                  /* length unknown when entered */
+    x = (x & 1) ? 3 * x + 1 : x / 2;
+    steps++;
+  }
+  return steps;
+}
+
+__attribute__ ((noinline)) static int
+search (int n, int key)
+{
+  int i, hits = 0;
+  for (i = 0; i < n; i++) {         /* two exits and a branch */
+    if (v[i] == key)
+      break;
+    if (v[i] < key)
+      hits++;
+  }
+  return i + hits;
+}
+
+__attribute__ ((noinline)) static double
+norms (int rows, int cols)
+{
+  double total = 0;
+  for (int r = 0; r < rows; r++) {
+    double s = 0;
+    for (int c = 0; c < cols; c++) { /* inner loop, leaf built-in */
+      double x = d[r * cols + c];
+      s += x > 0 ? sqrt (x) : -x;
+    }
+    total += s;
+  }
+  return total;
+}
+
+__attribute__ ((noinline)) static int
+helper (int x)
+{
+  return x % 3 ? x + 1 : x - 1;
+}
+
+__attribute__ ((noinline)) static long
+calls (int n)
+{
+  long s = 0;
+  for (int i = 0; i < n; i++)       /* calls one of ours: left alone */
+    s += v[i] & 4 ? helper (v[i]) : v[i];
+  return s;
+}
+
+__attribute__ ((noinline)) static long
+empty_often (int from, int to)
+{
+  long s = 0;
+  for (int i = from; i < to; i++)   /* often runs zero times */
+    s += (v[i] & 8) ? 1 : 2;
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  int rounds = argc > 1 ? atoi (argv[1]) : 40;
+  unsigned seed = 12345;
+  for (int i = 0; i < 4096; i++) {
+    seed = seed * 1103515245u + 12345u;
+    v[i] = (int) (seed >> 8) % 1000;
+    d[i] = (double) ((int) (seed >> 4) % 2001 - 1000) / 7.0;
+  }
+  long acc = 0;
+  double dacc = 0;
+  for (int r = 0; r < rounds; r++) {
+    acc += branchy (r < 3 ? r : 64 + r * 97);
+    acc += collatz (27 + r);
+    acc += search (4096, v[(r * 131) % 4096]);
+    dacc += norms (1 + r % 7, 64 + r);
+    acc += calls (256 + r);
+    acc += empty_often (r % 5, r % 9);
+  }
+  printf ("versions: %ld %.6f\n", acc, dacc);
+  return 0;
+}
