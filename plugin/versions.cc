@@ -58,6 +58,7 @@
 #include "gimple.h"
 #include "basic-block.h"
 #include "cfghooks.h"
+#include "cfganal.h"
 #include "cfgloop.h"
 #include "cfgloopmanip.h"
 #include "gimple-iterator.h"
@@ -166,40 +167,19 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
 
   /* The longest path, in tests of each countdown, over the body without
      the edges back to the header: a DAG, since the loop is innermost and
-     reducible.  Blocks in reverse postorder of a DFS from the header.  */
-  auto_vec<int> order_of (last_basic_block_for_fn (cfun));
-  order_of.quick_grow_cleared (last_basic_block_for_fn (cfun));
-  auto_vec<basic_block> postorder;
-  auto_vec<std::pair<basic_block, edge_iterator>> stack;
-  order_of[loop->header->index] = 1;
-  stack.safe_push (std::make_pair (loop->header,
-                                   ei_start (loop->header->succs)));
-  while (!stack.is_empty ())
-    {
-      basic_block bb = stack.last ().first;
-      edge_iterator &ei = stack.last ().second;
-      if (ei_end_p (ei))
-        {
-          postorder.safe_push (bb);
-          stack.pop ();
-          continue;
-        }
-      basic_block next = ei_edge (ei)->dest;
-      ei_next (&ei);
-      if (next != loop->header && flow_bb_inside_loop_p (loop, next)
-          && !order_of[next->index])
-        {
-          order_of[next->index] = 1;
-          stack.safe_push (std::make_pair (next, ei_start (next->succs)));
-        }
-    }
+     reducible, and the function's reverse postorder is a topological order
+     of it (its DFS enters the body only through the header).  */
+  int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
+  int nrpo = pre_and_rev_post_order_compute_fn (cfun, NULL, rpo, false);
   auto_vec<unsigned> longest (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
   longest.quick_grow_cleared (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
   for (int v = 0; v < NUM_COUNTDOWNS; v++)
     most[v] = 0;
-  for (unsigned i = postorder.length (); i-- > 0;)
+  for (int i = 0; i < nrpo; i++)
     {
-      basic_block bb = postorder[i];
+      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, rpo[i]);
+      if (!flow_bb_inside_loop_p (loop, bb))
+        continue;
       unsigned *mine = &longest[NUM_COUNTDOWNS * bb->index];
       edge e;
       edge_iterator ei;
@@ -215,6 +195,7 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
       for (v = 0; v < NUM_COUNTDOWNS; v++)
         most[v] = MAX (most[v], mine[v]);
     }
+  free (rpo);
   free (body);
   return true;
 }
@@ -283,12 +264,11 @@ join_versions (class loop *loop, class loop *tested, basic_block c)
   edge latch1 = loop_latch_edge (loop), latch2 = loop_latch_edge (tested);
   edge pre1 = loop_preheader_edge (loop);
   auto_vec<gphi *> phis1, phis2;
-  for (gphi_iterator g = gsi_start_phis (loop->header); !gsi_end_p (g);
-       gsi_next (&g))
-    phis1.safe_push (g.phi ());
-  for (gphi_iterator g = gsi_start_phis (tested->header); !gsi_end_p (g);
-       gsi_next (&g))
-    phis2.safe_push (g.phi ());
+  for (auto [header, phis] : { std::make_pair (loop->header, &phis1),
+                               std::make_pair (tested->header, &phis2) })
+    for (gphi_iterator g = gsi_start_phis (header); !gsi_end_p (g);
+         gsi_next (&g))
+      phis->safe_push (g.phi ());
   gcc_assert (phis1.length () == phis2.length ());
 
   /* The header PHIs of the copy are in the original's order.  */

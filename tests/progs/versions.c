@@ -1,8 +1,9 @@
 /* versions.c - inner loops of the shapes the plugin's loop versioning (version-loops=yes,
  * versions.cc) looks at: loops it versions in every iteration (a branchy counted loop, a
  * branchy loop of unknown length, one with two exits, one inside an outer loop, one calling
- * a leaf built-in), a loop versioned on its trip count under instrument=paths (one test an
- * iteration), and loops it must leave alone (a call to a function of ours, an inner loop).
+ * a leaf built-in, two in one function), a loop versioned on its trip count under
+ * instrument=paths (one test an iteration), and loops it must leave alone (a call to a
+ * function of ours, an inner loop).
  * tests/paths.sh checks that the versioned build's rows equal the unversioned build's, draw
  * for draw with the same seed, with intervals short enough that both copies run. */
 #include <math.h>
@@ -87,6 +88,8 @@ empty_often (int from, int to)
   long s = 0;
   for (int i = from; i < to; i++)   /* often runs zero times */
     s += (v[i] & 8) ? 1 : 2;
+  for (int i = to; i < 3 * to; i++) /* a second one in the function */
+    s += (v[i] & 16) ? s & 3 : 1;
   return s;
 }
 
