@@ -60,10 +60,14 @@
  *     at the head of the local optimisation pipeline that every -O level
  *     runs, -O0 and -Og included, and before LTO streaming.  Hence the
  *     plugin is needed only at compile time, also with -flto.  Running after
- *     early inlining (where gcov instruments too) keeps the inliner's
- *     decisions those of the plain build: hooks placed before it made small
- *     `inline' functions look too big to inline, and programs that rely on
- *     their inlining (C99 inline-only definitions, label addresses) broke.
+ *     the function's own early inlining keeps its inlining of plain callees
+ *     (hooks placed before it made small `inline' functions look too big to
+ *     inline, and programs that rely on their inlining - C99 inline-only
+ *     definitions, label addresses - broke) and sees the function before
+ *     GCC optimises it, so counts do not depend on the -O level.  Its
+ *     callees went through the pipeline first, though: they are instrumented
+ *     when it inlines them, and it inlines fewer of them than the plain
+ *     build (doc/PLUGIN.md).
  *     The small IPA pass "osp_register" runs after "profile", when every
  *     function of the unit has been through "osp" but before LTO streaming,
  *     and emits the unit's registration constructor (GCC's own coverage
