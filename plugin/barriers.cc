@@ -101,7 +101,8 @@ build_barrier (unsigned fn_flags)
 }
 
 void
-insert_call_barriers (function *fun, unsigned fn_flags)
+insert_call_barriers (function *fun, unsigned fn_flags,
+                      const tail_calls &tails)
 {
   if (!(fn_flags & (OSP_FN_BLOCK_HOOKS | OSP_FN_PATH_CHECKS
                     | OSP_FN_PATH_COUNTS)))
@@ -121,7 +122,9 @@ insert_call_barriers (function *fun, unsigned fn_flags)
       gasm *before = build_barrier (fn_flags);
       gimple_set_location (before, loc);
       gsi_insert_before (&gsi, before, GSI_SAME_STMT);
-      if (gimple_call_noreturn_p (call))
+      /* After a tail call only the return runs: none of osp's code reads
+         the countdowns again, and a barrier would keep it a call.  */
+      if (gimple_call_noreturn_p (call) || tails.contains (call))
         continue;
       if (!stmt_ends_bb_p (call))
         {

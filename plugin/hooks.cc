@@ -374,29 +374,45 @@ single_normal_succ (basic_block bb)
   return found;
 }
 
+/* The hook of block ID on each in-edge of BB: before the tail call that
+   ends its source (TAILS), else on the split edge.  */
+static void
+hook_in_edges (basic_block bb, tree record_addr, unsigned id, location_t loc,
+               const tail_calls &tails)
+{
+  auto_vec<edge, 8> in;
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    in.safe_push (e);
+  for (edge pred : in)
+    {
+      gimple_stmt_iterator gsi;
+      if (gcall *call = tails.on_edge (pred))
+        gsi = gsi_for_stmt (call);
+      else
+        gsi = gsi_after_labels (split_edge (pred));
+      emit_hook (&gsi, record_addr, id, loc);
+    }
+}
+
 /* Insert the hook of block ID into BB, a loop header when LOOP_HEADER.
    Returns false if no place was safe (the caller flags the block
    OSP_BB_NO_HOOK).  */
 bool
 insert_block_hook (basic_block bb, tree record_addr, unsigned id,
-                   bool loop_header)
+                   bool loop_header, const tail_calls &tails)
 {
   gimple *first = first_statement (bb);
   location_t loc = first ? gimple_location (first) : UNKNOWN_LOCATION;
-  if (loop_header && hook_fits_at_start (bb) && edge_checks_fit (bb))
+  /* On each in-edge instead: of a loop header, so that it still ends in
+     the loop's exit test and GCC can rotate the loop (probes.cc); of a
+     block that only returns, so that the tail calls entering it stay
+     jumps (tailcalls.cc).  */
+  if ((loop_header && hook_fits_at_start (bb) && edge_checks_fit (bb))
+      || tails.enter (bb))
     {
-      /* On each in-edge instead, so that the header still ends in the
-         loop's exit test and GCC can rotate the loop (probes.cc).  */
-      auto_vec<edge, 8> in;
-      edge e;
-      edge_iterator ei;
-      FOR_EACH_EDGE (e, ei, bb->preds)
-        in.safe_push (e);
-      for (edge pred : in)
-        {
-          gimple_stmt_iterator gsi = gsi_after_labels (split_edge (pred));
-          emit_hook (&gsi, record_addr, id, loc);
-        }
+      hook_in_edges (bb, record_addr, id, loc, tails);
       return true;
     }
   if (hook_fits_at_start (bb))

@@ -6,8 +6,9 @@
  *      (numbering.cc), so block 0 counts calls;
  *   2. number the original blocks, mark DFS back edges, encode the cfg;
  *   3. number the Ball-Larus paths of its P-DAG (pathnum.cc);
- *   4. declare the function's record; find the loops whose iterations
- *      are counted instead (loops.cc); insert the path register and the
+ *   4. declare the function's record; find the calls in tail position
+ *      (tailcalls.cc) and the loops whose iterations are counted instead
+ *      (loops.cc); insert the path register and the
  *      sample checks and/or path counters (probes.cc) - a function
  *      without loops gets counters instead of checks (below) - then the
  *      block-entry hooks (hooks.cc) -
@@ -215,6 +216,8 @@ instrument_function (function *fun)
     init_hook_decls ();
   /* Found on the unchanged CFG; their counters' increments are edge
      insertions that probes.cc commits (or the commit below).  */
+  tail_calls tails;
+  tails.find (fun);
   auto_vec<batched_loop> loops;
   if (opts.batch_loops && (hooks || (paths && checks)))
     find_batched_loops (blocks, id_of_bb_index, &loops);
@@ -225,7 +228,7 @@ instrument_function (function *fun)
       fn_flags |= counts ? OSP_FN_PATH_COUNTS : 0;
       fn_flags |= counts && opts.counts_atomic ? OSP_FN_COUNTS_ATOMIC : 0;
       ends = insert_path_probes (blocks, id_of_bb_index, pn, record, checks,
-                                 counts, &cfg_words, loops);
+                                 counts, &cfg_words, loops, tails);
     }
   gsi_commit_edge_inserts ();
   if (hooks)
@@ -240,7 +243,8 @@ instrument_function (function *fun)
         if (bitmap_bit_p (in_loop, id))
           hooked++;
         else if (insert_block_hook (blocks[id].bb, addr, id,
-                                    blocks[id].flags & OSP_BB_LOOP_HEADER))
+                                    blocks[id].flags & OSP_BB_LOOP_HEADER,
+                                    tails))
           hooked++;
         else
           cfg_words[blocks[id].cfg_offset + 2] |= OSP_BB_NO_HOOK;
@@ -253,7 +257,7 @@ instrument_function (function *fun)
   unsigned versioned = 0;
   if (hooks || (paths && checks))
     versioned = version_tested_loops (fun);
-  insert_call_barriers (fun, fn_flags);
+  insert_call_barriers (fun, fn_flags, tails);
   if (fn_flags)
     {
       /* Dominators are recomputed on demand; loops are fixed up.  */

@@ -14,6 +14,7 @@ plugin_osp_la_SOURCES = \
 	plugin/versions.cc \
 	plugin/hooks.cc \
 	plugin/barriers.cc \
+	plugin/tailcalls.cc \
 	plugin/metadata.cc
 plugin_osp_la_CPPFLAGS = -I$(GCC_PLUGIN_INCLUDE) -I$(top_srcdir)/include \
 	-DOSP_VERSION='"$(PACKAGE_VERSION)"'

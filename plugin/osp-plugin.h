@@ -15,6 +15,8 @@
  *                  without the tests, chosen at their entry
  *   barriers.cc    keep osp's counters in memory across calls whose callee
  *                  GCC believes does not touch them
+ *   tailcalls.cc   calls in tail position, which osp's code for the
+ *                  return must precede so that they stay jumps
  *   metadata.cc    per-function records in section "osp_fns" and the
  *                  per-translation-unit registration constructor
  *
@@ -118,22 +120,48 @@ void emit_batch_flush (edge e, tree counter, tree fn, const char *preserving,
                        tree record_addr, tree arg, tree amount, tree n,
                        unsigned tail);
 
+/* tailcalls.cc: the calls whose value a return returns at once, found on
+   the unchanged CFG; the steps below put the return's code before them.  */
+class tail_calls
+{
+public:
+  void find (function *fun);
+  /* The tail call in BB, the block of its return, or NULL.  */
+  gcall *in_block (basic_block bb) const;
+  /* Whether BB only returns and a tail call in a predecessor enters it.  */
+  bool enter (basic_block bb) const;
+  /* The tail call ending E->src whose value E->dest returns, or NULL.  */
+  gcall *on_edge (edge e) const;
+  bool contains (gcall *call) const;
+
+private:
+  struct entry
+  {
+    gcall *call;
+    basic_block ret_bb;   /* the block of the return */
+    bool from_pred;       /* the call ends a predecessor of RET_BB */
+  };
+  auto_vec<entry> list;
+};
+
 /* probes.cc: RECORD is the function's record (declare_function_record);
    CHECKS asks for the PEP sample checks, COUNTS for the inline counters;
-   the back edge checks of LOOPS move to their exits.  */
+   the back edge checks of LOOPS move to their exits, the path ends at
+   returns of TAILS before the calls.  */
 unsigned insert_path_probes (const vec<block_info> &blocks,
                              const vec<int> &id_of_bb_index,
                              const path_numbering &pn, tree record,
                              bool checks, bool counts,
                              vec<uint32_t> *cfg_words,
-                             const vec<batched_loop> &loops);
+                             const vec<batched_loop> &loops,
+                             const tail_calls &tails);
 
 /* hooks.cc */
 void init_hook_decls ();
 bool hook_fits_at_start (basic_block bb);
 bool edge_checks_fit (basic_block bb);
 bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
-                        bool loop_header);
+                        bool loop_header, const tail_calls &tails);
 void insert_loop_hooks (const batched_loop &l, tree record_addr);
 void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                           tree record_addr, tree arg, tree addend,
@@ -147,8 +175,10 @@ void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
    untested copy; returns how many.  */
 unsigned version_tested_loops (function *fun);
 
-/* barriers.cc: FN_FLAGS are the function's osp_fn_flags.  */
-void insert_call_barriers (function *fun, unsigned fn_flags);
+/* barriers.cc: FN_FLAGS are the function's osp_fn_flags; nothing goes
+   after the calls of TAILS.  */
+void insert_call_barriers (function *fun, unsigned fn_flags,
+                           const tail_calls &tails);
 
 /* metadata.cc */
 void init_metadata_decls ();

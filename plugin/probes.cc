@@ -28,7 +28,9 @@
  *     first statement must stay first (a setjmp receiver), one check on
  *     each normal in-edge (split), since no PHI of ours may merge an
  *     abnormal edge;
- *   - before a return, with Val of the edge to EXIT;
+ *   - before a return, with Val of the edge to EXIT; before the call, if
+ *     the return returns its value at once, and in each predecessor of a
+ *     block that only returns which ends in such a call (tailcalls.cc);
  *   - before the last statement (a noreturn call, __builtin_unreachable) of
  *     a block without normal successors, with the block's end value.
  * The abnormal dispatcher block cannot take one; it is flagged
@@ -199,6 +201,7 @@ struct pending_check
   bool at_end;
   tree value, addend;
   bool batched;     /* a batched loop's back edge: the counter only */
+  gimple *before;   /* at_end: before this tail call instead (tailcalls.cc) */
 };
 
 /* Insert the path register updates, and the sample checks (CHECKS) and/or
@@ -210,7 +213,7 @@ insert_path_probes (const vec<block_info> &blocks,
                     const vec<int> &id_of_bb_index, const path_numbering &pn,
                     tree record, bool checks_wanted, bool counts,
                     vec<uint32_t> *cfg_words,
-                    const vec<batched_loop> &loops)
+                    const vec<batched_loop> &loops, const tail_calls &tails)
 {
   unsigned n = blocks.length ();
   auto_vec<tree> rin;
@@ -262,9 +265,30 @@ insert_path_probes (const vec<block_info> &blocks,
       edge_iterator ei;
       FOR_EACH_EDGE (e, ei, bb->succs)
         if (e->dest->index == EXIT_BLOCK && !(e->flags & EDGE_COMPLEX))
-          checks.safe_push ({ bb, NULL, true, rin[u],
-                              path_cst (pn.succ_val[pn.succ_base[u]
-                                                    + ei.index]), false });
+          {
+            uint64_t end = pn.succ_val[pn.succ_base[u] + ei.index];
+            if (!tails.enter (bb) || pn.start[u])
+              {
+                checks.safe_push ({ bb, NULL, true, rin[u], path_cst (end),
+                                    false, tails.in_block (bb) });
+                continue;
+              }
+            /* A block that only returns, entered by tail calls: its path
+               end goes before them, and on its other in-edges.  */
+            edge p;
+            edge_iterator pi;
+            FOR_EACH_EDGE (p, pi, bb->preds)
+              {
+                tree value = rin[id_of_bb_index[p->src->index]];
+                tree addend = path_cst (val_of (p) + end);
+                if (gcall *call = tails.on_edge (p))
+                  checks.safe_push ({ p->src, NULL, true, value, addend,
+                                      false, call });
+                else
+                  checks.safe_push ({ bb, p, false, value, addend, false,
+                                      NULL });
+              }
+          }
       if (pn.has_end_slot[u])
         {
           gimple_stmt_iterator gsi = gsi_start_nondebug_after_labels_bb (bb);
@@ -274,7 +298,7 @@ insert_path_probes (const vec<block_info> &blocks,
             (*cfg_words)[blocks[u].cfg_offset + 2] |= OSP_BB_NO_CHECK;
           else
             checks.safe_push ({ bb, NULL, true, rin[u],
-                                path_cst (pn.end_val[u]), false });
+                                path_cst (pn.end_val[u]), false, NULL });
         }
     }
   for (unsigned v = 0; v < n; v++)
@@ -301,7 +325,7 @@ insert_path_probes (const vec<block_info> &blocks,
               values.safe_push (edge_value (rin[u], e, val_of (e)));
             }
           checks.safe_push ({ bb, NULL, false, merge_values (bb, values),
-                              NULL_TREE, false });
+                              NULL_TREE, false, NULL });
         }
       else
         FOR_EACH_EDGE (e, ei, bb->preds)
@@ -327,7 +351,7 @@ insert_path_probes (const vec<block_info> &blocks,
                     }
               if (!batch || counts)
                 checks.safe_push ({ bb, e, false, value,
-                                    path_cst (val_of (e)), batch });
+                                    path_cst (val_of (e)), batch, NULL });
             }
     }
 
@@ -343,6 +367,11 @@ insert_path_probes (const vec<block_info> &blocks,
           loc = block_location (c.e->src, true);
           basic_block landing = split_edge (c.e);
           gsi = gsi_after_labels (landing); /* a switch's case label */
+        }
+      else if (c.before)
+        {
+          loc = gimple_location (c.before);
+          gsi = gsi_for_stmt (c.before);
         }
       else if (c.at_end)
         {

@@ -26,6 +26,7 @@ OSP_E2E_TESTS = \
 	tests/paths.sh \
 	tests/preserving.sh \
 	tests/barriers.sh \
+	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
 	tests/publish.sh
@@ -70,6 +71,7 @@ EXTRA_DIST += \
 	tests/oracle/basic.c \
 	tests/oracle/jumps.c \
 	tests/oracle/threads.c \
+	tests/oracle/tailcalls.c \
 	tests/progs/abi-mismatch.c \
 	tests/progs/early-hooks.c \
 	tests/progs/options.c \

@@ -1,0 +1,72 @@
+/* oracle program: recursion through calls in tail position (tests/tailcalls.sh, plugin/tailcalls.cc).
+ *
+ * One function for each shape of plugin/tailcalls.cc's header comment:
+ *   - is_even/is_odd: mutual recursion, the call's value merged with a constant by a PHI in a
+ *     block that only returns (a sibling call at -O2);
+ *   - walk: self recursion in a void function, the call falling into the return block (GCC's
+ *     tail-recursion elimination makes it a loop);
+ *   - ping/pong: the call and its return in one block (pong), through a function pointer, so
+ *     that neither is inlined into the other.
+ * Usage: tailcalls [N], N = 1000 by default (gcov's -O0 build makes real calls); with N = 10
+ * million the recursion fits an 8 MB stack only if the calls are jumps.  */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define NOINLINE __attribute__ ((noinline, noclone))
+
+NOINLINE int is_odd (long n);
+
+NOINLINE int
+is_even (long n)
+{
+  if (n == 0)
+    return 1;
+  return is_odd (n - 1);
+}
+
+NOINLINE int
+is_odd (long n)
+{
+  if (n == 0)
+    return 0;
+  return is_even (n - 1);
+}
+
+static volatile long sink;
+
+NOINLINE void
+walk (long n)
+{
+  if (n == 0)
+    return;
+  sink += n & 7;
+  walk (n - 1);
+}
+
+NOINLINE long ping (long n, long acc);
+long (*volatile bounce) (long, long) = ping;
+
+NOINLINE long
+pong (long n, long acc)
+{
+  return bounce (n - 1, acc + (n & 3));
+}
+
+NOINLINE long
+ping (long n, long acc)
+{
+  if (n <= 0)
+    return acc;
+  return pong (n, acc ^ n);
+}
+
+int
+main (int argc, char **argv)
+{
+  long n = argc > 1 ? atol (argv[1]) : 1000;
+  printf ("is_even (%ld) = %d\n", n, is_even (n));
+  walk (n);
+  printf ("walk: %ld\n", (long) sink);
+  printf ("ping: %ld\n", ping (n, 0));
+  return 0;
+}
