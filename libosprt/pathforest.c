@@ -16,8 +16,10 @@
  * thread) by whether its path starts at block 0 (the activation's first
  * path: only the entry edge reaches block 0, numbering.cc) and whether it
  * returns or ends in a noreturn call (its last).  A path end is emitted
- * after every call made on the path has returned, so a thread's items are
- * a well-nested sequence:
+ * after every call made on the path has returned - but for a call in tail
+ * position, which the path's end precedes (plugin/tailcalls.cc: the callee
+ * then runs as if called by the caller's caller, as the jump makes it) -
+ * so a thread's items are a well-nested sequence:
  *     entry path: a new activation (enter), counted there;
  *     other path: the activation on top if it is the same function; else
  *         the nearest one of that function below, the ones above being

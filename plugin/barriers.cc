@@ -38,7 +38,9 @@
  * callees need this (IPA analyses the instrumented bodies there); with
  * placement=late, also every call to a function defined in the unit.
  * Calls to osp's runtime, to GCC's builtins and returns_twice calls (in
- * front of which nothing may go, hooks.cc) are left alone.
+ * front of which nothing may go, hooks.cc) are left alone, and a call in
+ * tail position (tailcalls.cc) gets no barrier after it: only the return
+ * follows, and the barrier would keep the call from becoming a jump.
  */
 #include "gcc-plugin.h"
 #include "tree.h"

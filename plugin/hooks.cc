@@ -36,6 +36,10 @@
  * touches memory it cannot analyse.  The red zone is stepped over because
  * the call pushes a return address.
  *
+ * A block that only returns and is entered by calls in tail position gets
+ * its hook in front of those calls instead, and on its other in-edges
+ * (tailcalls.cc), so that the calls stay jumps.
+ *
  * Nothing is ever put in front of a returns_twice call (setjmp, vfork), a
  * setjmp receiver or the abnormal dispatcher: GCC 13 and later reject it
  * and it is wrong anyway (the code would run once, the block is entered
