@@ -151,6 +151,34 @@ test_lengths (void)
   CHECK (osp_length_prob (&o, 3) == 0 && osp_length_prob (&o, 2048) == 0);
 }
 
+/* A subpath sampled once with a tiny P(L) scales past the run's length:
+   the estimate is cut to blocks_seen - L + 1, the error is not.  */
+static void
+test_estimate_bound (void)
+{
+  struct osp_options o;
+  osp_options_defaults (&o);
+  struct osp_subpath s = { 0 };
+  s.len = 1024;
+  s.count = 1;
+  double pl = osp_length_prob (&o, 1024);
+  osp_estimate (&s, &o, 1.0, 90000, 90, OSP_EST_CONCISE);
+  CHECK (fabs (s.estimate - (90000 - 1024 + 1)) < 1e-9);
+  CHECK (fabs (s.err95 - 1.96 / (0.001 * pl)) < 1e-3);
+  CHECK (s.share <= 1.0);
+  osp_estimate (&s, &o, 1.0, 90000, 90, OSP_EST_SPACE_SAVING);
+  CHECK (fabs (s.estimate - (90000 - 1024 + 1)) < 1e-9);
+  /* Under the bound: untouched.  */
+  s.len = 2;
+  s.count = 7;
+  osp_estimate (&s, &o, 1.0, 90000, 90, OSP_EST_CONCISE);
+  CHECK (fabs (s.estimate - 7 / (0.001 * osp_length_prob (&o, 2))) < 1e-6);
+  /* A run shorter than the subpath.  */
+  s.len = 1024;
+  osp_estimate (&s, &o, 1.0, 1000, 1, OSP_EST_CONCISE);
+  CHECK (s.estimate == 0 && s.share == 0);
+}
+
 /* ---- the walk through the hook ---------------------------------------- */
 
 static struct osp_fn_record rec __attribute__ ((aligned (8)));
@@ -414,6 +442,7 @@ main (int argc, char **argv)
   test_math ();
   test_skips ();
   test_lengths ();
+  test_estimate_bound ();
 
   CHECK_EQ (osp_test_run ("estimate", "interval=100:seed=42:report=none",
                           NULL, NULL),
