@@ -6,15 +6,15 @@
 # block through a function pointer).  With an 8 MB stack the plain build at -O2 prints its
 # answer because GCC turns those calls into jumps; an instrumented build whose return code (hook,
 # path end, barrier) followed the calls kept them calls and crashed.  Each instrumented build -
-# -O2, -O3, -Os and -O2 -g -flto (early only); placement=early and late; block hooks, path checks (count-loop-free=0, or
-# these loop-free functions would count their paths instead) with and without hooks, path
-# counters, the default - must print what the plain build prints with that stack.  The return
-# code moved in front of the calls must still count right: at depth 1000, the early builds'
-# exact block and path counts (mode=blocks:paths=exhaustive) equal those of the same build with
-# -fno-optimize-sibling-calls (the same instrumentation, real calls), and where blocks and paths
-# are both counted, each block's count is the sum of the counts of the paths through it (a wrong
-# path number moved in front of a call would decode to other blocks).  tests/oracle.sh compares
-# the same program's block counts with gcov's.
+# -O2, -O3 and -Os with placement=early and late, -O2 -g -flto (early only); block hooks, path
+# checks (count-loop-free=0, or these loop-free functions would count their paths instead) with
+# and without hooks, path counters, the default - must print what the plain build prints with
+# that stack.  The return code moved in front of the calls must still count right: at depth
+# 1000, the early builds' exact block and path counts (mode=blocks:paths=exhaustive) equal those
+# of the same build with -fno-optimize-sibling-calls (the same instrumentation, real calls), and
+# where blocks and paths are both counted, each block's count is the sum of the counts of the
+# paths through it (a wrong path number moved in front of a call would decode to other blocks).
+# tests/oracle.sh compares the same program's block counts with gcov's.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup tailcalls
