@@ -36,9 +36,9 @@
  * touches memory it cannot analyse.  The red zone is stepped over because
  * the call pushes a return address.
  *
- * A block that only returns and is entered by calls in tail position gets
- * its hook in front of those calls instead, and on its other in-edges
- * (tailcalls.cc), so that the calls stay jumps.
+ * The blocks between a call in tail position and its return (a return
+ * tree, tailcalls.cc) get their hooks in front of that call instead, and
+ * on the tree's other in-edges, so that the call stays a jump.
  *
  * Nothing is ever put in front of a returns_twice call (setjmp, vfork), a
  * setjmp receiver or the abnormal dispatcher: GCC 13 and later reject it
@@ -378,45 +378,29 @@ single_normal_succ (basic_block bb)
   return found;
 }
 
-/* The hook of block ID on each in-edge of BB: before the tail call that
-   ends its source (TAILS), else on the split edge.  */
-static void
-hook_in_edges (basic_block bb, tree record_addr, unsigned id, location_t loc,
-               const tail_calls &tails)
-{
-  auto_vec<edge, 8> in;
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, bb->preds)
-    in.safe_push (e);
-  for (edge pred : in)
-    {
-      gimple_stmt_iterator gsi;
-      if (gcall *call = tails.on_edge (pred))
-        gsi = gsi_for_stmt (call);
-      else
-        gsi = gsi_after_labels (split_edge (pred));
-      emit_hook (&gsi, record_addr, id, loc);
-    }
-}
-
 /* Insert the hook of block ID into BB, a loop header when LOOP_HEADER.
    Returns false if no place was safe (the caller flags the block
    OSP_BB_NO_HOOK).  */
 bool
 insert_block_hook (basic_block bb, tree record_addr, unsigned id,
-                   bool loop_header, const tail_calls &tails)
+                   bool loop_header)
 {
   gimple *first = first_statement (bb);
   location_t loc = first ? gimple_location (first) : UNKNOWN_LOCATION;
-  /* On each in-edge instead: of a loop header, so that it still ends in
-     the loop's exit test and GCC can rotate the loop (probes.cc); of a
-     block that only returns, so that the tail calls entering it stay
-     jumps (tailcalls.cc).  */
-  if ((loop_header && hook_fits_at_start (bb) && edge_checks_fit (bb))
-      || tails.enter (bb))
+  if (loop_header && hook_fits_at_start (bb) && edge_checks_fit (bb))
     {
-      hook_in_edges (bb, record_addr, id, loc, tails);
+      /* On each in-edge instead, so that the header still ends in the
+         loop's exit test and GCC can rotate the loop (probes.cc).  */
+      auto_vec<edge, 8> in;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->preds)
+        in.safe_push (e);
+      for (edge pred : in)
+        {
+          gimple_stmt_iterator gsi = gsi_after_labels (split_edge (pred));
+          emit_hook (&gsi, record_addr, id, loc);
+        }
       return true;
     }
   if (hook_fits_at_start (bb))
@@ -441,6 +425,50 @@ insert_block_hook (basic_block bb, tree record_addr, unsigned id,
   gimple_stmt_iterator gsi = gsi_after_labels (landing);
   emit_hook (&gsi, record_addr, id, loc);
   return true;
+}
+
+/* The hooks of the blocks of the return trees that tail calls enter
+   (tailcalls.cc), which the caller gave none: on each way into a tree,
+   those of its route, in order, before the tail call or on the edge.  */
+void
+insert_tail_hooks (const tail_calls &tails, tree record_addr,
+                   const vec<int> &id_of_bb_index)
+{
+  auto_vec<basic_block, 16> roots;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, cfun)
+    if (tails.moved (bb) && tails.root (bb) == bb)
+      roots.safe_push (bb);
+  auto_vec<tail_calls::way_in, 8> ways;
+  auto_vec<basic_block, 8> route;
+  for (basic_block root : roots)
+    {
+      tails.ways_in (root, &ways);
+      for (const tail_calls::way_in &w : ways)
+        {
+          tails.route (w.e->dest, &route);
+          edge into = w.e;
+          for (basic_block b : route)
+            {
+              gimple *first = first_statement (b);
+              location_t loc = first ? gimple_location (first)
+                                     : UNKNOWN_LOCATION;
+              unsigned id = id_of_bb_index[b->index];
+              gimple_stmt_iterator gsi;
+              if (w.call)
+                gsi = gsi_for_stmt (w.call);
+              else
+                {
+                  /* Each hook in a block of its own on the edge: the
+                     previous one split its block.  */
+                  basic_block landing = split_edge (into);
+                  into = single_succ_edge (landing);
+                  gsi = gsi_after_labels (landing);
+                }
+              emit_hook (&gsi, record_addr, id, loc);
+            }
+        }
+    }
 }
 
 /* The hooks of batched loop L's blocks (none of which got its own): at

@@ -217,7 +217,7 @@ instrument_function (function *fun)
   /* Found on the unchanged CFG; their counters' increments are edge
      insertions that probes.cc commits (or the commit below).  */
   tail_calls tails;
-  tails.find (fun);
+  tails.find (fun, id_of_bb_index, paths ? &pn.start : NULL);
   auto_vec<batched_loop> loops;
   if (opts.batch_loops && (hooks || (paths && checks)))
     find_batched_loops (blocks, id_of_bb_index, &loops);
@@ -240,16 +240,16 @@ instrument_function (function *fun)
         for (unsigned id : l.chain)
           bitmap_set_bit (in_loop, id);
       for (unsigned id = 0; id < blocks.length (); id++)
-        if (bitmap_bit_p (in_loop, id))
+        if (bitmap_bit_p (in_loop, id) || tails.moved (blocks[id].bb))
           hooked++;
         else if (insert_block_hook (blocks[id].bb, addr, id,
-                                    blocks[id].flags & OSP_BB_LOOP_HEADER,
-                                    tails))
+                                    blocks[id].flags & OSP_BB_LOOP_HEADER))
           hooked++;
         else
           cfg_words[blocks[id].cfg_offset + 2] |= OSP_BB_NO_HOOK;
       for (const batched_loop &l : loops)
         insert_loop_hooks (l, addr);
+      insert_tail_hooks (tails, addr, id_of_bb_index);
     }
   unsigned batched = loops.length ();
   for (batched_loop &l : loops)

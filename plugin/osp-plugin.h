@@ -120,28 +120,47 @@ void emit_batch_flush (edge e, tree counter, tree fn, const char *preserving,
                        tree record_addr, tree arg, tree amount, tree n,
                        unsigned tail);
 
-/* tailcalls.cc: the calls whose value a return returns at once, found on
-   the unchanged CFG; the steps below put the return's code before them.  */
+/* tailcalls.cc: the calls whose value a return returns at once, and the
+   return trees they enter (blocks of copies on the way to a return),
+   found on the unchanged CFG; the steps below put the return's code
+   before them.  */
 class tail_calls
 {
 public:
-  void find (function *fun);
+  ~tail_calls ();
+  /* STARTS (by block id, or NULL): the path starts, kept out of trees.  */
+  void find (function *fun, const vec<int> &id_of_bb_index,
+             const vec<bool> *starts);
   /* The tail call in BB, the block of its return, or NULL.  */
   gcall *in_block (basic_block bb) const;
-  /* Whether BB only returns and a tail call in a predecessor enters it.  */
-  bool enter (basic_block bb) const;
-  /* The tail call ending E->src whose value E->dest returns, or NULL.  */
-  gcall *on_edge (edge e) const;
+  /* Whether BB is in a return tree that a tail call enters: its code goes
+     on the ways into the tree instead.  */
+  bool moved (basic_block bb) const;
+  /* The root (the return's block) of BB's tree; BB if it is in none.  */
+  basic_block root (basic_block bb) const;
+  /* The blocks from FROM, in a tree, to its root.  */
+  void route (basic_block from, vec<basic_block> *blocks) const;
+  /* The edges into the tree of ROOT_BB from outside, on the current CFG,
+     each with the tail call ending its source that the route returns (or
+     NULL: the code goes on the edge).  */
+  struct way_in
+  {
+    edge e;
+    gcall *call;
+  };
+  void ways_in (basic_block root_bb, vec<way_in> *ways) const;
   bool contains (gcall *call) const;
 
 private:
-  struct entry
+  bool in_tree (basic_block bb) const;
+  struct tail_call
   {
     gcall *call;
-    basic_block ret_bb;   /* the block of the return */
-    bool from_pred;       /* the call ends a predecessor of RET_BB */
+    basic_block into;   /* the tree block it enters; NULL: shape (a) */
   };
-  auto_vec<entry> list;
+  auto_vec<tail_call> calls;
+  sbitmap tree_blocks = NULL;   /* by basic block index */
+  sbitmap moved_roots = NULL;
 };
 
 /* probes.cc: RECORD is the function's record (declare_function_record);
@@ -161,7 +180,9 @@ void init_hook_decls ();
 bool hook_fits_at_start (basic_block bb);
 bool edge_checks_fit (basic_block bb);
 bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
-                        bool loop_header, const tail_calls &tails);
+                        bool loop_header);
+void insert_tail_hooks (const tail_calls &tails, tree record_addr,
+                        const vec<int> &id_of_bb_index);
 void insert_loop_hooks (const batched_loop &l, tree record_addr);
 void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                           tree record_addr, tree arg, tree addend,

@@ -29,8 +29,9 @@
  *     each normal in-edge (split), since no PHI of ours may merge an
  *     abnormal edge;
  *   - before a return, with Val of the edge to EXIT; before the call, if
- *     the return returns its value at once, and in each predecessor of a
- *     block that only returns which ends in such a call (tailcalls.cc);
+ *     the return returns its value at once; on each way into a return
+ *     tree that tail calls enter, before the call or on the edge, with the
+ *     Vals of the route to EXIT (tailcalls.cc);
  *   - before the last statement (a noreturn call, __builtin_unreachable) of
  *     a block without normal successors, with the block's end value.
  * The abnormal dispatcher block cannot take one; it is flagged
@@ -223,6 +224,8 @@ insert_path_probes (const vec<block_info> &blocks,
   auto_vec<const batched_loop *> flushed;
   auto_vec<uint64_t> flushed_path;
   auto_vec<tree, 16> values;
+  auto_vec<tail_calls::way_in, 8> ways;
+  auto_vec<basic_block, 8> route;
   auto succ_index = [] (edge e) {
     edge s;
     edge_iterator ei;
@@ -267,26 +270,28 @@ insert_path_probes (const vec<block_info> &blocks,
         if (e->dest->index == EXIT_BLOCK && !(e->flags & EDGE_COMPLEX))
           {
             uint64_t end = pn.succ_val[pn.succ_base[u] + ei.index];
-            if (!tails.enter (bb) || pn.start[u])
+            if (!tails.moved (bb))
               {
                 checks.safe_push ({ bb, NULL, true, rin[u], path_cst (end),
                                     false, tails.in_block (bb) });
                 continue;
               }
-            /* A block that only returns, entered by tail calls: its path
-               end goes before them, and on its other in-edges.  */
-            edge p;
-            edge_iterator pi;
-            FOR_EACH_EDGE (p, pi, bb->preds)
+            /* The root of a return tree that tail calls enter: the path
+               end goes on each way into the tree (tailcalls.cc).  */
+            tails.ways_in (bb, &ways);
+            for (const tail_calls::way_in &w : ways)
               {
-                tree value = rin[id_of_bb_index[p->src->index]];
-                tree addend = path_cst (val_of (p) + end);
-                if (gcall *call = tails.on_edge (p))
-                  checks.safe_push ({ p->src, NULL, true, value, addend,
-                                      false, call });
+                tails.route (w.e->dest, &route);
+                uint64_t along = val_of (w.e) + end;
+                for (unsigned i = 0; i + 1 < route.length (); i++)
+                  along += val_of (single_succ_edge (route[i]));
+                tree value = rin[id_of_bb_index[w.e->src->index]];
+                if (w.call)
+                  checks.safe_push ({ w.e->src, NULL, true, value,
+                                      path_cst (along), false, w.call });
                 else
-                  checks.safe_push ({ bb, p, false, value, addend, false,
-                                      NULL });
+                  checks.safe_push ({ bb, w.e, false, value, path_cst (along),
+                                      false, NULL });
               }
           }
       if (pn.has_end_slot[u])

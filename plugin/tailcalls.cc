@@ -6,34 +6,43 @@
  * tail calls become sibling calls at the end of the pipeline), and
  * programs that recurse through tail calls deeper than their stack
  * depend on it.  osp's code for a return - the path end's check or
- * counter (probes.cc), the return block's hook (hooks.cc), the barrier
- * after a call GCC thinks leaves osp's memory alone (barriers.cc) - would
- * follow the call and keep it a call.  So those steps put it in front of
- * the tail calls found here, on the unchanged CFG, before anything is
- * inserted:
+ * counter (probes.cc), the hooks of the blocks between the call and the
+ * return (hooks.cc), the barrier after a call GCC thinks leaves osp's
+ * memory alone (barriers.cc) - would follow the call and keep it a call.
+ * So those steps put it in front of the tail calls found here, on the
+ * unchanged CFG, before anything is inserted.  Two shapes:
  *
- *   (a) in the return's own block:      x = f (...);  return x;
- *       (only SSA copies and debug statements between them): the path
- *       end goes before the call (the block's hook is at its start
- *       anyway);
- *   (b) in a predecessor of a block that only returns (PHIs, SSA copies,
- *       debug statements and the return):
- *           P:  x = f (...);            R:  y = PHI <x (P), ...>
- *                                           return y;
- *       R's hook and path end go before the call in P, and on R's other
- *       in-edges (split), so R itself keeps only the return.
+ *   (a) the call in the return's own block:   x = f (...);  return x;
+ *       (only copies and debug statements between them): the path end
+ *       goes before the call (the block's hook is at its start anyway);
  *
- * The value is traced through the copies and R's PHI to the call's lhs,
- * as GCC's tail-call pass does; a function returning nothing (or a call
- * whose value is not needed by a void return) qualifies as well.  Calls
- * that end their block (they may throw or jump), returns_twice and
- * internal calls are left alone.
+ *   (b) the call ending a block whose way to the return is a RETURN TREE:
+ *       blocks that hold nothing but PHIs, copies (and constants) and
+ *       debug statements, each with one successor, down to a block that
+ *       returns.  Before GCC's copy propagation even
+ *           return n > 0 ? f (n - 1) : acc;
+ *       reaches its return through two such blocks (the ternary's join,
+ *       and the block that merges it with the function's other returns).
+ *       Every way into the tree - an edge from a block outside it - runs
+ *       one known route of its blocks to the return.  So the tree's blocks
+ *       keep no code of osp's: on each way in, the route's hooks and the
+ *       path end go before the call that ends the block it comes from, if
+ *       the route returns that call's value, else on the edge (split).
+ *       Counts stay exact: each route runs its blocks once.
  *
- * What the runtime sees is what the jump does: the return block is
- * reported before the callee's blocks, and the path ends before the
- * callee's paths (doc/PLUGIN.md).  Counts are unchanged.  It is done at
- * every -O level, so that what is reported does not depend on it; GCC
- * only makes the jump where it would in the plain build.
+ * The value is traced through the copies and PHIs to the call's lhs, as
+ * GCC's tail-call pass does; a function returning nothing (or a call whose
+ * value a void return does not need) qualifies as well.  Calls that end
+ * their block (they may throw or jump), returns_twice and internal calls
+ * are left alone, and so are blocks entered by abnormal edges or from the
+ * function's entry.
+ *
+ * What the runtime sees is what the jump does: the return's blocks are
+ * reported before the callee's blocks, the path ends before the callee's
+ * paths (doc/PLUGIN.md); on each way in, the path end comes before the
+ * route's hooks.  It is done at every -O level, so that what is reported
+ * does not depend on it; GCC makes the jump only where it would in the
+ * plain build.
  */
 #include "gcc-plugin.h"
 #include "tree.h"
@@ -71,114 +80,221 @@ traced_value (tree value, basic_block bb, edge in)
   return value;
 }
 
-/* Whether RET returns the value of CALL (or nothing), reached along IN
-   (NULL when they share a block).  */
+/* A statement a return tree's block may hold: a copy of an SSA name or a
+   constant into an SSA name.  */
 static bool
-returns_value_of (greturn *ret, gcall *call, edge in)
+is_copy (gimple *stmt)
 {
-  tree value = gimple_return_retval (ret);
-  if (!value)
-    return true;
-  tree lhs = gimple_call_lhs (call);
-  return lhs && traced_value (value, gimple_bb (ret), in) == lhs;
+  if (!gimple_assign_single_p (stmt)
+      || TREE_CODE (gimple_assign_lhs (stmt)) != SSA_NAME)
+    return false;
+  tree rhs = gimple_assign_rhs1 (stmt);
+  return TREE_CODE (rhs) == SSA_NAME || is_gimple_min_invariant (rhs);
+}
+
+/* The last statement of BB before its trailing copies and debug
+   statements (and its return, when RET is given and BB ends in one), or
+   NULL if there is none.  *RET gets that return.  */
+static gimple *
+before_copies (basic_block bb, greturn **ret)
+{
+  gimple_stmt_iterator gsi = gsi_last_nondebug_bb (bb);
+  if (ret)
+    {
+      *ret = gsi_end_p (gsi) ? NULL : dyn_cast<greturn *> (gsi_stmt (gsi));
+      if (*ret)
+        gsi_prev_nondebug (&gsi);
+    }
+  while (!gsi_end_p (gsi) && is_copy (gsi_stmt (gsi)))
+    gsi_prev_nondebug (&gsi);
+  return gsi_end_p (gsi) ? NULL : gsi_stmt (gsi);
+}
+
+static bool
+plain_preds (basic_block bb)
+{
+  edge e;
+  edge_iterator ei;
+  FOR_EACH_EDGE (e, ei, bb->preds)
+    if ((e->flags & EDGE_COMPLEX) || e->src->index == ENTRY_BLOCK)
+      return false;
+  return true;
 }
 
 static bool
 may_be_tail_call (gimple *stmt)
 {
-  gcall *call = dyn_cast<gcall *> (stmt);
+  gcall *call = stmt ? dyn_cast<gcall *> (stmt) : NULL;
   return call && !gimple_call_internal_p (call)
          && !(gimple_call_flags (call) & ECF_RETURNS_TWICE)
          && !stmt_ends_bb_p (call);
 }
 
-/* The return that ends BB, if BB has nothing else but copies and debug
-   statements after position GSI (walking backwards); GSI is left on the
-   statement before those.  */
-static greturn *
-return_after_copies (basic_block bb, gimple_stmt_iterator *gsi)
+bool
+tail_calls::in_tree (basic_block bb) const
 {
-  *gsi = gsi_last_nondebug_bb (bb);
-  if (gsi_end_p (*gsi))
-    return NULL;
-  greturn *ret = dyn_cast<greturn *> (gsi_stmt (*gsi));
-  if (!ret)
-    return NULL;
-  gsi_prev_nondebug (gsi);
-  while (!gsi_end_p (*gsi) && gimple_assign_ssa_name_copy_p (gsi_stmt (*gsi)))
-    gsi_prev_nondebug (gsi);
-  return ret;
+  return tree_blocks && bb->index < (int) SBITMAP_SIZE (tree_blocks)
+         && bitmap_bit_p (tree_blocks, bb->index);
+}
+
+basic_block
+tail_calls::root (basic_block bb) const
+{
+  while (in_tree (bb) && single_succ (bb)->index != EXIT_BLOCK)
+    bb = single_succ (bb);
+  return bb;
 }
 
 void
-tail_calls::find (function *fun)
+tail_calls::route (basic_block from, vec<basic_block> *blocks) const
 {
-  list.truncate (0);
+  blocks->truncate (0);
+  basic_block bb = from;
+  blocks->safe_push (bb);
+  while (bb != root (bb))
+    {
+      bb = single_succ (bb);
+      blocks->safe_push (bb);
+    }
+}
+
+/* Whether the route from E->dest to the return returns the value of CALL,
+   which ends E->src but for copies.  */
+static bool
+returns_value_of (const tail_calls &tails, gcall *call, edge e)
+{
+  auto_vec<basic_block, 8> route;
+  tails.route (e->dest, &route);
+  greturn *ret = as_a<greturn *> (last_stmt (route.last ()));
+  tree value = gimple_return_retval (ret);
+  if (!value)
+    return true;
+  for (unsigned i = route.length (); i-- > 0;)
+    value = traced_value (value, route[i],
+                          i ? single_succ_edge (route[i - 1]) : e);
+  tree lhs = gimple_call_lhs (call);
+  return lhs && traced_value (value, e->src, NULL) == lhs;
+}
+
+void
+tail_calls::find (function *fun, const vec<int> &id_of_bb_index,
+                  const vec<bool> *starts)
+{
+  /* A path start keeps its checks where they are (probes.cc), so it
+     cannot be part of a tree.  */
+  auto starts_path = [&] (basic_block bb) {
+    return starts && (*starts)[id_of_bb_index[bb->index]];
+  };
+  calls.truncate (0);
+  tree_blocks = sbitmap_alloc (last_basic_block_for_fn (fun));
+  bitmap_clear (tree_blocks);
+  moved_roots = sbitmap_alloc (last_basic_block_for_fn (fun));
+  bitmap_clear (moved_roots);
+
+  /* Return trees: their roots, then blocks of copies whose successor is in
+     one, until none is added.  */
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     {
-      gimple_stmt_iterator gsi;
-      greturn *ret = return_after_copies (bb, &gsi);
+      greturn *ret;
+      gimple *rest = before_copies (bb, &ret);
       if (!ret)
         continue;
       /* (a) the call in the return's block.  */
-      if (!gsi_end_p (gsi) && may_be_tail_call (gsi_stmt (gsi))
-          && returns_value_of (ret, as_a<gcall *> (gsi_stmt (gsi)), NULL))
-        {
-          list.safe_push ({ as_a<gcall *> (gsi_stmt (gsi)), bb, false });
-          continue;
-        }
-      /* (b) calls ending its predecessors, if BB only returns.  */
-      edge e;
-      edge_iterator ei;
-      bool plain_preds = true;
-      FOR_EACH_EDGE (e, ei, bb->preds)
-        plain_preds &= !(e->flags & EDGE_COMPLEX);
-      if (!gsi_end_p (gsi) || !plain_preds)
+      if (may_be_tail_call (rest)
+          && (!gimple_return_retval (ret)
+              || (gimple_call_lhs (rest)
+                  && traced_value (gimple_return_retval (ret), bb, NULL)
+                       == gimple_call_lhs (rest))))
+        calls.safe_push ({ as_a<gcall *> (rest), NULL });
+      else if (!rest && plain_preds (bb) && !starts_path (bb))
+        bitmap_set_bit (tree_blocks, bb->index);
+    }
+  for (bool grown = true; grown;)
+    {
+      grown = false;
+      FOR_EACH_BB_FN (bb, fun)
+        if (!bitmap_bit_p (tree_blocks, bb->index) && single_succ_p (bb)
+            && !(single_succ_edge (bb)->flags & EDGE_COMPLEX)
+            && bitmap_bit_p (tree_blocks, single_succ (bb)->index)
+            && !before_copies (bb, NULL) && plain_preds (bb)
+            && !starts_path (bb))
+          {
+            bitmap_set_bit (tree_blocks, bb->index);
+            grown = true;
+          }
+    }
+
+  /* (b) calls ending blocks outside a tree with their successor in it.  */
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      if (bitmap_bit_p (tree_blocks, bb->index) || !single_succ_p (bb))
         continue;
-      FOR_EACH_EDGE (e, ei, bb->preds)
+      edge e = single_succ_edge (bb);
+      if (!bitmap_bit_p (tree_blocks, e->dest->index))
+        continue;
+      gimple *last = before_copies (bb, NULL);
+      if (may_be_tail_call (last)
+          && returns_value_of (*this, as_a<gcall *> (last), e))
         {
-          if (e->src->index == ENTRY_BLOCK || !single_succ_p (e->src))
-            continue;
-          gimple_stmt_iterator last = gsi_last_nondebug_bb (e->src);
-          if (!gsi_end_p (last) && may_be_tail_call (gsi_stmt (last))
-              && returns_value_of (ret, as_a<gcall *> (gsi_stmt (last)), e))
-            list.safe_push ({ as_a<gcall *> (gsi_stmt (last)), bb, true });
+          calls.safe_push ({ as_a<gcall *> (last), e->dest });
+          bitmap_set_bit (moved_roots, root (e->dest)->index);
         }
     }
+}
+
+tail_calls::~tail_calls ()
+{
+  if (tree_blocks)
+    sbitmap_free (tree_blocks);
+  if (moved_roots)
+    sbitmap_free (moved_roots);
 }
 
 gcall *
 tail_calls::in_block (basic_block bb) const
 {
-  for (const entry &t : list)
-    if (!t.from_pred && t.ret_bb == bb)
+  for (const tail_call &t : calls)
+    if (!t.into && gimple_bb (t.call) == bb)
       return t.call;
   return NULL;
 }
 
 bool
-tail_calls::enter (basic_block bb) const
+tail_calls::moved (basic_block bb) const
 {
-  for (const entry &t : list)
-    if (t.from_pred && t.ret_bb == bb)
-      return true;
-  return false;
+  return in_tree (bb) && bitmap_bit_p (moved_roots, root (bb)->index);
 }
 
-gcall *
-tail_calls::on_edge (edge e) const
+void
+tail_calls::ways_in (basic_block root_bb, vec<way_in> *ways) const
 {
-  for (const entry &t : list)
-    if (t.from_pred && t.ret_bb == e->dest && gimple_bb (t.call) == e->src)
-      return t.call;
-  return NULL;
+  ways->truncate (0);
+  auto_vec<basic_block, 16> work;
+  work.safe_push (root_bb);
+  while (!work.is_empty ())
+    {
+      basic_block bb = work.pop ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->preds)
+        if (in_tree (e->src))
+          work.safe_push (e->src);
+        else
+          {
+            gcall *call = NULL;
+            for (const tail_call &t : calls)
+              if (t.into == bb && gimple_bb (t.call) == e->src)
+                call = t.call;
+            ways->safe_push ({ e, call });
+          }
+    }
 }
 
 bool
 tail_calls::contains (gcall *call) const
 {
-  for (const entry &t : list)
+  for (const tail_call &t : calls)
     if (t.call == call)
       return true;
   return false;

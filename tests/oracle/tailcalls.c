@@ -1,12 +1,16 @@
 /* oracle program: recursion through calls in tail position (tests/tailcalls.sh, plugin/tailcalls.cc).
  *
- * One function for each shape of plugin/tailcalls.cc's header comment:
+ * The shapes of plugin/tailcalls.cc's header comment:
  *   - is_even/is_odd: mutual recursion, the call's value merged with a constant by a PHI in a
  *     block that only returns (a sibling call at -O2);
  *   - walk: self recursion in a void function, the call falling into the return block (GCC's
  *     tail-recursion elimination makes it a loop);
  *   - ping/pong: the call and its return in one block (pong), through a function pointer, so
- *     that neither is inlined into the other.
+ *     that neither is inlined into the other;
+ *   - spin: a switch whose cases return a call's value through a local copy, a ternary whose
+ *     join and the switch's join lie between the call and the return (a return tree of several
+ *     blocks);
+ *   - take/give: mutual recursion returning a struct; put/get: void mutual recursion.
  * Usage: tailcalls [N], N = 1000 by default (gcov's -O0 build makes real calls); with N = 10
  * million the recursion fits an 8 MB stack only if the calls are jumps.  */
 #include <stdio.h>
@@ -60,6 +64,68 @@ ping (long n, long acc)
   return pong (n, acc ^ n);
 }
 
+NOINLINE unsigned long
+spin (long n, unsigned long acc)
+{
+  switch (n & 3)
+    {
+    case 0:
+      if (n <= 0)
+        return acc;
+      return spin (n - 1, acc + 1);
+    case 1:
+      return spin (n - 1, acc ^ n);
+    case 2:
+      {
+        unsigned long r = spin (n - 1, acc - 2);
+        return r;
+      }
+    default:
+      return n > 0
+        ? spin (n - 1, acc * 3)
+        : acc;
+    }
+}
+
+struct pair
+{
+  long a, b;
+};
+
+NOINLINE struct pair give (long n, struct pair acc);
+
+NOINLINE struct pair
+take (long n, struct pair acc)
+{
+  acc.a += n;
+  return give (n - 1, acc);
+}
+
+NOINLINE struct pair
+give (long n, struct pair acc)
+{
+  if (n <= 0)
+    return acc;
+  acc.b ^= n;
+  return take (n, acc);
+}
+
+NOINLINE void get (long n);
+
+NOINLINE void
+put (long n)
+{
+  sink++;
+  get (n);
+}
+
+NOINLINE void
+get (long n)
+{
+  if (n > 0)
+    put (n - 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -68,5 +134,11 @@ main (int argc, char **argv)
   walk (n);
   printf ("walk: %ld\n", (long) sink);
   printf ("ping: %ld\n", ping (n, 0));
+  printf ("spin: %lu\n", spin (n, 0));
+  struct pair zero = { 0, 0 };
+  struct pair p = give (n, zero);
+  printf ("give: %ld %ld\n", p.a, p.b);
+  put (n);
+  printf ("put: %ld\n", (long) sink);
   return 0;
 }
