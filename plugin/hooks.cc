@@ -258,18 +258,24 @@ build_preserving_call (const char *target, tree record_addr, tree arg,
    instead of 10).  A few copies of the check cost little code.  */
 static const unsigned max_edge_checks = 4;
 
-/* True if BB's checks and hooks go on its in-edges (see above).  */
+/* True if code can go on each in-edge of BB: none is abnormal or EH, none
+   comes from the function's entry.  */
 bool
-edge_checks_fit (basic_block bb)
+splittable_preds (basic_block bb)
 {
-  if (EDGE_COUNT (bb->preds) > max_edge_checks)
-    return false;
   edge e;
   edge_iterator ei;
   FOR_EACH_EDGE (e, ei, bb->preds)
     if ((e->flags & EDGE_COMPLEX) || e->src->index == ENTRY_BLOCK)
       return false;
   return true;
+}
+
+/* True if BB's checks and hooks go on its in-edges (see above).  */
+bool
+edge_checks_fit (basic_block bb)
+{
+  return EDGE_COUNT (bb->preds) <= max_edge_checks && splittable_preds (bb);
 }
 
 /* Emit before GSI, with location LOC:

@@ -178,6 +178,7 @@ unsigned insert_path_probes (const vec<block_info> &blocks,
 /* hooks.cc */
 void init_hook_decls ();
 bool hook_fits_at_start (basic_block bb);
+bool splittable_preds (basic_block bb);
 bool edge_checks_fit (basic_block bb);
 bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
                         bool loop_header);

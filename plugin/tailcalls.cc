@@ -111,17 +111,6 @@ before_copies (basic_block bb, greturn **ret)
 }
 
 static bool
-plain_preds (basic_block bb)
-{
-  edge e;
-  edge_iterator ei;
-  FOR_EACH_EDGE (e, ei, bb->preds)
-    if ((e->flags & EDGE_COMPLEX) || e->src->index == ENTRY_BLOCK)
-      return false;
-  return true;
-}
-
-static bool
 may_be_tail_call (gimple *stmt)
 {
   gcall *call = stmt ? dyn_cast<gcall *> (stmt) : NULL;
@@ -207,7 +196,7 @@ tail_calls::find (function *fun, const vec<int> &id_of_bb_index,
                   && traced_value (gimple_return_retval (ret), bb, NULL)
                        == gimple_call_lhs (rest))))
         calls.safe_push ({ as_a<gcall *> (rest), NULL });
-      else if (!rest && plain_preds (bb) && !starts_path (bb))
+      else if (!rest && splittable_preds (bb) && !starts_path (bb))
         bitmap_set_bit (tree_blocks, bb->index);
     }
   for (bool grown = true; grown;)
@@ -217,7 +206,7 @@ tail_calls::find (function *fun, const vec<int> &id_of_bb_index,
         if (!bitmap_bit_p (tree_blocks, bb->index) && single_succ_p (bb)
             && !(single_succ_edge (bb)->flags & EDGE_COMPLEX)
             && bitmap_bit_p (tree_blocks, single_succ (bb)->index)
-            && !before_copies (bb, NULL) && plain_preds (bb)
+            && !before_copies (bb, NULL) && splittable_preds (bb)
             && !starts_path (bb))
           {
             bitmap_set_bit (tree_blocks, bb->index);
