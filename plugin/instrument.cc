@@ -8,10 +8,9 @@
  *   3. number the Ball-Larus paths of its P-DAG (pathnum.cc);
  *   4. declare the function's record; find the calls in tail position
  *      (tailcalls.cc) and the loops whose iterations are counted instead
- *      (loops.cc); insert the path register and the
- *      sample checks and/or path counters (probes.cc) - a function
- *      without loops gets counters instead of checks (below) - then the
- *      block-entry hooks (hooks.cc) -
+ *      (loops.cc); insert the path register and the sample checks and/or
+ *      path counters (probes.cc) - a function without loops gets counters
+ *      instead of checks (below) - then the block-entry hooks (hooks.cc) -
  *      both refer to the record by address - and flag the blocks that
  *      could not take one;
  *   5. give the inner loops that cannot run out a countdown an untested
@@ -214,8 +213,9 @@ instrument_function (function *fun)
   bool hooks = opts.instrument & INSTRUMENT_BLOCKS;
   if (opts.instrument)
     init_hook_decls ();
-  /* Found on the unchanged CFG; their counters' increments are edge
-     insertions that probes.cc commits (or the commit below).  */
+  /* Both found on the unchanged CFG.  The batched loops' counters'
+     increments are edge insertions that probes.cc commits (or the commit
+     below).  */
   tail_calls tails;
   tails.find (fun, id_of_bb_index, paths ? &pn.start : NULL);
   auto_vec<batched_loop> loops;

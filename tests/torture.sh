@@ -2,16 +2,17 @@
 # tests/torture.sh - `make check-torture': GCC's C torture tests with and without osp.
 #
 # Every program gcc/testsuite/gcc.c-torture/execute/*.c of the GCC source tarball (Debian
-# package gcc-12-source: /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz) is compiled plain at -O0 and
-# at -O2 with `-w ... -lm` (no dg-options or .x files are honoured) and run; a (program, level)
-# that does not compile or does not exit 0 plain is skipped.  Otherwise the program is compiled
-# with the plugin at the same level plus -fchecking (GCC's IL verifier after every pass; the
-# GC-stress params of `make check' are left out here, they would make this run several times
-# slower) and run with OSP_OPTIONS=report=none; it must exit 0 as well.  A third variant,
-# "-O2+counts", builds at -O2 with instrument=blocks,paths,counts (hooks, sample checks and the
-# inline path counters together); a fourth, "-O2+late", at -O2 with placement=late (the pass
-# after GCC's IPA inliner, with the call barriers of plugin/barriers.cc).  Any compiler crash with the plugin fails, even for a program
-# whose plain build fails.
+# package gcc-12-source: /usr/src/gcc-12/gcc-12.2.0-dfsg.tar.xz) is compiled plain at each level
+# of the variants below with `-w ... -lm` (no dg-options or .x files are honoured) and run; a
+# (program, level) that does not compile or does not exit 0 plain is skipped.  Otherwise the
+# program is compiled with the plugin at the same level plus -fchecking (GCC's IL verifier after
+# every pass; the GC-stress params of `make check' are left out here, they would make this run
+# several times slower) and run with OSP_OPTIONS=report=none; it must exit 0 as well.  Variants:
+# "-O0", "-O2", "-O3", "-Os"; "-O2+counts" builds at -O2 with instrument=blocks,paths,counts
+# (hooks, sample checks and the inline path counters together); "-O2+late" at -O2 with
+# placement=late (the pass after GCC's IPA inliner, with the call barriers of
+# plugin/barriers.cc).  Any compiler crash with the plugin fails, even for a program whose plain
+# build fails.
 #
 # Output: FAIL lines as they happen, a final line
 #     torture: N passed, N failed, N skipped (N compiler crashes) in S s
@@ -23,7 +24,7 @@
 # Environment: OSP_TORTURE_TARBALL (default /usr/src/gcc-MAJOR/gcc-*.tar.xz),
 # OSP_TORTURE_JOBS (default: nproc), OSP_TORTURE_FILTER (a grep -E pattern on file names, to
 # run a subset), OSP_TORTURE_TIMEOUT (seconds per run, default 30), OSP_TORTURE_VARIANTS (default
-# "-O0 -O2 -O2+counts -O2+late").
+# "-O0 -O2 -O2+counts -O2+late -O3 -Os").
 
 if [ "$1" = --worker ]; then
   # xargs calls: torture.sh --worker FILE...   (environment prepared by the parent)
@@ -119,7 +120,7 @@ jobs=${OSP_TORTURE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 OSP_TORTURE_WORK=$work
 OSP_TORTURE_TIMEOUT=${OSP_TORTURE_TIMEOUT:-30}
 OSP_TORTURE_XFAIL=$abs_top_srcdir/tests/torture-xfail.txt
-OSP_TORTURE_VARIANTS=${OSP_TORTURE_VARIANTS:-"-O0 -O2 -O2+counts -O2+late"}
+OSP_TORTURE_VARIANTS=${OSP_TORTURE_VARIANTS:-"-O0 -O2 -O2+counts -O2+late -O3 -Os"}
 export OSP_TORTURE_WORK OSP_TORTURE_TIMEOUT OSP_TORTURE_XFAIL OSP_TORTURE_VARIANTS
 
 # Torture tests compare against their own expectations; some read files in the cwd.
