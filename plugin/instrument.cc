@@ -14,7 +14,9 @@
  *      both refer to the record by address - and flag the blocks that
  *      could not take one;
  *   5. give the inner loops that cannot run out a countdown an untested
- *      copy (versions.cc);
+ *      copy (versions.cc), when this pass is where that happens
+ *      (placement=late, -flto; otherwise the pass osp_versions does it
+ *      after GCC's IPA inliner);
  *   6. bracket the calls that GCC thinks leave osp's counters alone
  *      (barriers.cc);
  *   7. fill in and emit the record (metadata.cc).
@@ -255,7 +257,7 @@ instrument_function (function *fun)
   for (batched_loop &l : loops)
     release_batched_loop (&l);
   unsigned versioned = 0;
-  if (hooks || (paths && checks))
+  if ((hooks || (paths && checks)) && versions_in_osp_pass ())
     versioned = version_tested_loops (fun);
   insert_call_barriers (fun, fn_flags, tails);
   if (fn_flags)
@@ -270,22 +272,24 @@ instrument_function (function *fun)
 
   if (opts.verbose)
     {
+      /* Otherwise the loops are versioned after inlining, and noted then
+         (versions.cc).  */
+      char vnote[40] = "";
+      if (versions_in_osp_pass ())
+        snprintf (vnote, sizeof vnote, ", %u versioned loops", versioned);
       if (paths)
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks, %llu paths, "
-                "%u path ends (%s), %u cuts, %u batched loops, "
-                "%u versioned loops",
+                "%u path ends (%s), %u cuts, %u batched loops%s",
                 display_name (fun), blocks.length (), hooked,
                 (unsigned long long) pn.npaths, ends,
                 checks && counts ? "sample checks and counters"
                 : checks ? "sample checks" : "counters", pn.cuts, batched,
-                versioned);
+                vnote);
       else
         inform (DECL_SOURCE_LOCATION (fun->decl),
-                "osp: instrumented %s: %u blocks, %u hooks, %u batched loops, "
-                "%u versioned loops",
-                display_name (fun), blocks.length (), hooked, batched,
-                versioned);
+                "osp: instrumented %s: %u blocks, %u hooks, %u batched loops%s",
+                display_name (fun), blocks.length (), hooked, batched, vnote);
     }
   return (fn_flags ? TODO_update_ssa : 0) | (versioned ? TODO_cleanup_cfg : 0);
 }

@@ -196,6 +196,8 @@ void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
 /* versions.cc: give the inner loops that cannot run out a countdown an
    untested copy; returns how many.  */
 unsigned version_tested_loops (function *fun);
+bool versions_in_osp_pass ();
+gimple_opt_pass *make_versions_pass (gcc::context *ctxt);
 
 /* barriers.cc: FN_FLAGS are the function's osp_fn_flags; nothing goes
    after the calls of TAILS.  */

@@ -71,7 +71,11 @@
  *     The small IPA pass "osp_register" runs after "profile", when every
  *     function of the unit has been through "osp" but before LTO streaming,
  *     and emits the unit's registration constructor (GCC's own coverage
- *     constructor is built at the same point, see cgraphunit.cc ipa_passes);
+ *     constructor is built at the same point, see cgraphunit.cc ipa_passes).
+ *     The GIMPLE pass "osp_versions" runs after "adjust_alignment" and
+ *     versions the inner loops (versions.cc) once the IPA inliner has made
+ *     more of them call-free; not under -flto, where it would run at link
+ *     time without the plugin: "osp" then versions them itself;
  *   - placement=late: "osp" runs after "adjust_alignment", the first pass
  *     after the IPA passes that every -O level runs, so it sees each
  *     function as it will be compiled: with the callees IPA inlined into
@@ -438,6 +442,16 @@ plugin_init (struct plugin_name_args *info,
   instrument_pass.pos_op = PASS_POS_INSERT_AFTER;
   register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
                      &instrument_pass);
+
+  /* After the IPA inliner, where placement=late instruments; its gate
+     leaves the work to "osp" when that pass versions the loops itself.  */
+  struct register_pass_info versions_pass;
+  versions_pass.pass = make_versions_pass (g);
+  versions_pass.reference_pass_name = "adjust_alignment";
+  versions_pass.ref_pass_instance_number = 1;
+  versions_pass.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+                     &versions_pass);
 
   if (opts.late)
     {

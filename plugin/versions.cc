@@ -46,9 +46,19 @@
  *     latch), when that is cheap to compute (not a popcount, a libgcc call
  *     without -mpopcnt: bench/lexgen's bit loops).
  *
- * Where: after the probes, hooks and batched loops are in place (so the
- * tests are there to copy and to count), before barriers.cc.  Only when
- * optimizing: at -O0 the countdown stays in memory in either copy.
+ * Where: once the probes, hooks and batched loops are in place (so the
+ * tests are there to copy and to count).  With the default placement,
+ * in a pass of its own after GCC's IPA inliner (osp_versions, below;
+ * plugin.cc registers it): the osp pass runs before it, when a loop may
+ * still call a small function of the program that IPA inlines later,
+ * hooks and tests included, and that loop is call-free, so versionable,
+ * only then (bench/moldyn's pair loop).  The tests are recognised by
+ * their shape, which GCC's early passes keep (they only turn the - 1
+ * into + 0xffffffff); a test not recognised keeps its runtime call in the
+ * loop, and such a loop is left alone.  With placement=late, and under
+ * -flto (the late passes then run at link time, without the plugin), the
+ * osp pass calls version_tested_loops itself, before barriers.cc.  Only
+ * when optimizing: at -O0 the countdown stays in memory in either copy.
  * loop_version enters the original loop when the condition holds, so the
  * original loses its tests and the copy keeps them; the tests' call blocks
  * are then unreachable and cfg cleanup removes them.
@@ -74,6 +84,9 @@
 #include "tree-ssa-loop.h"
 #include "tree-ssa-loop-niter.h"
 #include "tree-pass.h"
+#include "context.h"
+#include "diagnostic-core.h"
+#include "flags.h"
 
 #include "osp-plugin.h"
 
@@ -84,7 +97,7 @@ enum { SKIP, PATH_COUNTDOWN, NUM_COUNTDOWNS };
 
 /* Which countdown COND tests, or -1 if it is not one of our tests: the
    `t1 = V; t2 = t1 - 1; V = t2; if (t2 == 0)' of hooks.cc's
-   emit_countdown_call.  */
+   emit_countdown_call (after GCC's early passes t1 + 4294967295).  */
 static int
 tested_countdown (gimple *stmt)
 {
@@ -95,9 +108,11 @@ tested_countdown (gimple *stmt)
     return -1;
   gassign *dec = dyn_cast<gassign *> (
     SSA_NAME_DEF_STMT (gimple_cond_lhs (cond)));
-  if (!dec || gimple_assign_rhs_code (dec) != MINUS_EXPR
-      || !integer_onep (gimple_assign_rhs2 (dec))
-      || TREE_CODE (gimple_assign_rhs1 (dec)) != SSA_NAME)
+  if (!dec || TREE_CODE (gimple_assign_rhs1 (dec)) != SSA_NAME
+      || !((gimple_assign_rhs_code (dec) == MINUS_EXPR
+            && integer_onep (gimple_assign_rhs2 (dec)))
+           || (gimple_assign_rhs_code (dec) == PLUS_EXPR
+               && integer_all_onesp (gimple_assign_rhs2 (dec)))))
     return -1;
   gassign *load = dyn_cast<gassign *> (
     SSA_NAME_DEF_STMT (gimple_assign_rhs1 (dec)));
@@ -309,6 +324,36 @@ join_versions (class loop *loop, class loop *tested, basic_block c)
   fix_loop_structure (NULL);
 }
 
+/* Make the hooks behind TESTED's tests volatile asm statements.  hooks.cc
+   leaves them non-volatile (so that data-dependence analysis keeps
+   working on the loop) on the argument that a hook sits in a cold block
+   behind its test and is never moved or merged.  In the tested copy that
+   no longer holds: it runs only when a test may fire, and GCC knows why,
+   since the choice failing means (uint32) (V - 1) < MOST; jump threading
+   then finds the paths on which a test must fire, makes its hook's block
+   hot, and RTL loop-invariant motion moved a hook whose operands are
+   constants out of the loop, so it ran once instead of in every iteration
+   (tests/progs/batch.c's main at -O2, versioned after inlining: block 7
+   counted once, not 300 times).  Volatile, a hook runs where it is.  */
+static void
+pin_hooks (class loop *tested)
+{
+  basic_block *body = get_loop_body (tested);
+  for (unsigned i = 0; i < tested->num_nodes; i++)
+    {
+      gimple *last = last_stmt (body[i]);
+      if (!last || tested_countdown (last) < 0)
+        continue;
+      edge fire, keep;
+      extract_true_false_edges_from_block (body[i], &fire, &keep);
+      for (gimple_stmt_iterator gsi = gsi_start_bb (fire->dest);
+           !gsi_end_p (gsi); gsi_next (&gsi))
+        if (gasm *stmt = dyn_cast<gasm *> (gsi_stmt (gsi)))
+          gimple_asm_set_volatile (stmt, true);
+    }
+  free (body);
+}
+
 /* Version LOOP (the header comment), and drop TESTS from the original: on
    its latch bound, evaluated at the end of its preheader (EACH_ITERATION
    false), or in every iteration.  */
@@ -346,6 +391,7 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   free_original_copy_tables ();
   if (!tested)
     return false;
+  pin_hooks (tested);
   for (gcond *t : tests)
     {
       gimple_cond_make_false (t);
@@ -405,6 +451,57 @@ version_tested_loops (function *fun)
   loop_optimizer_finalize ();
   free_dominance_info (CDI_DOMINATORS);
   return versioned;
+}
+
+/* Whether the osp pass versions the loops itself (placement=late, or
+   -flto, where the late pipeline runs at link time without the plugin)
+   or leaves them to the pass below.  */
+bool
+versions_in_osp_pass ()
+{
+  return opts.late || flag_lto || in_lto_p;
+}
+
+const pass_data versions_pass_data = {
+  GIMPLE_PASS,           /* type */
+  "osp_versions",        /* name */
+  OPTGROUP_NONE,         /* optinfo_flags */
+  TV_NONE,               /* tv_id */
+  PROP_cfg | PROP_ssa,   /* properties_required */
+  0,                     /* properties_provided */
+  0,                     /* properties_destroyed */
+  0,                     /* todo_flags_start */
+  0,                     /* todo_flags_finish: returned by execute */
+};
+
+class versions_pass : public gimple_opt_pass
+{
+public:
+  versions_pass (gcc::context *ctxt)
+    : gimple_opt_pass (versions_pass_data, ctxt)
+  {}
+
+  bool gate (function *) final override
+  {
+    return optimize && opts.version_loops && !versions_in_osp_pass ()
+           && (skip_decl || countdown_decl);
+  }
+
+  unsigned int execute (function *fun) final override
+  {
+    unsigned n = version_tested_loops (fun);
+    if (n && opts.verbose)
+      inform (DECL_SOURCE_LOCATION (fun->decl),
+              "osp: %u versioned loops in %s after inlining", n,
+              display_name (fun));
+    return n ? TODO_cleanup_cfg : 0;
+  }
+};
+
+gimple_opt_pass *
+make_versions_pass (gcc::context *ctxt)
+{
+  return new versions_pass (ctxt);
 }
 
 } // namespace osp

@@ -22,7 +22,8 @@
 # with batch-loops=no, at -O0, -O2, -O3, with calls=plain and with instrument=blocks: exactly in
 # the exhaustive modes, and draw for draw in the sampled ones with the same seed; so must
 # progs/versions.c with version-loops=yes and no (inner loops given a copy without the tests,
-# versions.cc), at -O1, -O2, -O3, placement=late, calls=plain, and each instrumentation alone.  progs/single-
+# versions.cc), at -O1, -O2, -O3, placement=late, calls=plain, each instrumentation alone, and
+# batch-loops=no.  progs/single-
 # path.c: functions without loops and with at most count-loop-free paths get counters, not
 # checks, with the exhaustive rows of count-loop-free=1 and 0, exact rows among paths=counter's
 # estimates (shares still adding up to 1), and none under paths=timer or in the forest.
@@ -222,19 +223,25 @@ done
 # Versioned loops (version-loops=yes, the default; progs/versions.c): an inner loop whose run
 # or iteration cannot reach the end of a countdown runs a copy without the tests, so every row
 # must be the unversioned build's - exactly in the exhaustive modes, draw for draw in the sampled
-# ones (two intervals, so that both copies run).  At least the four loops that paths alone can
-# version (branchy, search, norms, empty_often) must be versioned, and none with version-loops=no.
+# ones (two intervals, so that both copies run).  At least the five loops that paths alone can
+# version (branchy, search, norms, empty_often, inlined) must be versioned, inlined's among them
+# (its loop calls nothing once the IPA inliner has put classify into it: versioned by the pass
+# after inlining, or by the osp pass itself with placement=late), and none with
+# version-loops=no.
 vsrc=$OSP_TESTSRC/progs/versions.c
 vsampled="mode=subpaths:interval=100:paths=counter:path_interval=100:forest=burst:forest_interval=50:seed=1"
 for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg-osp-calls=plain" \
-    "-O2 -fplugin-arg-osp-instrument=paths" "-O3 -fplugin-arg-osp-instrument=blocks"; do
+    "-O2 -fplugin-arg-osp-instrument=paths" "-O3 -fplugin-arg-osp-instrument=blocks" \
+    "-O2 -fplugin-arg-osp-instrument=blocks -fplugin-arg-osp-batch-loops=no"; do
   tag=versions$(echo "$flags" | tr -dc 'a-zA-Z0-9')
   ok=yes
   # shellcheck disable=SC2086
   both_builds "$tag" version-loops "$vsrc" $flags
   [ $ok = yes ] || continue
   nv=$(noted "$tag.yes" "versioned loops") nn=$(noted "$tag.no" "versioned loops")
-  [ "$nv" -ge 4 ] && [ "$nn" = 0 ] || { osp_fail "$tag: $nv versioned loops (expected 4 or more), $nn with version-loops=no"; ok=no; }
+  [ "$nv" -ge 5 ] && [ "$nn" = 0 ] || { osp_fail "$tag: $nv versioned loops (expected 5 or more), $nn with version-loops=no"; ok=no; }
+  grep -q -E "(versioned loops in inlined after inlining|instrumented inlined: .*, [1-9][0-9]* versioned loops)" "$W/$tag.yes.cc.err" ||
+    { osp_fail "$tag: inlined's loop was not versioned"; ok=no; }
   case $flags in
     *instrument=paths*) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" ;;
     *) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;

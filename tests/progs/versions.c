@@ -2,7 +2,10 @@
  * versions.cc) looks at: loops it versions in every iteration (a branchy counted loop, a
  * branchy loop of unknown length, one with two exits, one inside an outer loop, one calling
  * a leaf built-in, two in one function), a loop versioned on its trip count under
- * instrument=paths (one test an iteration), and loops it must leave alone (a call to a
+ * instrument=paths (one test an iteration), a loop whose only call GCC's IPA inliner
+ * removes (versioned after inlining), a one-path counted loop (batched by default; with
+ * batch-loops=no versioned, and GCC then knows which of its hooks must fire whenever the
+ * tested copy runs: versions.cc's pin_hooks), and loops it must leave alone (a call to a
  * function of ours, an inner loop).
  * tests/paths.sh checks that the versioned build's rows equal the unversioned build's, draw
  * for draw with the same seed, with intervals short enough that both copies run. */
@@ -82,6 +85,26 @@ calls (int n)
   return s;
 }
 
+/* No noinline: instrumented, it looks too big to GCC's early inliner, and
+   the IPA inliner puts it into its one caller, whose loop is then
+   versioned after inlining (versions.cc's late pass).  */
+static int
+classify (int x)
+{
+  if (x & 32)
+    return x >> 2;
+  return x & 64 ? 3 * x : x + 7;
+}
+
+__attribute__ ((noinline)) static long
+inlined (int n)
+{
+  long s = 0;
+  for (int i = 0; i < n; i++)       /* call-free once classify is inlined */
+    s += classify (v[i]);
+  return s;
+}
+
 __attribute__ ((noinline)) static long
 empty_often (int from, int to)
 {
@@ -91,6 +114,13 @@ empty_often (int from, int to)
   for (int i = to; i < 3 * to; i++) /* a second one in the function */
     s += (v[i] & 16) ? s & 3 : 1;
   return s;
+}
+
+__attribute__ ((noinline)) static void
+refill (int k)
+{
+  for (int i = 0; i < 300; i++)     /* one path: batched unless batch-loops=no */
+    v[i] = (i * 37 + k) % 1000;
 }
 
 int
@@ -111,6 +141,8 @@ main (int argc, char **argv)
     acc += search (4096, v[(r * 131) % 4096]);
     dacc += norms (1 + r % 7, 64 + r);
     acc += calls (256 + r);
+    acc += inlined (128 + 31 * r);
+    refill (r);
     acc += empty_often (r % 5, r % 9);
   }
   printf ("versions: %ld %.6f\n", acc, dacc);
