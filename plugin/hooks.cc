@@ -440,41 +440,34 @@ void
 insert_tail_hooks (const tail_calls &tails, tree record_addr,
                    const vec<int> &id_of_bb_index)
 {
+  /* The roots first: the hooks split edges.  */
   auto_vec<basic_block, 16> roots;
   basic_block bb;
   FOR_EACH_BB_FN (bb, cfun)
-    if (tails.moved (bb) && tails.root (bb) == bb)
+    if (tails.moved_root (bb))
       roots.safe_push (bb);
-  auto_vec<tail_calls::way_in, 8> ways;
-  auto_vec<basic_block, 8> route;
   for (basic_block root : roots)
-    {
-      tails.ways_in (root, &ways);
-      for (const tail_calls::way_in &w : ways)
+    tails.for_each_way_in (root, [&] (edge into, gcall *call,
+                                      const vec<basic_block> &route) {
+      for (basic_block b : route)
         {
-          tails.route (w.e->dest, &route);
-          edge into = w.e;
-          for (basic_block b : route)
+          gimple *first = first_statement (b);
+          location_t loc = first ? gimple_location (first) : UNKNOWN_LOCATION;
+          unsigned id = id_of_bb_index[b->index];
+          gimple_stmt_iterator gsi;
+          if (call)
+            gsi = gsi_for_stmt (call);
+          else
             {
-              gimple *first = first_statement (b);
-              location_t loc = first ? gimple_location (first)
-                                     : UNKNOWN_LOCATION;
-              unsigned id = id_of_bb_index[b->index];
-              gimple_stmt_iterator gsi;
-              if (w.call)
-                gsi = gsi_for_stmt (w.call);
-              else
-                {
-                  /* Each hook in a block of its own on the edge: the
-                     previous one split its block.  */
-                  basic_block landing = split_edge (into);
-                  into = single_succ_edge (landing);
-                  gsi = gsi_after_labels (landing);
-                }
-              emit_hook (&gsi, record_addr, id, loc);
+              /* Each hook in a block of its own on the edge: the previous
+                 one split its block.  */
+              basic_block landing = split_edge (into);
+              into = single_succ_edge (landing);
+              gsi = gsi_after_labels (landing);
             }
+          emit_hook (&gsi, record_addr, id, loc);
         }
-    }
+    });
 }
 
 /* The hooks of batched loop L's blocks (none of which got its own): at

@@ -136,23 +136,39 @@ public:
   /* Whether BB is in a return tree that a tail call enters: its code goes
      on the ways into the tree instead.  */
   bool moved (basic_block bb) const;
-  /* The root (the return's block) of BB's tree; BB if it is in none.  */
-  basic_block root (basic_block bb) const;
-  /* The blocks from FROM, in a tree, to its root.  */
-  void route (basic_block from, vec<basic_block> *blocks) const;
-  /* The edges into the tree of ROOT_BB from outside, on the current CFG,
-     each with the tail call ending its source that the route returns (or
-     NULL: the code goes on the edge).  */
+  /* Whether BB is the root (the return's block) of such a tree.  */
+  bool moved_root (basic_block bb) const;
+  /* F (E, CALL, ROUTE) for each edge E into the tree of ROOT_BB from
+     outside, on the current CFG: CALL is the tail call ending E->src that
+     the route returns (NULL: the code goes on the edge), ROUTE the tree's
+     blocks from E->dest to the root.  The edges are found first, so F may
+     split them.  */
+  template <typename F>
+  void for_each_way_in (basic_block root_bb, F f) const
+  {
+    auto_vec<way_in, 8> ways;
+    ways_in (root_bb, &ways);
+    auto_vec<basic_block, 8> blocks;
+    for (const way_in &w : ways)
+      {
+        route (w.e->dest, &blocks);
+        f (w.e, w.call, blocks);
+      }
+  }
+  bool contains (gcall *call) const;
+
+private:
   struct way_in
   {
     edge e;
     gcall *call;
   };
   void ways_in (basic_block root_bb, vec<way_in> *ways) const;
-  bool contains (gcall *call) const;
-
-private:
+  /* The blocks from FROM, in a tree, to its root.  */
+  void route (basic_block from, vec<basic_block> *blocks) const;
+  basic_block root (basic_block bb) const;
   bool in_tree (basic_block bb) const;
+  bool returns_value_of (gcall *call, edge e) const;
   struct tail_call
   {
     gcall *call;

@@ -224,8 +224,6 @@ insert_path_probes (const vec<block_info> &blocks,
   auto_vec<const batched_loop *> flushed;
   auto_vec<uint64_t> flushed_path;
   auto_vec<tree, 16> values;
-  auto_vec<tail_calls::way_in, 8> ways;
-  auto_vec<basic_block, 8> route;
   auto succ_index = [] (edge e) {
     edge s;
     edge_iterator ei;
@@ -278,21 +276,19 @@ insert_path_probes (const vec<block_info> &blocks,
               }
             /* The root of a return tree that tail calls enter: the path
                end goes on each way into the tree (tailcalls.cc).  */
-            tails.ways_in (bb, &ways);
-            for (const tail_calls::way_in &w : ways)
-              {
-                tails.route (w.e->dest, &route);
-                uint64_t along = val_of (w.e) + end;
-                for (unsigned i = 0; i + 1 < route.length (); i++)
-                  along += val_of (single_succ_edge (route[i]));
-                tree value = rin[id_of_bb_index[w.e->src->index]];
-                if (w.call)
-                  checks.safe_push ({ w.e->src, NULL, true, value,
-                                      path_cst (along), false, w.call });
-                else
-                  checks.safe_push ({ bb, w.e, false, value, path_cst (along),
-                                      false, NULL });
-              }
+            tails.for_each_way_in (bb, [&] (edge in, gcall *call,
+                                            const vec<basic_block> &route) {
+              uint64_t along = val_of (in) + end;
+              for (unsigned i = 0; i + 1 < route.length (); i++)
+                along += val_of (single_succ_edge (route[i]));
+              tree value = rin[id_of_bb_index[in->src->index]];
+              if (call)
+                checks.safe_push ({ in->src, NULL, true, value,
+                                    path_cst (along), false, call });
+              else
+                checks.safe_push ({ bb, in, false, value, path_cst (along),
+                                    false, NULL });
+            });
           }
       if (pn.has_end_slot[u])
         {

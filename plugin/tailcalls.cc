@@ -149,11 +149,11 @@ tail_calls::route (basic_block from, vec<basic_block> *blocks) const
 
 /* Whether the route from E->dest to the return returns the value of CALL,
    which ends E->src but for copies.  */
-static bool
-returns_value_of (const tail_calls &tails, gcall *call, edge e)
+bool
+tail_calls::returns_value_of (gcall *call, edge e) const
 {
   auto_vec<basic_block, 8> route;
-  tails.route (e->dest, &route);
+  this->route (e->dest, &route);
   greturn *ret = as_a<greturn *> (last_stmt (route.last ()));
   tree value = gimple_return_retval (ret);
   if (!value)
@@ -224,7 +224,7 @@ tail_calls::find (function *fun, const vec<int> &id_of_bb_index,
         continue;
       gimple *last = before_copies (bb, NULL);
       if (may_be_tail_call (last)
-          && returns_value_of (*this, as_a<gcall *> (last), e))
+          && returns_value_of (as_a<gcall *> (last), e))
         {
           calls.safe_push ({ as_a<gcall *> (last), e->dest });
           bitmap_set_bit (moved_roots, root (e->dest)->index);
@@ -253,6 +253,12 @@ bool
 tail_calls::moved (basic_block bb) const
 {
   return in_tree (bb) && bitmap_bit_p (moved_roots, root (bb)->index);
+}
+
+bool
+tail_calls::moved_root (basic_block bb) const
+{
+  return moved (bb) && root (bb) == bb;
 }
 
 void
