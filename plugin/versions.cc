@@ -11,10 +11,22 @@
  * file does it for the others, the way GCC's vectoriser versions a loop on
  * a runtime alias test (cfgloopmanip.cc's loop_version).
  *
- * Which loops: innermost, reducible, duplicable, with at least one test of
- * ours, and no call other than the tests' own cold runtime calls, internal
- * functions and leaf built-ins (a call could run another function's tests
- * on the same countdown).
+ * Which loops: reducible, duplicable, with at least one test of ours in
+ * their first part, and no call there other than the tests' own cold
+ * runtime calls, internal functions and leaf built-ins (a call could run
+ * another function's tests on the same countdown).  The first part is the
+ * whole body of an innermost loop; of a loop with inner loops, its own
+ * blocks that no path from an inner loop reaches before the next
+ * iteration (first_part below): what a pass runs before it may enter an
+ * inner loop (bench/compress's hash chain walk, whose match-extending
+ * inner loop rarely runs; bench/interp's dispatch loop).  Only the first
+ * part's tests leave the untested copy; an inner loop, and the blocks
+ * after one, keep theirs, since a pass through them may decrement V any
+ * number of times.  So below "the body" and "one pass" mean the first
+ * part, and such a loop is versioned only in every iteration, and only
+ * with three or more tests on a pass through its first part (bench/interp
+ * under instrument=paths: with two, the choice cost what the usual one
+ * check did).
  *
  * The argument: let m be the largest number of tests of countdown V on one
  * acyclic path from the header through the body (the cold call blocks
@@ -138,16 +150,51 @@ harmless_call (gimple *stmt)
          && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
-/* If LOOP qualifies (the header comment), its tests in TESTS and the most
-   tests of each countdown on one pass through its body in MOST.  */
+/* The blocks of LOOP's pass that cannot follow one of its inner loops in
+   the same pass, by index: those of its own (not of an inner loop) that
+   no path from an inner loop's exit reaches without going back to the
+   header.  Their tests are the ones the untested copy drops; the tests
+   of the inner loops and of what follows them stay, since a pass that
+   enters an inner loop may decrement the countdown any number of times.
+   All of the body for an innermost loop.  */
+static void
+first_part (class loop *loop, basic_block *body, sbitmap part)
+{
+  bitmap_clear (part);
+  auto_vec<basic_block, 16> work;
+  auto_sbitmap after (last_basic_block_for_fn (cfun));
+  bitmap_clear (after);
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    if (body[i]->loop_father != loop)
+      work.safe_push (body[i]);
+  while (!work.is_empty ())
+    {
+      basic_block bb = work.pop ();
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, bb->succs)
+        if (e->dest != loop->header && e->dest->loop_father == loop
+            && bitmap_set_bit (after, e->dest->index))
+          work.safe_push (e->dest);
+    }
+  for (unsigned i = 0; i < loop->num_nodes; i++)
+    if (body[i]->loop_father == loop && !bitmap_bit_p (after, body[i]->index))
+      bitmap_set_bit (part, body[i]->index);
+}
+
+/* If LOOP qualifies (the header comment), the tests of its first part
+   (first_part) in TESTS and the most tests of each countdown on one pass
+   through that part in MOST.  */
 static bool
 examine_loop (class loop *loop, vec<gcond *> *tests,
               unsigned most[NUM_COUNTDOWNS])
 {
-  if (loop->inner || !loop->latch || !can_duplicate_loop_p (loop))
+  if (!loop->latch || !can_duplicate_loop_p (loop))
     return false;
   basic_block *body = get_loop_body (loop);
   unsigned nbody = loop->num_nodes;
+  auto_sbitmap part (last_basic_block_for_fn (cfun));
+  first_part (loop, body, part);
   auto_sbitmap cold (last_basic_block_for_fn (cfun));
   bitmap_clear (cold);
   bool ok = true;
@@ -156,7 +203,8 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
       if (body[i]->flags & BB_IRREDUCIBLE_LOOP)
         ok = false;
       gimple *last = last_stmt (body[i]);
-      if (last && tested_countdown (last) >= 0)
+      if (bitmap_bit_p (part, body[i]->index) && last
+          && tested_countdown (last) >= 0)
         {
           tests->safe_push (as_a<gcond *> (last));
           edge fire, keep;
@@ -165,7 +213,8 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
         }
     }
   for (unsigned i = 0; i < nbody && ok; i++)
-    if (!bitmap_bit_p (cold, body[i]->index))
+    if (bitmap_bit_p (part, body[i]->index)
+        && !bitmap_bit_p (cold, body[i]->index))
       for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]);
            !gsi_end_p (gsi) && ok; gsi_next (&gsi))
         {
@@ -180,10 +229,10 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
       return false;
     }
 
-  /* The longest path, in tests of each countdown, over the body without
-     the edges back to the header: a DAG, since the loop is innermost and
-     reducible, and the function's reverse postorder is a topological order
-     of it (its DFS enters the body only through the header).  */
+  /* The longest path, in tests of each countdown, through the first part
+     from the header: a DAG (the part holds no inner loop and no edge back
+     to the header), and the function's reverse postorder is a topological
+     order of it (its DFS enters the body only through the header).  */
   int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
   int nrpo = pre_and_rev_post_order_compute_fn (cfun, NULL, rpo, false);
   auto_vec<unsigned> longest (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
@@ -193,14 +242,14 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
   for (int i = 0; i < nrpo; i++)
     {
       basic_block bb = BASIC_BLOCK_FOR_FN (cfun, rpo[i]);
-      if (!flow_bb_inside_loop_p (loop, bb))
+      if (!bitmap_bit_p (part, bb->index))
         continue;
       unsigned *mine = &longest[NUM_COUNTDOWNS * bb->index];
       edge e;
       edge_iterator ei;
       if (bb != loop->header)
         FOR_EACH_EDGE (e, ei, bb->preds)
-          if (flow_bb_inside_loop_p (loop, e->src))
+          if (bitmap_bit_p (part, e->src->index))
             for (int v = 0; v < NUM_COUNTDOWNS; v++)
               mine[v] = MAX (mine[v], longest[NUM_COUNTDOWNS * e->src->index + v]);
       gimple *last = last_stmt (bb);
@@ -427,20 +476,24 @@ version_tested_loops (function *fun)
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
 
-  auto_vec<class loop *> inner;
-  for (class loop *loop : loops_list (fun, LI_ONLY_INNERMOST))
-    inner.safe_push (loop);
+  /* Inner loops first: an outer loop's copy then copies their versions.  */
+  auto_vec<class loop *> all;
+  for (class loop *loop : loops_list (fun, LI_FROM_INNERMOST))
+    all.safe_push (loop);
   unsigned versioned = 0;
-  for (class loop *loop : inner)
+  for (class loop *loop : all)
     {
       auto_vec<gcond *> tests;
       unsigned most[NUM_COUNTDOWNS];
       /* A loop with one test per pass (PEP's check on its header) is
          versioned on its latch bound: choosing in every iteration would
-         cost as much as the test.  */
+         cost as much as the test.  A loop with inner loops only in every
+         iteration: its pass is its first part.  */
+      bool each = false;
       if (examine_loop (loop, &tests, most)
-          && version_loop (loop, tests, most,
-                           most[SKIP] + most[PATH_COUNTDOWN] > 1))
+          && ((each = most[SKIP] + most[PATH_COUNTDOWN] > 1) || !loop->inner)
+          && (!loop->inner || most[SKIP] + most[PATH_COUNTDOWN] > 2)
+          && version_loop (loop, tests, most, each))
         {
           versioned++;
           scev_reset ();

@@ -5,8 +5,8 @@
  * instrument=paths (one test an iteration), a loop whose only call GCC's IPA inliner
  * removes (versioned after inlining), a one-path counted loop (batched by default; with
  * batch-loops=no versioned, and GCC then knows which of its hooks must fire whenever the
- * tested copy runs: versions.cc's pin_hooks), and loops it must leave alone (a call to a
- * function of ours, an inner loop).
+ * tested copy runs: versions.cc's pin_hooks), an outer loop whose blocks before its inner
+ * loop are versioned (chains), and loops it must leave alone (a call to a function of ours).
  * tests/paths.sh checks that the versioned build's rows equal the unversioned build's, draw
  * for draw with the same seed, with intervals short enough that both copies run. */
 #include <math.h>
@@ -116,6 +116,25 @@ empty_often (int from, int to)
   return s;
 }
 
+__attribute__ ((noinline)) static long
+chains (int n)
+{
+  long s = 0;
+  for (int i = 0; i < n; i++) {     /* outer loop: its first part is versioned */
+    int x = v[i];
+    if (x & 1)
+      s += x;
+    else
+      s -= x >> 1;
+    if (x % 7 == 0)
+      for (int k = 0; k < (x & 15); k++) /* inner loop, entered now and then */
+        s += v[(i + k) & 4095] & 3;
+    if (x & 4)                      /* also after the inner loop: keeps its test */
+      s ^= i;
+  }
+  return s;
+}
+
 __attribute__ ((noinline)) static void
 refill (int k)
 {
@@ -143,6 +162,7 @@ main (int argc, char **argv)
     acc += calls (256 + r);
     acc += inlined (128 + 31 * r);
     refill (r);
+    acc += chains (1000 + 7 * r);
     acc += empty_often (r % 5, r % 9);
   }
   printf ("versions: %ld %.6f\n", acc, dacc);
