@@ -294,17 +294,7 @@ instrument_function (function *fun)
   return (fn_flags ? TODO_update_ssa : 0) | (versioned ? TODO_cleanup_cfg : 0);
 }
 
-const pass_data instrument_pass_data = {
-  GIMPLE_PASS,           /* type */
-  "osp",                 /* name */
-  OPTGROUP_NONE,         /* optinfo_flags */
-  TV_NONE,               /* tv_id */
-  PROP_cfg | PROP_ssa,   /* properties_required */
-  0,                     /* properties_provided */
-  0,                     /* properties_destroyed */
-  0,                     /* todo_flags_start */
-  0,                     /* todo_flags_finish: returned by execute */
-};
+const pass_data instrument_pass_data = gimple_pass_data ("osp");
 
 class instrument_pass : public gimple_opt_pass
 {

@@ -29,9 +29,7 @@
 #define OSP_PLUGIN_H
 
 #include "osp/abi.h"
-
-class gimple_opt_pass;
-class simple_ipa_opt_pass;
+#include "tree-pass.h"  /* the passes' declarations below */
 
 namespace osp {
 
@@ -232,6 +230,15 @@ extern unsigned records_emitted;
 
 /* instrument.cc */
 const char *display_name (function *fun);
+
+/* The pass_data of osp's GIMPLE pass NAME: it needs the CFG in SSA form
+   and returns its TODOs from execute.  */
+constexpr pass_data
+gimple_pass_data (const char *name)
+{
+  return { GIMPLE_PASS, name, OPTGROUP_NONE, TV_NONE, PROP_cfg | PROP_ssa,
+           0, 0, 0, 0 };
+}
 
 /* instrument.cc / metadata.cc: the passes. */
 gimple_opt_pass *make_instrument_pass (gcc::context *ctxt);

@@ -414,6 +414,20 @@ check_gcc_version (struct plugin_gcc_version *running)
   return false;
 }
 
+/* Run PASS right after the first instance of the pass named REFERENCE.  */
+static void
+insert_pass_after (struct plugin_name_args *info, opt_pass *pass,
+                   const char *reference)
+{
+  struct register_pass_info where;
+  where.pass = pass;
+  where.reference_pass_name = reference;
+  where.ref_pass_instance_number = 1;
+  where.pos_op = PASS_POS_INSERT_AFTER;
+  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
+                     &where);
+}
+
 } // namespace osp
 
 int
@@ -434,24 +448,11 @@ plugin_init (struct plugin_name_args *info,
      inlining decisions of the plain build, and runs before LTO streaming.
      Late: after the IPA passes, before pass_all_optimizations (a pass
      inside it would miss -O0).  */
-  struct register_pass_info instrument_pass;
-  instrument_pass.pass = make_instrument_pass (g);
-  instrument_pass.reference_pass_name
-    = opts.late ? "adjust_alignment" : "einline";
-  instrument_pass.ref_pass_instance_number = 1;
-  instrument_pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
-                     &instrument_pass);
-
+  insert_pass_after (info, make_instrument_pass (g),
+                     opts.late ? "adjust_alignment" : "einline");
   /* After the IPA inliner, where placement=late instruments; its gate
      leaves the work to "osp" when that pass versions the loops itself.  */
-  struct register_pass_info versions_pass;
-  versions_pass.pass = make_versions_pass (g);
-  versions_pass.reference_pass_name = "adjust_alignment";
-  versions_pass.ref_pass_instance_number = 1;
-  versions_pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
-                     &versions_pass);
+  insert_pass_after (info, make_versions_pass (g), "adjust_alignment");
 
   if (opts.late)
     {
@@ -461,12 +462,6 @@ plugin_init (struct plugin_name_args *info,
     }
   /* The registration constructor must exist before LTO streams the unit
      out; a PLUGIN_FINISH_UNIT constructor is silently lost under -flto.  */
-  struct register_pass_info register_pass;
-  register_pass.pass = make_register_pass (g);
-  register_pass.reference_pass_name = "profile";
-  register_pass.ref_pass_instance_number = 1;
-  register_pass.pos_op = PASS_POS_INSERT_AFTER;
-  register_callback (info->base_name, PLUGIN_PASS_MANAGER_SETUP, NULL,
-                     &register_pass);
+  insert_pass_after (info, make_register_pass (g), "profile");
   return 0;
 }

@@ -515,17 +515,7 @@ versions_in_osp_pass ()
   return opts.late || flag_lto || in_lto_p;
 }
 
-const pass_data versions_pass_data = {
-  GIMPLE_PASS,           /* type */
-  "osp_versions",        /* name */
-  OPTGROUP_NONE,         /* optinfo_flags */
-  TV_NONE,               /* tv_id */
-  PROP_cfg | PROP_ssa,   /* properties_required */
-  0,                     /* properties_provided */
-  0,                     /* properties_destroyed */
-  0,                     /* todo_flags_start */
-  0,                     /* todo_flags_finish: returned by execute */
-};
+const pass_data versions_pass_data = gimple_pass_data ("osp_versions");
 
 class versions_pass : public gimple_opt_pass
 {
