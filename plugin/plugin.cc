@@ -25,10 +25,11 @@
  *                     hooks and checks at its exits, instead of running
  *                     them in every iteration (default yes; loops.cc)
  *   version-loops=yes|no
- *                     whether an inner loop whose run cannot reach the end
- *                     of a countdown (known when it is entered) runs a copy
- *                     without the countdown tests (default yes; only when
- *                     optimizing; versions.cc)
+ *                     whether a loop whose iteration or run cannot reach
+ *                     the end of a countdown runs a copy without the
+ *                     countdown tests (inner loops; outer ones up to their
+ *                     inner loops; default yes; only when optimizing;
+ *                     versions.cc)
  *   count-loop-free=N a function without loops (each call runs one path)
  *                     and with at most N paths counts them inline instead of
  *                     taking sample checks: the runtime reports those counts

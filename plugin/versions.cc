@@ -347,16 +347,26 @@ join_versions (class loop *loop, class loop *tested, basic_block c)
   latch2 = redirect_edge_and_branch (latch2, c);
   redirect_edge_var_map_clear (latch1);
   redirect_edge_var_map_clear (latch2);
+  /* Every new PHI first, then the uses: a value carried round the loop
+     may be another header PHI's result (`end = p' before `p++': end's
+     latch value is p's PHI), and the new PHI's argument must be replaced
+     too (pr34415 of GCC's torture suite, an outer loop).  */
+  auto_vec<gphi *> joined;
   for (unsigned i = 0; i < phis1.length (); i++)
     {
-      tree res1 = gimple_phi_result (phis1[i]);
-      tree res2 = gimple_phi_result (phis2[i]);
-      gphi *phi = create_phi_node (copy_ssa_name (res1), c);
+      gphi *phi = create_phi_node (copy_ssa_name (gimple_phi_result (phis1[i])),
+                                   c);
       add_phi_arg (phi, init[i], entry, UNKNOWN_LOCATION);
       add_phi_arg (phi, next1[i], latch1, UNKNOWN_LOCATION);
       add_phi_arg (phi, next2[i], latch2, UNKNOWN_LOCATION);
-      replace_uses_by (res1, gimple_phi_result (phi));
-      replace_uses_by (res2, gimple_phi_result (phi));
+      joined.safe_push (phi);
+    }
+  for (unsigned i = 0; i < phis1.length (); i++)
+    {
+      replace_uses_by (gimple_phi_result (phis1[i]),
+                       gimple_phi_result (joined[i]));
+      replace_uses_by (gimple_phi_result (phis2[i]),
+                       gimple_phi_result (joined[i]));
     }
   for (basic_block h : { loop->header, tested->header })
     for (gphi_iterator g = gsi_start_phis (h); !gsi_end_p (g);)
@@ -485,15 +495,17 @@ version_tested_loops (function *fun)
     {
       auto_vec<gcond *> tests;
       unsigned most[NUM_COUNTDOWNS];
+      if (!examine_loop (loop, &tests, most))
+        continue;
       /* A loop with one test per pass (PEP's check on its header) is
          versioned on its latch bound: choosing in every iteration would
-         cost as much as the test.  A loop with inner loops only in every
-         iteration: its pass is its first part.  */
-      bool each = false;
-      if (examine_loop (loop, &tests, most)
-          && ((each = most[SKIP] + most[PATH_COUNTDOWN] > 1) || !loop->inner)
-          && (!loop->inner || most[SKIP] + most[PATH_COUNTDOWN] > 2)
-          && version_loop (loop, tests, most, each))
+         cost as much as the test.  A loop with inner loops is versioned
+         only in every iteration (its pass is its first part), and only
+         with three tests or more (the header comment).  */
+      unsigned per_pass = most[SKIP] + most[PATH_COUNTDOWN];
+      if (loop->inner && per_pass < 3)
+        continue;
+      if (version_loop (loop, tests, most, per_pass > 1))
         {
           versioned++;
           scev_reset ();

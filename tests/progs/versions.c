@@ -135,6 +135,35 @@ chains (int n)
   return s;
 }
 
+/* end's value in the next iteration is p's at the header: when the two
+   copies' headers are joined, the new PHI for end must take the new PHI
+   for p (versions.cc join_versions; found as GCC's pr34415 at -O2 with
+   placement=late).  */
+__attribute__ ((noinline)) static const char *
+scan (const char *p)
+{
+  const char *end = p;
+  int n = 1;
+  for (;;) {                        /* outer loop, versioned with inner loops */
+    int c = *p;
+    c = c >= 'a' && c <= 'z' ? c - 32 : c;
+    if (c == 'X')
+      end = p;
+    else if (c == 'Y') {
+      end = p;
+      do
+        p++;
+      while (*p == '-');
+    } else
+      break;
+    p++;
+    n++;
+  }
+  return n > 3 && *p == '.' ? end : p;
+}
+
+static const char text[] = "xYy--Xx.q";
+
 __attribute__ ((noinline)) static void
 refill (int k)
 {
@@ -163,6 +192,7 @@ main (int argc, char **argv)
     acc += inlined (128 + 31 * r);
     refill (r);
     acc += chains (1000 + 7 * r);
+    acc += scan (text + r % 3) - text;
     acc += empty_often (r % 5, r % 9);
   }
   printf ("versions: %ld %.6f\n", acc, dacc);
