@@ -258,7 +258,13 @@ instrument_function (function *fun)
     release_batched_loop (&l);
   unsigned versioned = 0;
   if ((hooks || (paths && checks)) && versions_in_osp_pass ())
-    versioned = version_tested_loops (fun);
+    {
+      /* The tests' fresh loads and stores of the countdowns get their
+         virtual operands first: niter analysis and the copy need them.  */
+      mark_virtual_operands_for_renaming (fun);
+      update_ssa (TODO_update_ssa);
+      versioned = version_tested_loops (fun);
+    }
   insert_call_barriers (fun, fn_flags, tails);
   if (fn_flags)
     {

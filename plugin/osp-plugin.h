@@ -207,8 +207,9 @@ void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                         const char *preserving, tree record_addr, tree arg,
                         tree n, tree c, location_t loc);
 
-/* versions.cc: give the inner loops that cannot run out a countdown an
-   untested copy; returns how many.  */
+/* versions.cc: give the loops that cannot run out a countdown an untested
+   copy; returns how many.  The tests' virtual operands must be up to date
+   (the osp pass renames them first).  */
 unsigned version_tested_loops (function *fun);
 bool versions_in_osp_pass ();
 gimple_opt_pass *make_versions_pass (gcc::context *ctxt);

@@ -138,6 +138,19 @@ tested_countdown (gimple *stmt)
   return -1;
 }
 
+/* The block behind BB's test of ours, where its hook or runtime call is,
+   or NULL if BB does not end in one.  */
+static basic_block
+hook_block (basic_block bb)
+{
+  gimple *last = last_stmt (bb);
+  if (!last || tested_countdown (last) < 0)
+    return NULL;
+  edge fire, keep;
+  extract_true_false_edges_from_block (bb, &fire, &keep);
+  return fire->dest;
+}
+
 /* A call that cannot run a test of ours: an internal function, or a leaf
    built-in (a library function that calls nothing of this program).  */
 static bool
@@ -202,14 +215,11 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
     {
       if (body[i]->flags & BB_IRREDUCIBLE_LOOP)
         ok = false;
-      gimple *last = last_stmt (body[i]);
-      if (bitmap_bit_p (part, body[i]->index) && last
-          && tested_countdown (last) >= 0)
+      basic_block hook = hook_block (body[i]);
+      if (hook && bitmap_bit_p (part, body[i]->index))
         {
-          tests->safe_push (as_a<gcond *> (last));
-          edge fire, keep;
-          extract_true_false_edges_from_block (body[i], &fire, &keep);
-          bitmap_set_bit (cold, fire->dest->index);
+          tests->safe_push (as_a<gcond *> (last_stmt (body[i])));
+          bitmap_set_bit (cold, hook->index);
         }
     }
   for (unsigned i = 0; i < nbody && ok; i++)
@@ -400,13 +410,11 @@ pin_hooks (class loop *tested)
   basic_block *body = get_loop_body (tested);
   for (unsigned i = 0; i < tested->num_nodes; i++)
     {
-      gimple *last = last_stmt (body[i]);
-      if (!last || tested_countdown (last) < 0)
+      basic_block hook = hook_block (body[i]);
+      if (!hook)
         continue;
-      edge fire, keep;
-      extract_true_false_edges_from_block (body[i], &fire, &keep);
-      for (gimple_stmt_iterator gsi = gsi_start_bb (fire->dest);
-           !gsi_end_p (gsi); gsi_next (&gsi))
+      for (gimple_stmt_iterator gsi = gsi_start_bb (hook); !gsi_end_p (gsi);
+           gsi_next (&gsi))
         if (gasm *stmt = dyn_cast<gasm *> (gsi_stmt (gsi)))
           gimple_asm_set_volatile (stmt, true);
     }
@@ -479,10 +487,6 @@ version_tested_loops (function *fun)
 {
   if (!optimize || !opts.version_loops || number_of_loops (fun) <= 1)
     return 0;
-  /* The tests' loads and stores get their virtual operands first: niter
-     analysis and the copy need them.  */
-  mark_virtual_operands_for_renaming (fun);
-  update_ssa (TODO_update_ssa);
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
 
