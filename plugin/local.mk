@@ -12,6 +12,7 @@ plugin_osp_la_SOURCES = \
 	plugin/probes.cc \
 	plugin/loops.cc \
 	plugin/versions.cc \
+	plugin/runs.cc \
 	plugin/hooks.cc \
 	plugin/barriers.cc \
 	plugin/tailcalls.cc \

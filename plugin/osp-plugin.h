@@ -11,8 +11,9 @@
  *   loops.cc       batched loops: iterations counted, handed over at exits
  *   hooks.cc       block-entry hooks (skip countdown + cold runtime call),
  *                  and the countdown-and-call sequence the checks share
- *   versions.cc    inner loops that cannot run out a countdown get a copy
- *                  without the tests, chosen at their entry
+ *   versions.cc    loops that cannot run out a countdown get a copy
+ *                  without the tests, chosen at their entry or per pass
+ *   runs.cc        a straight run of tests after inlining: one test
  *   barriers.cc    keep osp's counters in memory across calls whose callee
  *                  GCC believes does not touch them
  *   tailcalls.cc   calls in tail position, which osp's code for the
@@ -53,6 +54,7 @@ struct options
   bool preserving_calls;      /* calls=preserving (hooks.cc) */
   bool batch_loops;           /* batch-loops=yes (probes.cc) */
   bool version_loops;         /* version-loops=yes (versions.cc) */
+  bool fold_tests;            /* fold-tests=yes (runs.cc) */
   uint64_t count_loop_free;   /* count-loop-free=N (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
   bool late;                  /* placement=late (plugin.cc) */
@@ -211,8 +213,15 @@ void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
    copy; returns how many.  The tests' virtual operands must be up to date
    (the osp pass renames them first).  */
 unsigned version_tested_loops (function *fun);
+enum { SKIP, PATH_COUNTDOWN, NUM_COUNTDOWNS }; /* the countdowns tested */
+int tested_countdown (gimple *stmt);
+basic_block hook_block (basic_block bb);
+bool harmless_call (gimple *stmt);
 bool versions_in_osp_pass ();
 gimple_opt_pass *make_versions_pass (gcc::context *ctxt);
+
+/* runs.cc: one test for a straight run of tests after inlining.  */
+gimple_opt_pass *make_runs_pass (gcc::context *ctxt);
 
 /* barriers.cc: FN_FLAGS are the function's osp_fn_flags; nothing goes
    after the calls of TAILS.  */

@@ -30,6 +30,10 @@
  *                     countdown tests (inner loops; outer ones up to their
  *                     inner loops; default yes; only when optimizing;
  *                     versions.cc)
+ *   fold-tests=yes|no
+ *                     whether a straight run of tests that inlining made
+ *                     (a callee's blocks in its caller) is tested once
+ *                     (default yes; only when optimizing; runs.cc)
  *   count-loop-free=N a function without loops (each call runs one path)
  *                     and with at most N paths counts them inline instead of
  *                     taking sample checks: the runtime reports those counts
@@ -123,7 +127,8 @@ static struct plugin_info osp_plugin_info = {
   "osp: online hot-subpath profiler.  Keys: "
   "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
-  "batch-loops=yes|no, version-loops=yes|no, count-loop-free=N, profile=FILE, "
+  "batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, "
+  "count-loop-free=N, profile=FILE, "
   "placement=early|late, verbose[=0|1]"
 };
 
@@ -151,7 +156,8 @@ static const struct ggc_root_tab gc_roots[] = {
 
 static const char accepted_keys[] =
   "instrument, include, exclude, max-paths, counts-update, calls, "
-  "batch-loops, version-loops, count-loop-free, profile, placement, verbose";
+  "batch-loops, version-loops, fold-tests, count-loop-free, profile, "
+  "placement, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -291,6 +297,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.preserving_calls = target_has_trampolines ();
   opts.batch_loops = true;
   opts.version_loops = true;
+  opts.fold_tests = true;
   opts.count_loop_free = 64;
   opts.profile = NULL;
   opts.late = false;
@@ -332,6 +339,8 @@ parse_arguments (const struct plugin_name_args *info)
         ok &= parse_two_way (key, value, "yes", "no", &opts.batch_loops);
       else if (!strcmp (key, "version-loops"))
         ok &= parse_two_way (key, value, "yes", "no", &opts.version_loops);
+      else if (!strcmp (key, "fold-tests"))
+        ok &= parse_two_way (key, value, "yes", "no", &opts.fold_tests);
       else if (!strcmp (key, "count-loop-free"))
         ok &= parse_number (key, value, 0, max_loop_free_counted,
                             "an integer from 0 to 4096",
@@ -454,6 +463,9 @@ plugin_init (struct plugin_name_args *info,
   /* After the IPA inliner, where placement=late instruments; its gate
      leaves the work to "osp" when that pass versions the loops itself.  */
   insert_pass_after (info, make_versions_pass (g), "adjust_alignment");
+  /* After it: a folded run's first test is no longer one that
+     versions.cc recognises.  */
+  insert_pass_after (info, make_runs_pass (g), "osp_versions");
 
   if (opts.late)
     {

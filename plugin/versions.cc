@@ -104,13 +104,10 @@
 
 namespace osp {
 
-/* The two countdowns a test can decrement. */
-enum { SKIP, PATH_COUNTDOWN, NUM_COUNTDOWNS };
-
 /* Which countdown COND tests, or -1 if it is not one of our tests: the
    `t1 = V; t2 = t1 - 1; V = t2; if (t2 == 0)' of hooks.cc's
    emit_countdown_call (after GCC's early passes t1 + 4294967295).  */
-static int
+int
 tested_countdown (gimple *stmt)
 {
   gcond *cond = dyn_cast<gcond *> (stmt);
@@ -140,7 +137,7 @@ tested_countdown (gimple *stmt)
 
 /* The block behind BB's test of ours, where its hook or runtime call is,
    or NULL if BB does not end in one.  */
-static basic_block
+basic_block
 hook_block (basic_block bb)
 {
   gimple *last = last_stmt (bb);
@@ -153,7 +150,7 @@ hook_block (basic_block bb)
 
 /* A call that cannot run a test of ours: an internal function, or a leaf
    built-in (a library function that calls nothing of this program).  */
-static bool
+bool
 harmless_call (gimple *stmt)
 {
   if (gimple_call_internal_p (stmt))

@@ -48,6 +48,7 @@ EXTRA_DIST += \
 	tests/progs/barriers.c \
 	tests/progs/batch.c \
 	tests/progs/versions.c \
+	tests/progs/runs.c \
 	tests/progs/single-path.c \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \

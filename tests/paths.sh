@@ -23,7 +23,9 @@
 # the exhaustive modes, and draw for draw in the sampled ones with the same seed; so must
 # progs/versions.c with version-loops=yes and no (inner loops given a copy without the tests,
 # versions.cc), at -O1, -O2, -O3, placement=late, calls=plain, each instrumentation alone, and
-# batch-loops=no.  progs/single-
+# batch-loops=no; and progs/runs.c with fold-tests=yes and no (a straight run of tests that
+# inlining made, tested once: runs.cc), at -O1, -O2, -O3, each instrumentation alone, calls=plain
+# and version-loops=no.  progs/single-
 # path.c: functions without loops and with at most count-loop-free paths get counters, not
 # checks, with the exhaustive rows of count-loop-free=1 and 0, exact rows among paths=counter's
 # estimates (shares still adding up to 1), and none under paths=timer or in the forest.
@@ -250,6 +252,35 @@ for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg
     *) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;
   esac
   [ $ok = yes ] && echo "ok: versioned loops $flags: $nv versioned, same rows as unversioned ($rows rows)"
+done
+
+# Folded runs of tests (fold-tests=yes, the default; progs/runs.c): a straight run of tests that
+# inlining made is tested once, and a chain of the original tests runs when one of them fires, so
+# every row must be the unfolded build's - exactly in the exhaustive modes, draw for draw in the
+# sampled ones (intervals of 7 and 100: the chains run often).  norm2, mix and walk have runs at
+# -O1 and -O2; none is folded with fold-tests=no.
+rsrc=$OSP_TESTSRC/progs/runs.c
+for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-instrument=blocks" "-O2 -fplugin-arg-osp-instrument=paths" \
+    "-O2 -fplugin-arg-osp-calls=plain" "-O2 -fplugin-arg-osp-version-loops=no"; do
+  tag=runs$(echo "$flags" | tr -dc 'a-zA-Z0-9')
+  ok=yes
+  # shellcheck disable=SC2086
+  both_builds "$tag" fold-tests "$rsrc" $flags
+  [ $ok = yes ] || continue
+  nf=$(noted "$tag.yes" "tests folded") nn=$(noted "$tag.no" "tests folded")
+  [ "$nn" = 0 ] || { osp_fail "$tag: $nn tests folded with fold-tests=no"; ok=no; }
+  case $flags in
+    -O1|-O2|*blocks*|*version*)
+      for f in norm2 mix walk; do
+        grep -q "tests folded into runs in $f\$" "$W/$tag.yes.cc.err" ||
+          { osp_fail "$tag: no run folded in $f"; ok=no; }
+      done ;;
+  esac
+  case $flags in
+    *instrument=paths*) same_rows "$tag" "folded vs unfolded" "$sampled" "$vsampled" "$exhaustive" ;;
+    *) same_rows "$tag" "folded vs unfolded" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;
+  esac
+  [ $ok = yes ] && echo "ok: folded runs $flags: $nf tests folded, same rows as unfolded ($rows rows)"
 done
 
 # Functions without loops (count-loop-free=64, the default): those with at most 64 paths are

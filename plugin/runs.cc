@@ -1,0 +1,331 @@
+/* runs.cc - one countdown test for a run of them (fold-tests=yes).
+ *
+ * Why: with the default placement the osp pass instruments each function
+ * before GCC's inliners (doc/PLUGIN.md), so a small function inlined later
+ * brings its blocks' tests into its caller, where they sit in a straight
+ * line with a few of the program's instructions between them: bench/
+ * raytrace's intersect_sphere runs six tests before its first branch,
+ * from the v_sub and v_dot it inlined.  Each is a decrement and a branch
+ * (PERFORMANCE.md, "Where the time goes"); one test can stand for them.
+ *
+ * A run: blocks B1 .. Bk, each ending in a test of the same countdown V
+ * (hooks.cc's `V = V - 1; if (V == 0) hook'), where Bi's test, when it
+ * does not fire, goes straight to B(i+1) and its hook block Hi joins it
+ * there, and B(i+1) runs nothing before its test that could run a test
+ * of ours or look at V (no call of the program's, no asm).  Of the k
+ * tests from B1 on, one fires exactly when (uint32) (V - 1) < k at B1.
+ * So B1 tests that instead, and lowers V by k: when it fails (nearly
+ * always), B2 .. Bk run with no test at all; when it holds, a chain of
+ * new blocks S1 .. Sk runs first, Si holding Bi's test and Hi its hook,
+ * each in its place: V is put back to B1's V - 1 and the k tests run in
+ * order, then B2.  The hooks run in the same order, with the same
+ * arguments, and each test sees V as it did, so every sample and every
+ * draw is the unfolded program's (tests/paths.sh compares the builds);
+ * only the program's statements in B2 .. Bk run after the run's hooks
+ * rather than between them, which the runtime cannot tell: a hook
+ * records a block id and reads nothing of the program's.  A hook moves
+ * only if what it reads is computed before B1 or in its own block.
+ *
+ * Where: in a pass of its own after the pass that versions loops
+ * (versions.cc), which recognises the tests by their shape: a folded
+ * run's first test is no longer in that shape, and the loop around it
+ * would not be versioned.  Only when optimizing, with the default
+ * placement (with placement=late a function's inlined callees are
+ * instrumented as part of it, without such runs), and not under -flto,
+ * where the late passes run at link time without the plugin.
+ */
+#include "gcc-plugin.h"
+#include "tree.h"
+#include "gimple.h"
+#include "basic-block.h"
+#include "cfghooks.h"
+#include "cfganal.h"
+#include "cfgloop.h"
+#include "gimple-iterator.h"
+#include "tree-cfg.h"
+#include "ssa.h"
+#include "dominance.h"
+#include "gimplify.h"
+#include "tree-into-ssa.h"
+#include "tree-ssa.h"
+#include "tree-pass.h"
+#include "context.h"
+#include "diagnostic-core.h"
+
+#include "osp-plugin.h"
+
+namespace osp {
+
+/* One test of a run: the block it ends, its hook block, and the three
+   statements before its condition.  */
+struct run_test
+{
+  basic_block bb, hook;
+  gassign *load, *dec, *store;
+  edge fire, keep;
+};
+
+/* Whether BB ends in a test of countdown C whose statements are BB's last
+   four (debug statements aside): `t = V; d = t - 1; V = d; if (d == 0)'.
+   If so, T describes it.  */
+static bool
+whole_test (basic_block bb, int c, run_test *t)
+{
+  gimple *last = last_stmt (bb);
+  if (!last || tested_countdown (last) != c || EDGE_COUNT (bb->succs) != 2)
+    return false;
+  gcond *cond = as_a<gcond *> (last);
+  t->bb = bb;
+  t->hook = hook_block (bb);
+  extract_true_false_edges_from_block (bb, &t->fire, &t->keep);
+  t->dec = as_a<gassign *> (SSA_NAME_DEF_STMT (gimple_cond_lhs (cond)));
+  t->load = as_a<gassign *> (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (t->dec)));
+  gimple_stmt_iterator gsi = gsi_for_stmt (t->load);
+  if (gimple_bb (t->load) != bb)
+    return false;
+  gsi_next_nondebug (&gsi);
+  if (gsi_end_p (gsi) || gsi_stmt (gsi) != t->dec)
+    return false;
+  gsi_next_nondebug (&gsi);
+  t->store = gsi_end_p (gsi) ? NULL : dyn_cast<gassign *> (gsi_stmt (gsi));
+  if (!t->store || gimple_assign_lhs (t->store) != gimple_assign_rhs1 (t->load)
+      || gimple_assign_rhs1 (t->store) != gimple_assign_lhs (t->dec))
+    return false;
+  gsi_next_nondebug (&gsi);
+  if (gsi_end_p (gsi) || gsi_stmt (gsi) != cond)
+    return false;
+  /* Nothing else may use the values: they move (or, in B1, change).  */
+  return has_single_use (gimple_assign_lhs (t->load))
+         && num_imm_uses (gimple_assign_lhs (t->dec)) == 2;
+}
+
+/* Whether T's hook may run at the head of a run that starts at FIRST: it
+   only calls the runtime and stores the countdown, reads nothing computed
+   after FIRST's statements, and joins T's test at the next block, which
+   nothing else enters, in the same loop.  */
+static bool
+movable_hook (const run_test &t, basic_block first)
+{
+  basic_block h = t.hook, next = t.keep->dest;
+  class loop *loop = first->loop_father;
+  if (!single_pred_p (h) || !single_succ_p (h) || single_succ (h) != next
+      || EDGE_COUNT (next->preds) != 2 || h->loop_father != loop
+      || next->loop_father != loop || (loop && next == loop->header))
+    return false;
+  for (gphi_iterator g = gsi_start_phis (next); !gsi_end_p (g); gsi_next (&g))
+    if (!virtual_operand_p (gimple_phi_result (g.phi ())))
+      return false;
+  tree v = gimple_assign_lhs (t.store);
+  for (gimple_stmt_iterator gsi = gsi_start_bb (h); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *stmt = gsi_stmt (gsi);
+      if (is_gimple_debug (stmt))
+        continue;
+      if (gimple_code (stmt) != GIMPLE_ASM
+          && !(gimple_assign_single_p (stmt) && gimple_assign_lhs (stmt) == v))
+        return false;
+      ssa_op_iter it;
+      tree use;
+      FOR_EACH_SSA_TREE_OPERAND (use, stmt, it, SSA_OP_USE)
+        {
+          basic_block def = gimple_bb (SSA_NAME_DEF_STMT (use));
+          if (def && def != h && !dominated_by_p (CDI_DOMINATORS, first, def))
+            return false;
+        }
+    }
+  return true;
+}
+
+/* Whether BB's statements before its test T leave every test of ours and
+   V alone: no call other than harmless ones, no asm.  */
+static bool
+program_only (basic_block bb, const run_test &t)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb);
+       gsi_stmt (gsi) != t.load; gsi_next (&gsi))
+    {
+      gimple *stmt = gsi_stmt (gsi);
+      if (gimple_code (stmt) == GIMPLE_ASM
+          || (is_gimple_call (stmt) && !harmless_call (stmt)))
+        return false;
+    }
+  return true;
+}
+
+/* The longest run that starts with BB's test, appended to RUN; blocks
+   already in a run (USED) are not taken again.  Returns its length.  */
+static unsigned
+find_run (basic_block bb, sbitmap used, vec<run_test> *run)
+{
+  unsigned start = run->length ();
+  gimple *last = last_stmt (bb);
+  int c = last ? tested_countdown (last) : -1;
+  run_test t;
+  if (c < 0 || !whole_test (bb, c, &t))
+    return 0;
+  while (!bitmap_bit_p (used, t.bb->index) && movable_hook (t, bb))
+    {
+      run->safe_push (t);
+      bitmap_set_bit (used, t.bb->index);
+      basic_block next = t.keep->dest;
+      if (!whole_test (next, c, &t) || !program_only (next, t))
+        break;
+    }
+  if (run->length () == start + 1)
+    {
+      bitmap_clear_bit (used, run->pop ().bb->index);
+      return 0;
+    }
+  return run->length () - start;
+}
+
+/* Fold the K tests of RUN (the header comment): B1 tests them all, S1 ..
+   Sk replay them.  */
+static void
+fold_run (const run_test *run, unsigned k)
+{
+  const run_test &first = run[0];
+  basic_block rest = first.keep->dest, after = run[k - 1].keep->dest;
+  class loop *loop = first.bb->loop_father;
+
+  /* The joins' virtual PHIs lose their meaning; update_ssa makes new
+     ones.  movable_hook made sure they have no others.  */
+  for (unsigned i = 1; i <= k; i++)
+    {
+      basic_block b = i < k ? run[i].bb : after;
+      for (gphi_iterator g = gsi_start_phis (b); !gsi_end_p (g);)
+        {
+          mark_virtual_phi_result_for_renaming (g.phi ());
+          remove_phi_node (&g, true);
+        }
+    }
+
+  profile_probability some = first.fire->probability.apply_scale (k, 1);
+  auto_vec<basic_block, 8> chain;
+  for (unsigned i = 0; i < k; i++)
+    {
+      basic_block s = create_empty_bb (i ? chain[i - 1] : first.bb);
+      if (loop)
+        add_bb_to_loop (s, loop);
+      s->count = first.bb->count.apply_probability (some);
+      chain.safe_push (s);
+    }
+
+  /* B1: V - 1 < k, and V drops by k; S1 stores B1's V - 1 and tests it.  */
+  tree v = gimple_assign_lhs (first.store);
+  tree before = gimple_assign_lhs (first.load);
+  tree less = gimple_assign_lhs (first.dec);
+  tree dropped = make_ssa_name (TREE_TYPE (before));
+  gimple_stmt_iterator gsi = gsi_for_stmt (first.store);
+  gsi_insert_before (&gsi,
+                     gimple_build_assign (dropped, MINUS_EXPR, before,
+                                          build_int_cst (TREE_TYPE (before),
+                                                         k)),
+                     GSI_SAME_STMT);
+  gimple_assign_set_rhs1 (first.store, dropped);
+  update_stmt (first.store);
+  gcond *choose = as_a<gcond *> (last_stmt (first.bb));
+  gimple_cond_set_code (choose, LT_EXPR);
+  gimple_cond_set_rhs (choose, build_int_cst (TREE_TYPE (less), k));
+  update_stmt (choose);
+  gsi = gsi_start_bb (chain[0]);
+  gsi_insert_after (&gsi, gimple_build_assign (unshare_expr (v), less),
+                    GSI_NEW_STMT);
+  gsi_insert_after (&gsi,
+                    gimple_build_cond (EQ_EXPR, less,
+                                       build_zero_cst (TREE_TYPE (less)),
+                                       NULL_TREE, NULL_TREE),
+                    GSI_NEW_STMT);
+
+  /* B2 .. Bk hand their tests to S2 .. Sk and fall through.  */
+  for (unsigned i = 1; i < k; i++)
+    {
+      const run_test &t = run[i];
+      gimple *moved[] = { t.load, t.dec, t.store, last_stmt (t.bb) };
+      for (gimple *stmt : moved)
+        {
+          gsi = gsi_for_stmt (stmt);
+          gsi_move_to_bb_end (&gsi, chain[i]);
+        }
+      t.keep->flags &= ~(EDGE_TRUE_VALUE | EDGE_FALSE_VALUE);
+      t.keep->flags |= EDGE_FALLTHRU;
+      t.keep->probability = profile_probability::always ();
+    }
+
+  /* The edges: B1 to S1 when a test fires; Si to its hook and on to
+     S(i+1), the last to B2.  */
+  for (unsigned i = 0; i < k; i++)
+    {
+      const run_test &t = run[i];
+      basic_block next = i + 1 < k ? chain[i + 1] : rest;
+      profile_probability fires = t.fire->probability;
+      redirect_edge_pred (t.fire, chain[i]);
+      edge on = make_edge (chain[i], next, EDGE_FALSE_VALUE);
+      on->probability = fires.invert ();
+      redirect_edge_succ (single_succ_edge (t.hook), next);
+    }
+  edge e = make_edge (first.bb, chain[0], EDGE_TRUE_VALUE);
+  e->probability = some;
+  first.keep->probability = some.invert ();
+}
+
+/* Fold the runs of tests in FUN; returns how many tests they had.  */
+static unsigned
+fold_test_runs (function *fun)
+{
+  calculate_dominance_info (CDI_DOMINATORS);
+  int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (fun));
+  int nrpo = pre_and_rev_post_order_compute_fn (fun, NULL, rpo, false);
+  auto_sbitmap used (last_basic_block_for_fn (fun));
+  bitmap_clear (used);
+  auto_vec<run_test> tests;
+  auto_vec<unsigned> lengths;
+  for (int i = 0; i < nrpo; i++)
+    if (unsigned k = find_run (BASIC_BLOCK_FOR_FN (fun, rpo[i]), used, &tests))
+      lengths.safe_push (k);
+  free (rpo);
+  unsigned folded = 0;
+  for (unsigned k : lengths)
+    {
+      fold_run (&tests[folded], k);
+      folded += k;
+    }
+  free_dominance_info (CDI_DOMINATORS);
+  if (folded)
+    {
+      mark_virtual_operands_for_renaming (fun);
+      update_ssa (TODO_update_ssa);
+    }
+  return folded;
+}
+
+const pass_data runs_pass_data = gimple_pass_data ("osp_runs");
+
+class runs_pass : public gimple_opt_pass
+{
+public:
+  runs_pass (gcc::context *ctxt) : gimple_opt_pass (runs_pass_data, ctxt) {}
+
+  bool gate (function *) final override
+  {
+    return optimize && opts.fold_tests && (skip_decl || countdown_decl);
+  }
+
+  unsigned int execute (function *fun) final override
+  {
+    unsigned n = fold_test_runs (fun);
+    if (n && opts.verbose)
+      inform (DECL_SOURCE_LOCATION (fun->decl),
+              "osp: %u tests folded into runs in %s", n, display_name (fun));
+    return n ? TODO_cleanup_cfg : 0;
+  }
+};
+
+gimple_opt_pass *
+make_runs_pass (gcc::context *ctxt)
+{
+  return new runs_pass (ctxt);
+}
+
+} // namespace osp
