@@ -447,7 +447,7 @@ echo "- date: $START (took $(($(date +%s) - T0)) s)"
 echo "- machine: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo 2> /dev/null | sed 's/.*: //'); $(nproc) CPUs; load average at start $LOAD0"
 echo "- compiler: $GCCV; $(valgrind --version 2> /dev/null || echo 'no valgrind')"
 echo "- command: \`BENCH_RUNS=$RUNS BENCH_PROGS=\"$PROGS\" BENCH_CONFIGS=\"$CONFIGS\" BENCH_JOBS=$JOBS BENCH_NO_CALLGRIND=$NO_CG BENCH_NO_ACCURACY=$NO_ACC sh bench/run.sh $BUILD\`"
-echo "  (osp source $abs_top_srcdir$(git -C "$abs_top_srcdir" rev-parse --short HEAD 2> /dev/null | sed 's/^/, commit /')$(git -C "$abs_top_srcdir" status --porcelain 2> /dev/null | grep -q . && echo ' + uncommitted changes'))"
+echo "  (osp source $abs_top_srcdir$(git -C "$abs_top_srcdir" rev-parse --short HEAD 2> /dev/null | sed 's/^/, commit /')$(git -C "$abs_top_srcdir" status --porcelain --untracked-files=no 2> /dev/null | grep -q . && echo ' + uncommitted changes'))"
 echo "- work directory: $W"
 echo
 echo "Configurations (every build \`-O2 -g0\`; gcc and gcov get \`-pthread\` only for threads.c, and osp builds of threads.c \`counts-update=atomic\`):"
