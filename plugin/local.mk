@@ -13,6 +13,7 @@ plugin_osp_la_SOURCES = \
 	plugin/loops.cc \
 	plugin/versions.cc \
 	plugin/runs.cc \
+	plugin/sizes.cc \
 	plugin/hooks.cc \
 	plugin/barriers.cc \
 	plugin/tailcalls.cc \

@@ -14,6 +14,7 @@
  *   versions.cc    loops that cannot run out a countdown get a copy
  *                  without the tests, chosen at their entry or per pass
  *   runs.cc        a straight run of tests after inlining: one test
+ *   sizes.cc       the IPA inliner measures functions without osp's code
  *   barriers.cc    keep osp's counters in memory across calls whose callee
  *                  GCC believes does not touch them
  *   tailcalls.cc   calls in tail position, which osp's code for the
@@ -55,6 +56,7 @@ struct options
   bool batch_loops;           /* batch-loops=yes (probes.cc) */
   bool version_loops;         /* version-loops=yes (versions.cc) */
   bool fold_tests;            /* fold-tests=yes (runs.cc) */
+  bool plain_inline_sizes;    /* inline-sizes=plain (sizes.cc) */
   uint64_t count_loop_free;   /* count-loop-free=N (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
   bool late;                  /* placement=late (plugin.cc) */
@@ -253,6 +255,7 @@ gimple_pass_data (const char *name)
 /* instrument.cc / metadata.cc: the passes. */
 gimple_opt_pass *make_instrument_pass (gcc::context *ctxt);
 simple_ipa_opt_pass *make_register_pass (gcc::context *ctxt);
+ipa_opt_pass_d *make_sizes_pass (gcc::context *ctxt);
 void finish_unit_register (void *gcc_data, void *user_data);
 
 /* plugin.cc: the GC roots of the other files are registered there. */

@@ -34,6 +34,10 @@
  *                     whether a straight run of tests that inlining made
  *                     (a callee's blocks in its caller) is tested once
  *                     (default yes; only when optimizing; runs.cc)
+ *   inline-sizes=plain|instrumented
+ *                     whether GCC's IPA inliner weighs each function without
+ *                     osp's code, so that it inlines what the plain build
+ *                     inlines (default plain; placement=early; sizes.cc)
  *   count-loop-free=N a function without loops (each call runs one path)
  *                     and with at most N paths counts them inline instead of
  *                     taking sample checks: the runtime reports those counts
@@ -77,6 +81,8 @@
  *     function of the unit has been through "osp" but before LTO streaming,
  *     and emits the unit's registration constructor (GCC's own coverage
  *     constructor is built at the same point, see cgraphunit.cc ipa_passes).
+ *     The IPA pass "osp_sizes" follows "fnsummary" and takes osp's code
+ *     out of the summaries the IPA inliner decides on (sizes.cc).
  *     The GIMPLE pass "osp_versions" runs after "adjust_alignment" and
  *     versions the inner loops (versions.cc) once the IPA inliner has made
  *     more of them call-free; not under -flto, where it would run at link
@@ -128,7 +134,7 @@ static struct plugin_info osp_plugin_info = {
   "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
   "batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, "
-  "count-loop-free=N, profile=FILE, "
+  "inline-sizes=plain|instrumented, count-loop-free=N, profile=FILE, "
   "placement=early|late, verbose[=0|1]"
 };
 
@@ -156,8 +162,8 @@ static const struct ggc_root_tab gc_roots[] = {
 
 static const char accepted_keys[] =
   "instrument, include, exclude, max-paths, counts-update, calls, "
-  "batch-loops, version-loops, fold-tests, count-loop-free, profile, "
-  "placement, verbose";
+  "batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, "
+  "profile, placement, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -298,6 +304,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.batch_loops = true;
   opts.version_loops = true;
   opts.fold_tests = true;
+  opts.plain_inline_sizes = true;
   opts.count_loop_free = 64;
   opts.profile = NULL;
   opts.late = false;
@@ -341,6 +348,9 @@ parse_arguments (const struct plugin_name_args *info)
         ok &= parse_two_way (key, value, "yes", "no", &opts.version_loops);
       else if (!strcmp (key, "fold-tests"))
         ok &= parse_two_way (key, value, "yes", "no", &opts.fold_tests);
+      else if (!strcmp (key, "inline-sizes"))
+        ok &= parse_two_way (key, value, "plain", "instrumented",
+                             &opts.plain_inline_sizes);
       else if (!strcmp (key, "count-loop-free"))
         ok &= parse_number (key, value, 0, max_loop_free_counted,
                             "an integer from 0 to 4096",
@@ -466,6 +476,9 @@ plugin_init (struct plugin_name_args *info,
   /* After it: a folded run's first test is no longer one that
      versions.cc recognises.  */
   insert_pass_after (info, make_runs_pass (g), "osp_versions");
+  /* Between the IPA inliner's measuring of every function and its
+     decisions (sizes.cc).  */
+  insert_pass_after (info, make_sizes_pass (g), "fnsummary");
 
   if (opts.late)
     {

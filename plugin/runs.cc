@@ -309,7 +309,10 @@ public:
 
   bool gate (function *) final override
   {
-    return optimize && opts.fold_tests && (skip_decl || countdown_decl);
+    /* With placement=late the runs this folds do not exist: they come from
+       the IPA inliner, which then runs before the osp pass.  */
+    return optimize && opts.fold_tests && !opts.late
+           && (skip_decl || countdown_decl);
   }
 
   unsigned int execute (function *fun) final override

@@ -49,6 +49,7 @@ EXTRA_DIST += \
 	tests/progs/batch.c \
 	tests/progs/versions.c \
 	tests/progs/runs.c \
+	tests/progs/inlining.c \
 	tests/progs/single-path.c \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \

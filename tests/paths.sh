@@ -25,7 +25,9 @@
 # versions.cc), at -O1, -O2, -O3, placement=late, calls=plain, each instrumentation alone, and
 # batch-loops=no; and progs/runs.c with fold-tests=yes and no (a straight run of tests that
 # inlining made, tested once: runs.cc), at -O1, -O2, -O3, each instrumentation alone, calls=plain
-# and version-loops=no.  progs/single-
+# and version-loops=no; and progs/inlining.c with inline-sizes=plain and instrumented (the IPA
+# inliner weighs functions without osp's code, sizes.cc: a helper is inlined only with plain).
+# progs/single-
 # path.c: functions without loops and with at most count-loop-free paths get counters, not
 # checks, with the exhaustive rows of count-loop-free=1 and 0, exact rows among paths=counter's
 # estimates (shares still adding up to 1), and none under paths=timer or in the forest.
@@ -168,9 +170,12 @@ both_builds ()
   tag=$1 key=$2 src=$3
   shift 3
   for v in yes no; do
+    value=$v
+    [ $v = yes ] && [ -n "${on:-}" ] && value=$on
+    [ $v = no ] && [ -n "${off:-}" ] && value=$off
     # shellcheck disable=SC2086
     osp_compile "$W/$tag.$v" osp_cc "$@" $CHECKFLAGS -fplugin-arg-osp-verbose \
-        -fplugin-arg-osp-$key=$v "$src" -o "$W/$tag.$v" -lm || { osp_fail "$tag: build"; ok=no; }
+        -fplugin-arg-osp-$key=$value "$src" -o "$W/$tag.$v" -lm || { osp_fail "$tag: build"; ok=no; }
   done
 }
 
@@ -282,6 +287,36 @@ for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-instrument=blocks" "-O2 -fplugin-
   esac
   [ $ok = yes ] && echo "ok: folded runs $flags: $nf tests folded, same rows as unfolded ($rows rows)"
 done
+
+# Inline sizes (inline-sizes=plain, the default; progs/inlining.c, sizes.cc): GCC's IPA inliner
+# weighs each function without osp's code, so uniform() (three blocks and a merged helper, called
+# twice in a loop) is inlined as in the plain build, and stays a function of its own with
+# inline-sizes=instrumented.  Inlined or not, its hooks and checks run in the same order with the
+# same arguments, so every row must be the same, exactly or draw for draw.
+isrc=$OSP_TESTSRC/progs/inlining.c
+on=plain off=instrumented
+for flags in -O2 -O3 "-O2 -fplugin-arg-osp-instrument=blocks" "-O2 -fplugin-arg-osp-instrument=paths" \
+    "-O2 -fplugin-arg-osp-calls=plain"; do
+  tag=isizes$(echo "$flags" | tr -dc 'a-zA-Z0-9')
+  ok=yes
+  # shellcheck disable=SC2086
+  both_builds "$tag" inline-sizes "$isrc" $flags
+  [ $ok = yes ] || continue
+  if nm "$W/$tag.yes" | grep -q ' uniform$'; then
+    osp_fail "$tag: uniform() not inlined with inline-sizes=plain"; ok=no
+  fi
+  nm "$W/$tag.no" | grep -q ' uniform$' ||
+    { osp_fail "$tag: uniform() inlined with inline-sizes=instrumented"; ok=no; }
+  nm=$(noted "$tag.yes" "functions measured") nn=$(noted "$tag.no" "functions measured")
+  [ "$nm" -gt 0 ] || { osp_fail "$tag: no function measured without osp's code"; ok=no; }
+  [ "$nn" = 0 ] || { osp_fail "$tag: $nn functions measured with inline-sizes=instrumented"; ok=no; }
+  case $flags in
+    *instrument=paths*) same_rows "$tag" "inlined vs not" "$sampled" "$vsampled" "$exhaustive" ;;
+    *) same_rows "$tag" "inlined vs not" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;
+  esac
+  [ $ok = yes ] && echo "ok: inline sizes $flags: $nm functions measured, uniform() inlined, same rows ($rows rows)"
+done
+on= off=
 
 # Functions without loops (count-loop-free=64, the default): those with at most 64 paths are
 # counted inline, not checked.  The exhaustive rows are those of count-loop-free=1 (one-path

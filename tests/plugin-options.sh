@@ -3,7 +3,8 @@
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
-#     batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, count-loop-free=N, profile=FILE, placement=early|late (late is
+#     batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, inline-sizes=plain|instrumented,
+#     count-loop-free=N, profile=FILE, placement=early|late (late is
 #     refused with -flto), include=/exclude= fnmatch
 #     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
@@ -46,9 +47,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, count-loop-free, profile, placement, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, count-loop-free, profile, placement, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -66,6 +67,8 @@ must_fail bad-version-loops "bad value 'always' for plugin argument 'version-loo
   -fplugin-arg-osp-version-loops=always
 must_fail bad-fold-tests "bad value 'maybe' for plugin argument 'fold-tests' (accepted: yes, no)" \
   -fplugin-arg-osp-fold-tests=maybe
+must_fail bad-inline-sizes "bad value 'small' for plugin argument 'inline-sizes' (accepted: plain, instrumented)" \
+  -fplugin-arg-osp-inline-sizes=small
 must_fail bad-count-loop-free "bad value 'all' for plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \
   -fplugin-arg-osp-count-loop-free=all
 must_fail big-count-loop-free "bad value '4097' for plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \
