@@ -271,17 +271,8 @@ build_register_constructor ()
   cgraph_build_static_cdtor ('I', body, MAX_RESERVED_INIT_PRIORITY);
 }
 
-const pass_data register_pass_data = {
-  SIMPLE_IPA_PASS, /* type */
-  "osp_register",  /* name */
-  OPTGROUP_NONE,   /* optinfo_flags */
-  TV_NONE,         /* tv_id */
-  0,               /* properties_required */
-  0,               /* properties_provided */
-  0,               /* properties_destroyed */
-  0,               /* todo_flags_start */
-  0,               /* todo_flags_finish */
-};
+const pass_data register_pass_data
+  = ipa_pass_data (SIMPLE_IPA_PASS, "osp_register");
 
 class register_pass : public simple_ipa_opt_pass
 {

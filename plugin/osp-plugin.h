@@ -252,6 +252,14 @@ gimple_pass_data (const char *name)
            0, 0, 0, 0 };
 }
 
+/* The pass_data of osp's IPA pass NAME of TYPE (SIMPLE_IPA_PASS or
+   IPA_PASS): no properties, no TODOs.  */
+constexpr pass_data
+ipa_pass_data (opt_pass_type type, const char *name)
+{
+  return { type, name, OPTGROUP_NONE, TV_NONE, 0, 0, 0, 0, 0 };
+}
+
 /* instrument.cc / metadata.cc: the passes. */
 gimple_opt_pass *make_instrument_pass (gcc::context *ctxt);
 simple_ipa_opt_pass *make_register_pass (gcc::context *ctxt);

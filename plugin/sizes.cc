@@ -293,17 +293,7 @@ plain_sizes ()
 
 /* A regular IPA pass, as GCC's pass manager places a new pass only next to
    one of its own type; its execution does nothing.  */
-const pass_data sizes_pass_data = {
-  IPA_PASS,        /* type */
-  "osp_sizes",     /* name */
-  OPTGROUP_NONE,   /* optinfo_flags */
-  TV_NONE,         /* tv_id */
-  0,               /* properties_required */
-  0,               /* properties_provided */
-  0,               /* properties_destroyed */
-  0,               /* todo_flags_start */
-  0,               /* todo_flags_finish */
-};
+const pass_data sizes_pass_data = ipa_pass_data (IPA_PASS, "osp_sizes");
 
 class sizes_pass : public ipa_opt_pass_d
 {
