@@ -164,7 +164,7 @@ check_one paths-tricky "$OSP_TESTSRC/progs/paths-tricky.c" -O2 \
   -fplugin-arg-osp-instrument=blocks,paths,counts
 
 # both_builds TAG KEY SRC FLAGS...: $W/TAG.yes and $W/TAG.no, built with -fplugin-arg-osp-KEY=yes
-# and =no and verbose notes; ok=no if either fails.
+# and =no (or =$on and =$off when those are set) and verbose notes; ok=no if either fails.
 both_builds ()
 {
   tag=$1 key=$2 src=$3
