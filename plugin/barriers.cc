@@ -55,13 +55,6 @@
 
 namespace osp {
 
-static bool
-is_runtime_function (tree fndecl)
-{
-  return fndecl == block_hook_decl || fndecl == path_end_decl
-         || fndecl == path_ends_decl || fndecl == block_hooks_decl;
-}
-
 /* Whether GCC may believe CALL leaves osp's memory alone.  */
 static bool
 needs_barriers (gcall *call)

@@ -66,6 +66,15 @@
 
 namespace osp {
 
+/* Is FNDECL one of the runtime entry points osp's code calls?  */
+bool
+is_runtime_function (tree fndecl)
+{
+  return fndecl
+         && (fndecl == block_hook_decl || fndecl == path_end_decl
+             || fndecl == path_ends_decl || fndecl == block_hooks_decl);
+}
+
 /* A runtime entry point: external, nothrow, leaf, optionally cold.  */
 tree
 declare_runtime_function (const char *name, tree type, bool cold)

@@ -195,6 +195,7 @@ unsigned insert_path_probes (const vec<block_info> &blocks,
 
 /* hooks.cc */
 void init_hook_decls ();
+bool is_runtime_function (tree fndecl);
 bool hook_fits_at_start (basic_block bb);
 bool splittable_preds (basic_block bb);
 bool edge_checks_fit (basic_block bb);

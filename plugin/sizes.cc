@@ -112,9 +112,7 @@ osp_effect_p (gimple *stmt)
     {
       if (gimple_call_builtin_p (call, BUILT_IN_ATOMIC_FETCH_ADD_8))
         return counter_slot_p (gimple_call_arg (call, 0));
-      tree fn = gimple_call_fndecl (call);
-      return fn && DECL_NAME (fn)
-             && !strncmp (IDENTIFIER_POINTER (DECL_NAME (fn)), "__osp_", 6);
+      return is_runtime_function (gimple_call_fndecl (call));
     }
   return false;
 }
