@@ -12,6 +12,8 @@
  * estimates the probability that a given position of the stream starts a
  * sample (positions inside a sample cannot start one, so q is a little
  * below p; measuring it instead of assuming p accounts for that exactly).
+ * starts includes the samples the hot-list's coin turned away at their
+ * first block (sampler.c): that coin is the table's 1/tau below.
  * An occurrence of subpath S of length L at some position is offered to
  * the hot-list with probability q * P(L).  The hot-list table of S's
  * length class (sampler.c stratifies by length) keeps count c under its

@@ -59,6 +59,12 @@
  *     points: it was admitted at the old tau, so it must pass the same
  *     tau/tau' coin at every raise too, or offers arriving at a raise would
  *     be over-represented.
+ *   - the caller may flip the admission coin itself, before it has the
+ *     subpath (the sampler does, at a sample's first block, so that a
+ *     sample the coin turns away is never collected): it reads the cut
+ *     (hl_admit_cut) and offers what passed with that cut
+ *     (hl_offer_passed), which then passes a second coin of tau/tau' if
+ *     tau rose to tau' in between - the same thinning a kept point gets.
  *   - raises continue until 1/8 of the arena is free beyond the pending
  *     record (or everything is free).  A raise costs O(entries + arena)
  *     and leaves that much room, which must be refilled by new admitted
@@ -129,7 +135,9 @@ struct hotlist
   struct hl_config cfg;
   uint64_t rng[4];           /* xoshiro256** */
   double tau;
-  uint64_t admit_cut;        /* admit iff next64 < admit_cut (tau > 1) */
+  uint64_t admit_cut;        /* admit iff next64 < admit_cut (tau > 1);
+                                written under the lock, atomically, since
+                                hl_admit_cut reads it without */
   uint64_t ss_floor;         /* Space-Saving: largest count ever evicted */
   uint64_t *words;           /* the whole block (== this struct) */
   uint32_t *buckets;
@@ -610,8 +618,10 @@ hl_set_tau (struct hotlist *h, double tau)
   h->tau = tau;
   /* P(next64 < cut) = cut / 2^64 = 1 / tau (to 2^-64). */
   double cut = 18446744073709551616.0 / tau;
-  h->admit_cut = cut >= 18446744073709551615.0 ? UINT64_MAX
-                                                : (uint64_t) cut;
+  __atomic_store_n (&h->admit_cut,
+                    cut >= 18446744073709551615.0 ? UINT64_MAX
+                                                  : (uint64_t) cut,
+                    __ATOMIC_RELAXED);
 }
 
 /* One raise: tau' = HL_RAISE tau, each kept sample point survives with
@@ -730,9 +740,25 @@ hl_destroy (struct hotlist *h)
   free (h->words);
 }
 
-/* hl_offer under the lock. */
+/* Whether an offer that already passed the admission coin at cut PASSED
+   (UINT64_MAX: no coin yet) passes the rest of it now: with probability
+   admit_cut / PASSED, as if it had been admitted at PASSED and thinned at
+   every raise since.  A cut above PASSED (the table was reset since) lets
+   it pass. */
+static int
+hl_admits (struct hotlist *h, uint64_t passed)
+{
+  if (h->admit_cut >= passed)
+    return 1;
+  if (passed == UINT64_MAX)
+    return hl_next (h) < h->admit_cut;
+  return hl_unif (h) * (double) passed < (double) h->admit_cut;
+}
+
+/* hl_offer_passed under the lock. */
 static void
-hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len)
+hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len,
+                 uint64_t passed)
 {
   h->st.offered++;
   if (len == 0)
@@ -744,7 +770,7 @@ hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len)
     }
   int concise = h->cfg.policy == HL_CONCISE;
   /* The coin comes first, so a rejected offer costs O(1) whatever LEN. */
-  if (concise && h->admit_cut != UINT64_MAX && hl_next (h) >= h->admit_cut)
+  if (concise && !hl_admits (h, passed))
     return;
   h->st.admitted++;
 
@@ -798,9 +824,22 @@ hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len)
 void
 hl_offer (struct hotlist *h, const uint32_t *blocks, uint32_t len)
 {
+  hl_offer_passed (h, blocks, len, UINT64_MAX);
+}
+
+void
+hl_offer_passed (struct hotlist *h, const uint32_t *blocks, uint32_t len,
+                 uint64_t cut)
+{
   pthread_mutex_lock (&h->lock);
-  hl_offer_locked (h, blocks, len);
+  hl_offer_locked (h, blocks, len, cut);
   pthread_mutex_unlock (&h->lock);
+}
+
+uint64_t
+hl_admit_cut (const struct hotlist *h)
+{
+  return __atomic_load_n (&h->admit_cut, __ATOMIC_RELAXED);
 }
 
 void

@@ -75,6 +75,23 @@ void hl_destroy (struct hotlist *h);
    counted in offered). */
 void hl_offer (struct hotlist *h, const uint32_t *blocks, uint32_t len);
 
+/* The admission coin, for a caller that flips it before it collects a
+   subpath (sampler.c), so that one turned away costs nothing more: an
+   offer passes when a uniform 64-bit number is below the cut, 2^64 / the
+   threshold (UINT64_MAX: every offer passes, as always under
+   space-saving).  Read without the lock: a raise may follow at once, and
+   hl_offer_passed accounts for it. */
+uint64_t hl_admit_cut (const struct hotlist *h);
+
+/* hl_offer for a subpath that passed the caller's coin at CUT, a value of
+   hl_admit_cut: if the threshold has risen since, it passes the rest of
+   the coin (probability the cut now / CUT), as if it had been admitted at
+   CUT and thinned at every raise since, and the table stays a uniform
+   sample of all offers (those the caller turned away included; they are
+   not counted in stats.offered).  hl_offer is CUT = UINT64_MAX. */
+void hl_offer_passed (struct hotlist *h, const uint32_t *blocks,
+                      uint32_t len, uint64_t cut);
+
 /* Forget everything, keep the configuration (a forked child: the caller
    makes sure no other thread was inside the hot-list at fork, e.g. by
    holding its own lock across fork).  The coin stream is reseeded from its
@@ -91,7 +108,7 @@ struct hl_item
 
 struct hl_stats
 {
-  uint64_t offered;        /* hl_offer calls */
+  uint64_t offered;        /* hl_offer and hl_offer_passed calls */
   uint64_t admitted;       /* offers that passed the threshold coin */
   uint64_t entries;        /* distinct entries now */
   uint64_t sample_size;    /* sum of counts now */

@@ -302,6 +302,8 @@ enum osp_walk_counter
   OSP_W_BLOCKS_SEEN,     /* every block that passed on the thread */
   OSP_W_BLOCKS_SAMPLED,  /* blocks appended to a sample (exact: all) */
   OSP_W_STARTS,          /* samples begun */
+  OSP_W_DECLINED,        /* of those, turned away by the hot-list's coin
+                            at their first block (sampler.c) */
   OSP_W_SAMPLES,         /* samples finished (exact: subpaths counted) */
   OSP_W_PATH_ENDS,       /* path ends passed (paths=counter, exhaustive) */
   OSP_W_N

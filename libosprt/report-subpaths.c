@@ -226,6 +226,7 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
   osp_stat_u (out, "blocks_sampled", p->walk[OSP_W_BLOCKS_SAMPLED]);
   osp_stat_u (out, "samples", p->walk[OSP_W_SAMPLES]);
   osp_stat_u (out, "starts", p->walk[OSP_W_STARTS]);
+  osp_stat_u (out, "declined", p->walk[OSP_W_DECLINED]);
   osp_stat_u (out, "subpaths", p->nsubs);
   osp_stat_u (out, "min_length", o->min_length);
   if (p->mode == OSP_MODE_SUBPATHS)
@@ -299,11 +300,12 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
       fprintf (out, "subpaths: sampled (estimates with 95%% intervals)\n");
       fprintf (out,
                "  blocks seen %llu, blocks sampled %llu, samples %llu "
-               "(started %llu)\n",
+               "(started %llu, declined at the start %llu)\n",
                (unsigned long long) w[OSP_W_BLOCKS_SEEN],
                (unsigned long long) w[OSP_W_BLOCKS_SAMPLED],
                (unsigned long long) w[OSP_W_SAMPLES],
-               (unsigned long long) w[OSP_W_STARTS]);
+               (unsigned long long) w[OSP_W_STARTS],
+               (unsigned long long) w[OSP_W_DECLINED]);
       fprintf (out,
                "  hot-list: %llu entries, sample size %llu, gain %.2f, "
                "largest threshold %.6g, resamples %llu\n",

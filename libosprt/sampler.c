@@ -6,7 +6,9 @@
  * `skip': the hook fires when it reaches 0, and
  *   - while skipping, that block starts a sample: choosePathLength draws
  *     L = 2^e, the block is the sample's first, and __osp_skip is set to 1
- *     so the next L-1 blocks call the hook too (sampleBlock);
+ *     so the next L-1 blocks call the hook too (sampleBlock) - unless the
+ *     hot-list would turn the sample away (below): then the next skip
+ *     follows at once;
  *   - when the L-th block is appended the sample is finished, queued, and
  *     __osp_skip gets the next skip (chooseSkipValue).
  * Skips are geometric with mean f = interval: every block that is not in
@@ -50,6 +52,20 @@
  * threshold (estimate.c) and stays unbiased, while the short, hot subpaths
  * keep thresholds near 1.  (Gibbons and Matias's analysis holds per table;
  * the sum of the tables' bounds is the bound.)
+ *
+ * A table with threshold tau keeps each offer with probability 1/tau, so
+ * once tau has risen most long samples would be collected, block by block,
+ * queued and offered only to be turned away (moldyn: thresholds 20 to 140
+ * for lengths 8 and up, whose samples hold 8 in 10 of the sampled blocks).
+ * The coin is therefore flipped when a sample starts, against its table's
+ * threshold at that moment (hl_admit_cut): a sample that fails it is
+ * counted (declined) and never collected.  One that passes carries the cut
+ * it passed, and the table thins it by tau/tau' at the offer if its
+ * threshold rose to tau' meanwhile (hl_offer_passed), so each table is the
+ * same uniform sample of all offers as if every sample had been offered.
+ * A declined start is still a start for the estimator (estimate.c): the
+ * paper's skip likewise grows with the hot-list's threshold (OSP section
+ * 2.3, "the sampling frequency f"), which is what this does per table.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -74,8 +90,10 @@ struct osp_sampler
   uint32_t armed;      /* what the runtime last wrote into __osp_skip */
   uint32_t want, have; /* the sample being collected; want = 0: skipping */
   int fresh;           /* no hook handled yet on this state */
+  uint64_t cut;        /* the admission cut it passed (hl_admit_cut) */
   uint32_t qused, nq;  /* words and samples finished in the queue */
   uint32_t qlen[QMAX];
+  uint64_t qcut[QMAX];
   uint32_t q[];        /* qcap words; the open sample follows qused */
 };
 
@@ -248,7 +266,8 @@ flush_locked (struct osp_sampler *s)
   uint32_t off = 0;
   for (uint32_t i = 0; i < s->nq; i++)
     {
-      hl_offer (strata[stratum_of (s->qlen[i])], s->q + off, s->qlen[i]);
+      hl_offer_passed (strata[stratum_of (s->qlen[i])], s->q + off,
+                       s->qlen[i], s->qcut[i]);
       off += s->qlen[i];
     }
   if (s->want && s->have)
@@ -357,9 +376,21 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
     }
   if (s->want == 0)
     {
-      s->want = osp_draw_length (s->rng);
-      s->have = 0;
+      /* The hot-list's admission coin is flipped now rather than when
+         the sample is offered, so that a sample it would turn away is
+         not collected at all (see the header comment). */
+      uint32_t len = osp_draw_length (s->rng);
+      uint64_t cut = hl_admit_cut (strata[stratum_of (len)]);
       osp_walk_bump (t, OSP_W_STARTS, 1);
+      if (cut != UINT64_MAX && osp_rng_next (s->rng) >= cut)
+        {
+          osp_walk_bump (t, OSP_W_DECLINED, 1);
+          arm (s, osp_draw_skip (s->rng));
+          return;
+        }
+      s->want = len;
+      s->have = 0;
+      s->cut = cut;
     }
   s->q[s->qused + s->have++] = fn->block_base + block;
   osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, 1);
@@ -370,6 +401,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       return;
     }
   osp_sample_cursor.left = 0;
+  s->qcut[s->nq] = s->cut;
   s->qlen[s->nq++] = s->want;
   s->qused += s->want;
   s->want = 0;

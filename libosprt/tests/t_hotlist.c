@@ -23,6 +23,8 @@
 #define hl_create weak_hl_create
 #define hl_destroy weak_hl_destroy
 #define hl_offer weak_hl_offer
+#define hl_offer_passed weak_hl_offer_passed
+#define hl_admit_cut weak_hl_admit_cut
 #define hl_reset weak_hl_reset
 #define hl_foreach weak_hl_foreach
 #define hl_get_stats weak_hl_get_stats
@@ -31,6 +33,8 @@
 #undef hl_create
 #undef hl_destroy
 #undef hl_offer
+#undef hl_offer_passed
+#undef hl_admit_cut
 #undef hl_reset
 #undef hl_foreach
 #undef hl_get_stats
@@ -474,8 +478,49 @@ find_fn (const struct hl_item *it, void *arg)
 
 /* ---- 3. concise samples: unbiased, intervals cover ------------------------ */
 
+/* A caller that flips the admission coin itself (hl_admit_cut) when an
+   offer arrives, as the sampler does at a sample's first block, and hands
+   over what passed (hl_offer_passed) in batches of up to 64, as the
+   sampler's queue does, so that raises fall between a coin and its offer.
+   The pending offers point into the test's pool (or at the target). */
+struct precoin
+{
+  struct hotlist *h;
+  uint64_t s;         /* the caller's coins */
+  uint64_t declined;  /* turned away by the caller's coin */
+  uint32_t n;
+  const uint32_t *blocks[64];
+  uint32_t len[64];
+  uint64_t cut[64];
+};
+
 static void
-test_unbiased (void)
+precoin_flush (struct precoin *q)
+{
+  for (uint32_t i = 0; i < q->n; i++)
+    hl_offer_passed (q->h, q->blocks[i], q->len[i], q->cut[i]);
+  q->n = 0;
+}
+
+static void
+precoin_offer (struct precoin *q, const uint32_t *blocks, uint32_t len)
+{
+  uint64_t cut = hl_admit_cut (q->h);
+  if (cut != UINT64_MAX && trng (&q->s) >= cut)
+    {
+      q->declined++;
+      return;
+    }
+  q->blocks[q->n] = blocks;
+  q->len[q->n] = len;
+  q->cut[q->n++] = cut;
+  if (q->n == 64)
+    precoin_flush (q);
+}
+
+/* MODE 0: every offer through hl_offer; 1: through a precoin caller. */
+static void
+test_unbiased (int mode)
 {
   /* Target: one sequence offered N times, every 4th offer; the rest is
      Zipf noise over 30000 sequences of 2..64 ids, enough to force several
@@ -493,18 +538,31 @@ test_unbiased (void)
       struct hotlist *h = make (65536, 64, HL_CONCISE, HL_ENC_SEQUENCE,
                                 1000 + (uint64_t) sd);
       uint64_t s = 5000 + (uint64_t) sd;
+      struct precoin q = { .h = h, .s = 7000 + (uint64_t) sd };
       for (int t = 0; t < offers; t++)
         {
-          if (t % 4 == 0)
-            hl_offer (h, target, 4);
-          else
+          const uint32_t *b = target;
+          uint32_t len = 4;
+          if (t % 4 != 0)
             {
               uint32_t i = zipf_pick (&p, &s);
-              hl_offer (h, p.seq[i], p.len[i]);
+              b = p.seq[i];
+              len = p.len[i];
             }
+          if (mode == 0)
+            hl_offer (h, b, len);
+          else
+            precoin_offer (&q, b, len);
         }
+      precoin_flush (&q);
       struct hl_stats st;
       hl_get_stats (h, &st);
+      if (mode == 1)
+        {
+          CHECK_EQ (st.offered + q.declined, (uint64_t) offers);
+          CHECK (q.declined > st.offered);
+          CHECK (st.admitted < st.offered); /* raises between coin and offer */
+        }
       if (st.resamples < min_res)
         min_res = st.resamples;
       struct find f = { 4, target, 0 };
@@ -518,10 +576,11 @@ test_unbiased (void)
       hl_destroy (h);
     }
   double mean = sum_est / seeds, rate = (double) covered / seeds;
-  printf ("unbiased: %d seeds, N = %.0f, mean count*tau = %.1f (%+.2f%%), "
+  printf ("unbiased (%s): %d seeds, N = %.0f, mean count*tau = %.1f (%+.2f%%), "
           "mean tau %.1f, mean count %.1f, >= %llu raises, 95%% interval "
           "coverage %.1f%%\n",
-          seeds, N, mean, 100 * (mean - N) / N, sum_tau / seeds,
+          mode ? "caller's coin" : "hl_offer", seeds, N, mean,
+          100 * (mean - N) / N, sum_tau / seeds,
           sum_count / seeds, (unsigned long long) min_res, 100 * rate);
   CHECK (min_res >= 3);
   CHECK (mean > 0.98 * N && mean < 1.02 * N);
@@ -876,7 +935,8 @@ main (int argc, char **argv)
   test_math ();
   test_exact ();
   test_bound ();
-  test_unbiased ();
+  test_unbiased (0);
+  test_unbiased (1);
   test_space_saving ();
   test_encodings ();
   test_threads ();
