@@ -10,7 +10,8 @@
  *     hot-list would turn the sample away (below): then the next skip
  *     follows at once;
  *   - when the L-th block is appended the sample is finished, queued, and
- *     __osp_skip gets the next skip (chooseSkipValue).
+ *     __osp_skip gets the next skip (chooseSkipValue, drawn when the
+ *     sample started, so that a hook can arm it without the runtime).
  * Skips are geometric with mean f = interval: every block that is not in
  * a sample starts one independently with probability 1/f.  So the start
  * positions know nothing of the program and cannot alias with a loop's
@@ -29,10 +30,11 @@
  * that passed on the thread; a thread's report adds the part of the
  * current skip already consumed (osp_sampler_sync).
  *
- * In the middle of a sample the hook appends its block through a cursor
- * without entering the runtime (sampler.h): the blocks so appended are
- * counted (have, and their walk counters) when the sampler next runs on the
- * thread, by take_appended.
+ * After a sample's first block the hooks append their blocks through a
+ * cursor without entering the runtime (sampler.h), the last one arming
+ * the next skip: the blocks so appended are counted (have, and their walk
+ * counters), and a sample they completed is queued, when the sampler next
+ * runs on the thread, by take_appended.
  *
  * Finished samples wait in a per-thread queue (arena memory, no malloc):
  * at most QMAX samples and qcap = max_length + QWORDS ids.  Once a quarter
@@ -91,6 +93,7 @@ struct osp_sampler
   uint32_t want, have; /* the sample being collected; want = 0: skipping */
   int fresh;           /* no hook handled yet on this state */
   uint64_t cut;        /* the admission cut it passed (hl_admit_cut) */
+  uint32_t after;      /* the skip drawn to follow it */
   uint32_t qused, nq;  /* words and samples finished in the queue */
   uint32_t qlen[QMAX];
   uint64_t qcut[QMAX];
@@ -305,6 +308,8 @@ OSP_TLS struct osp_sample_cursor osp_sample_cursor;
 _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                 && offsetof (struct osp_sample_cursor, left)
                        == OSP_CURSOR_LEFT
+                && offsetof (struct osp_sample_cursor, skip)
+                       == OSP_CURSOR_SKIP
                 && offsetof (struct osp_sample_cursor, fns) == OSP_CURSOR_FNS
                 && sizeof (struct osp_cursor_fn) == 1 << OSP_CURSOR_FN_SHIFT
                 && offsetof (struct osp_cursor_fn, rec) == OSP_CURSOR_FN_REC
@@ -316,9 +321,29 @@ _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                 && offsetof (struct osp_fn_record, id) == OSP_RECORD_ID,
                 "trampoline.S's offsets of the cursor");
 
+/* Queue the open sample, complete, and note that the skip drawn to follow
+   it is armed (by the caller, or already by the hook that appended its
+   last block). */
+static void
+finish_sample (struct osp_thread *t, struct osp_sampler *s)
+{
+  osp_sample_cursor.left = 0;
+  s->qcut[s->nq] = s->cut;
+  s->qlen[s->nq++] = s->want;
+  s->qused += s->want;
+  s->want = 0;
+  s->armed = s->after;
+  osp_walk_bump (t, OSP_W_SAMPLES, 1);
+  if (s->nq == QMAX || qcap - s->qused < max_len)
+    flush (s, 1);
+  else if (s->nq >= QMAX / 4)
+    flush (s, 0);
+}
+
 /* Count in the blocks the hooks appended through the cursor since the
    sampler last ran: each consumed a countdown of 1, as a hook in the
-   runtime would have.  While a sample is open the cursor's next is always
+   runtime would have, and the one that appended a sample's last block
+   armed its skip.  While a sample is open the cursor's next is always
    where the sample's next block goes (set by open_cursor, moved by the
    appends and by flush_locked). */
 static void
@@ -333,10 +358,12 @@ take_appended (struct osp_thread *t, struct osp_sampler *s)
   s->have += n;
   osp_walk_bump (t, OSP_W_BLOCKS_SEEN, n);
   osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, n);
+  if (s->have == s->want)
+    finish_sample (t, s);
 }
 
-/* Let the hooks append the open sample's blocks but its last, those of FN
-   among them. */
+/* Let the hooks append the rest of the open sample's blocks, those of FN
+   among them, and arm its skip after the last. */
 static void
 open_cursor (const struct osp_sampler *s, const struct osp_fn *fn)
 {
@@ -346,7 +373,8 @@ open_cursor (const struct osp_sampler *s, const struct osp_fn *fn)
   f->base = fn->block_base;
   f->nblocks = fn->nblocks;
   osp_sample_cursor.next = (uint32_t *) s->q + s->qused + s->have;
-  osp_sample_cursor.left = s->want - s->have - 1;
+  osp_sample_cursor.skip = s->after;
+  osp_sample_cursor.left = s->want - s->have;
 }
 
 void
@@ -391,6 +419,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       s->want = len;
       s->have = 0;
       s->cut = cut;
+      s->after = osp_draw_skip (s->rng);
     }
   s->q[s->qused + s->have++] = fn->block_base + block;
   osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, 1);
@@ -400,17 +429,8 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       open_cursor (s, fn);
       return;
     }
-  osp_sample_cursor.left = 0;
-  s->qcut[s->nq] = s->cut;
-  s->qlen[s->nq++] = s->want;
-  s->qused += s->want;
-  s->want = 0;
-  osp_walk_bump (t, OSP_W_SAMPLES, 1);
-  if (s->nq == QMAX || qcap - s->qused < max_len)
-    flush (s, 1);
-  else if (s->nq >= QMAX / 4)
-    flush (s, 0);
-  arm (s, osp_draw_skip (s->rng));
+  finish_sample (t, s);
+  arm (s, s->after);
 }
 
 void

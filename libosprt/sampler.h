@@ -3,11 +3,12 @@
  *
  * While a sample is taken every block calls the hook (sampler.c; OSP
  * section 3, sampleBlock), and with the default lengths (2..1024 blocks,
- * geometric: 10 on average) eight hooks in ten are neither the sample's
- * first block, which draws its length, nor its last, which queues it and
- * draws the next skip: they only append a block id.  So the sampler leaves
- * a cursor in thread-local storage - where the next id goes and how many
- * ids may go there (all but the sample's last) - with a small cache of the
+ * geometric: 10 on average) nine hooks in ten are not the sample's first
+ * block, which draws its length and the skip that will follow the sample:
+ * they only append a block id, and the last one arms that skip.  So the
+ * sampler leaves a cursor in thread-local storage - where the next id goes,
+ * how many ids may go there (the rest of the sample) and the skip to arm
+ * after the last - with a small cache of the
  * functions its hooks came from (their first block id and block count,
  * direct-mapped by the record's address: a sample often goes back and
  * forth between a loop and the small functions GCC inlined into it after
@@ -20,8 +21,9 @@
  * by the runtime from a registered function and holds the id the runtime
  * gave the record, which the hook compares with the record's: a record
  * registered again (a module loaded where another was) misses.  The walk
- * counters of the appended blocks are added when the sampler next runs
- * (sampler.c, take_appended).
+ * counters of the appended blocks are added, and a sample the hooks
+ * completed is queued, when the sampler next runs (sampler.c,
+ * take_appended): a sample costs one entry into the runtime, not two.
  *
  * Shared by sampler.c (which sets the cursor), runtime.c and trampoline.S;
  * the offsets below are the assembly's view of the structs (checked by
@@ -32,6 +34,7 @@
 
 #define OSP_CURSOR_NEXT 0      /* struct osp_sample_cursor */
 #define OSP_CURSOR_LEFT 8
+#define OSP_CURSOR_SKIP 12
 #define OSP_CURSOR_FNS 16
 #define OSP_CURSOR_WAYS 8      /* entries in fns[] */
 #define OSP_CURSOR_FN_SHIFT 5  /* log2 of sizeof (struct osp_cursor_fn) */
@@ -57,9 +60,9 @@ struct osp_cursor_fn
 struct osp_sample_cursor
 {
   uint32_t *next; /* where the next block id goes */
-  uint32_t left;  /* how many may go; 0: none (no sample open, or its last
-                     block is next) */
-  uint32_t unused;
+  uint32_t left;  /* how many may go (the sample's blocks still to come);
+                     0: none, no sample open */
+  uint32_t skip;  /* the countdown after the sample's last block */
   struct osp_cursor_fn fns[OSP_CURSOR_WAYS];
 };
 
@@ -78,8 +81,9 @@ osp_cursor_fn (const struct osp_fn_record *rec)
    the countdown at 1: those of the chain CHAIN = {k, b0 .. b(k-1)} that a
    batched loop's events I .. I + N - 1 enter (event e enters b(e mod k)),
    in order, as many as the cursor lets.  Returns how many (their events
-   are done: __osp_skip is 1 again); 0, having changed nothing, when the
-   runtime must take event I.  Not while the runtime is already active on
+   are done: __osp_skip is 1 again, or the skip that follows the sample if
+   they completed it); 0, having changed nothing, when the runtime must
+   take event I.  Not while the runtime is already active on
    this thread (a signal handler's hook inside a hook: the runtime counts
    it as lost). */
 static inline uint64_t
@@ -106,7 +110,7 @@ osp_sample_append_chain (const struct osp_fn_record *rec,
         }
       c->left -= (uint32_t) m;
       if (m != 0)
-        __osp_skip = 1;
+        __osp_skip = c->left != 0 ? 1 : c->skip;
     }
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = 0;

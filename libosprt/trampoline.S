@@ -30,9 +30,10 @@
  *
  * The block hook's trampolines first try to append the block to the sample
  * being taken, through the cursor the sampler leaves in thread-local
- * storage (sampler.h): eight hooks in ten during a sample do only that, and
- * then the trampoline touches three general registers and returns, without
- * saving the rest, the vector state, or entering C.
+ * storage (sampler.h): every hook of a sample but its first does only that
+ * (the last also returns the skip that follows the sample), and then the
+ * trampoline touches three general registers and returns, without saving
+ * the rest, the vector state, or entering C.
  *
  * Other targets have no trampolines: the plugin emits plain calls there.
  */
@@ -208,11 +209,12 @@ osp_xsave_measure:
 	call	*target@GOTPCREL(%rip);				\
 	RESTORE_AVX
 
-/* The block hook in the middle of a sample: osp_sample_append (sampler.h)
-   with %rdi the record and %esi the block, in %rax, %rcx and %rdx only.
-   Returns 1 (the countdown while a sample is taken) when it appended the
-   block; else falls through to the full trampoline, every register as it
-   was but %rax and the flags, which the asm gives up anyway.  %rcx holds
+/* The block hook in a sample, past its first block: osp_sample_append
+   (sampler.h) with %rdi the record and %esi the block, in %rax, %rcx and
+   %rdx only.  Returns the countdown when it appended the block (1 while
+   the sample goes on, after its last block the skip the cursor holds);
+   else falls through to the full trampoline, every register as it was but
+   %rax and the flags, which the asm gives up anyway.  %rcx holds
    the thread-pointer offset of the cursor, then of its cache entry minus
    OSP_CURSOR_FNS. */
 #define APPEND_BLOCK()						\
@@ -242,17 +244,19 @@ osp_xsave_measure:
 	movl	%fs:OSP_CURSOR_FNS+OSP_CURSOR_FN_BASE(%rcx), %edx; \
 	addl	%esi, %edx;					\
 	movq	osp_sample_cursor@gottpoff(%rip), %rcx;		\
-	subl	$1, %fs:OSP_CURSOR_LEFT(%rcx);			\
 	movq	%fs:OSP_CURSOR_NEXT(%rcx), %rax;		\
 	movl	%edx, (%rax);					\
 	addq	$4, %fs:OSP_CURSOR_NEXT(%rcx);			\
+	movl	$1, %eax;					\
+	subl	$1, %fs:OSP_CURSOR_LEFT(%rcx);			\
+	jne	6f;						\
+	movl	%fs:OSP_CURSOR_SKIP(%rcx), %eax; /* the last */	\
+6:	movq	osp_in_runtime@gottpoff(%rip), %rcx;		\
+	movb	$0, %fs:(%rcx);					\
 	popq	%rdx;						\
 	.cfi_adjust_cfa_offset -8;				\
 	popq	%rcx;						\
 	.cfi_adjust_cfa_offset -8;				\
-	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
-	movb	$0, %fs:(%rax);					\
-	movl	$1, %eax;					\
 	ret;							\
 	.cfi_adjust_cfa_offset 16;				\
 7:	popq	%rdx;						\

@@ -7,9 +7,9 @@
 #   2. Publishing changes no profile: the mode=blocks tsv report is the same with publish=on
 #      (publish_ms=50, the smallest period) as with publish=off.
 #   3. publish=off and mode=off: no segment while the program runs.
-#   4. The name is taken (a file made under the program's pid before it starts): exactly one
+#   4. The name is taken (a directory made under the program's pid before it starts): exactly one
 #      stderr line "osp: cannot publish (...): the program runs and profiles as before", the
-#      output and the exit report as usual, the file left alone.
+#      output and the exit report as usual, the name left alone.
 #   4b. No room for the segment (a file size limit makes posix_fallocate fail, as a full
 #      /dev/shm would): the same one line, no file left behind, output as usual.
 #   5. fork: three children living 300 ms each (so their publishers make their own segments):
@@ -109,7 +109,9 @@ for opts in publish=off:report=none mode=off:report=none; do
 done
 
 # ---- 4. the name is taken ----
-echo go | osp_run sh -c ': > "$0/osp-$1-$$"; echo $$ > "$2"; exec "$3" wait' \
+# By a directory: once the program has exited, any osp program of this user (a test running
+# beside this one) may sweep a regular file under its dead pid as stale, but not a directory.
+echo go | osp_run sh -c 'mkdir "$0/osp-$1-$$"; echo $$ > "$2"; exec "$3" wait' \
   "$SHM" "$U" "$W/taken.pid" "$P.osp" > "$W/taken.out" 2> "$W/taken.err"
 echo "$?" > "$W/taken.rc"
 same_as_plain "name taken" "$W/taken"
@@ -120,9 +122,8 @@ want="osp: cannot publish ($SHM/osp-$U-$tpid: File exists): the program runs and
   { osp_fail "name taken: first stderr line is not the warning"; osp_show "$W/taken.err"; }
 [ "$(grep -c '^osp: cannot publish' "$W/taken.err")" = 1 ] || osp_fail "name taken: not one warning"
 grep -q '^osp report: mode=subpaths' "$W/taken.err" || osp_fail "name taken: no exit report"
-if [ -f "$SHM/osp-$U-$tpid" ]; then
-  [ -s "$SHM/osp-$U-$tpid" ] && osp_fail "name taken: the file was written"
-  rm -f "$SHM/osp-$U-$tpid"
+if [ -d "$SHM/osp-$U-$tpid" ]; then
+  rmdir "$SHM/osp-$U-$tpid" || osp_fail "name taken: something was written in it"
 else
   osp_fail "name taken: the file was removed"
 fi

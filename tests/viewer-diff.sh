@@ -341,7 +341,9 @@ keys ()
 {
   $TM send-keys -t v "$@"
 }
-if wait_for start '^\[1 subpaths\] .*subpaths diff \([0-9]+ in both'; then
+# (The bar is drawn after the table: wait for both, or a loaded machine shows a blank last line.)
+if wait_for start '^\[1 subpaths\] .*subpaths diff \([0-9]+ in both' &&
+   wait_for start '^DIFF row 1/'; then
   head -n 1 "$W/start.txt" | grep -q '^OLD a.ospsnap: ' || osp_fail "UI: no OLD status line"
   sed -n 2p "$W/start.txt" | grep -q '^NEW b.ospsnap: ' || osp_fail "UI: no NEW status line"
   tail -n 1 "$W/start.txt" | grep -q '^DIFF row 1/' || osp_fail "UI: no DIFF tag and row count in the bar"
