@@ -89,7 +89,8 @@ uint64_t osp_seed;
 struct osp_sampler
 {
   uint64_t rng[4];
-  uint32_t armed;      /* what the runtime last wrote into __osp_skip */
+  uint32_t armed;      /* the countdown last armed in __osp_skip, by the
+                          runtime or by the hook that ended a sample */
   uint32_t want, have; /* the sample being collected; want = 0: skipping */
   int fresh;           /* no hook handled yet on this state */
   uint64_t cut;        /* the admission cut it passed (hl_admit_cut) */
