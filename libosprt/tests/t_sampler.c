@@ -289,10 +289,15 @@ scenario_estimate (void)
   CHECK (p.walk[OSP_W_DECLINED] > 0);
   CHECK (p.walk[OSP_W_SAMPLES] + 1 >= starts && p.walk[OSP_W_SAMPLES] <= starts);
   CHECK_EQ (p.hl.offered, p.walk[OSP_W_SAMPLES]);
-  double q = (double) starts / (double) n;
-  fprintf (stderr, "estimate: q %.5f (1/(f+E[L]) ~ %.5f), %u entries, "
-           "threshold %.3g, resamples %llu\n", q, 1.0 / (100 + 10),
-           p.nsubs, p.hl.threshold, (unsigned long long) p.hl.resamples);
+  /* A start every f = 100 blocks outside samples: q lies between
+     1/(f + E[L]) (every start collected, E[L] ~ 10) and 1/f (none). */
+  double q = (double) p.walk[OSP_W_STARTS] / (double) n;
+  fprintf (stderr, "estimate: q %.5f (1/(f+E[L]) ~ %.5f .. 1/f = %.5f), "
+           "%llu declined, %u entries, threshold %.3g, resamples %llu\n", q,
+           1.0 / (100 + 10), 1.0 / 100,
+           (unsigned long long) p.walk[OSP_W_DECLINED], p.nsubs,
+           p.hl.threshold, (unsigned long long) p.hl.resamples);
+  CHECK (q > 0.97 / (100 + 10) && q < 1.03 / 100);
   CHECK (p.hl.resamples > 0); /* the default 64K bound was reached */
 
   int checked = 0, inside = 0;
