@@ -13,7 +13,12 @@
  * sample (positions inside a sample cannot start one, so q is a little
  * below p; measuring it instead of assuming p accounts for that exactly).
  * starts includes the samples the hot-list's coin turned away at their
- * first block (sampler.c): that coin is the table's 1/tau below.
+ * first block (sampler.c): that coin is the table's 1/tau below.  When
+ * the sampler stretches its skips by W (it does not draw what the
+ * tables would turn away), a start counts W: it stands for the starts at
+ * rate p that the coins would have declined, and starts / blocks_seen
+ * still estimates q (its noise, 1/sqrt of the starts drawn, stays below
+ * the counts').
  * An occurrence of subpath S of length L at some position is offered to
  * the hot-list with probability q * P(L).  The hot-list table of S's
  * length class (sampler.c stratifies by length) keeps count c under its

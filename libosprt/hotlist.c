@@ -72,6 +72,10 @@
  *     per admitted (hence per offered) block.  The factor 1.25 keeps tau
  *     within 25% of the smallest threshold that would do, and each pass
  *     drops about 20% of the sample points.
+ *   - with max_gain, an admitted offer that takes the sample size past
+ *     max_gain x m (m: the entries of max_len the arena holds) raises tau
+ *     once, the same raise: a table whose few hot entries never fill the
+ *     arena stops growing counts whose intervals are already narrow.
  *   So count is Binomial(N, 1/tau) for a subpath offered N times, count*tau
  *   estimates N, with variance about tau^2 count.  (tau itself depends on
  *   the stream; for a subpath that is a small part of the sample this
@@ -135,6 +139,8 @@ struct hotlist
   struct hl_config cfg;
   uint64_t rng[4];           /* xoshiro256** */
   double tau;
+  uint64_t max_sample;       /* concise: raise tau above this sample size
+                                (max_gain x m; 0: only when full) */
   uint64_t admit_cut;        /* admit iff next64 < admit_cut (tau > 1);
                                 written under the lock, atomically, since
                                 hl_admit_cut reads it without */
@@ -677,6 +683,16 @@ hl_make_room (struct hotlist *h, uint32_t len)
   return survived;
 }
 
+/* Keep the sample within max_gain x m points (hl_config): one raise
+   thins it by 1/HL_RAISE, so the next comes after a fifth of the cap has
+   been admitted again, and the work stays amortised O(1) per offer. */
+static void
+hl_bound_sample (struct hotlist *h)
+{
+  if (h->max_sample && h->st.sample_size > h->max_sample)
+    hl_raise (h);
+}
+
 /* ---- the API ------------------------------------------------------------- */
 
 static void
@@ -733,6 +749,9 @@ hl_create (const struct hl_config *c)
   h->arena_hi = (uint32_t) total_words;
   h->fixed_bytes = (size_t) h->arena_lo * 8;
   h->cap_bytes = (size_t) (h->arena_hi - h->arena_lo) * 8;
+  if (c->max_gain)
+    h->max_sample = (uint64_t) c->max_gain
+                    * (h->cap_bytes / hl_need (h, c->max_len) + 1);
   hl_seed (h, c->seed);
   hl_clear (h);
   return h;
@@ -793,6 +812,8 @@ hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len,
           h->st.sample_size++;
           if (!concise)
             hl_sift_down (h, x->heap);
+          else
+            hl_bound_sample (h);
           return;
         }
       off = x->next;
@@ -804,6 +825,7 @@ hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len,
       if (h->cap_bytes - h->live_bytes < need && !hl_make_room (h, len))
         return;
       hl_insert (h, blocks, len, r, key, 1, 0, 0, 0);
+      hl_bound_sample (h);
     }
   else
     {

@@ -12,7 +12,13 @@
  *                     probability old/new), so the kept histogram stays a
  *                     uniform sample of everything offered so far.  Amortised
  *                     O(1) per offered block.  count * threshold estimates the
- *                     number of offers of a subpath.
+ *                     number of offers of a subpath.  With max_gain
+ *                     G, the threshold is also raised whenever the sample
+ *                     holds more than G x m points, m the entries of
+ *                     max_len the bound holds: the OSP paper's sample of
+ *                     m x G (section 2.3, equation 1; G is its "gain", the
+ *                     average count of an entry), past which more samples
+ *                     narrow the intervals little and cost as much.
  *   HL_SPACE_SAVING   Metwally et al.: a fixed number of counters (as many as
  *                     fit in the bound); an unknown subpath replaces the
  *                     entry with the smallest count and inherits it as its
@@ -59,6 +65,10 @@ struct hl_config
   enum hl_policy policy;
   enum hl_encoding encoding;
   uint64_t seed;             /* for the admission and thinning coins */
+  uint32_t max_gain;         /* concise: 0, or G: the threshold is also
+                                raised whenever the sample size passes G
+                                times the number of max_len entries the
+                                bound holds (below) */
 };
 
 #define HL_MIN_BYTES 4096

@@ -229,6 +229,12 @@ parse_interval (struct osp_options *o, const char *value)
 }
 
 static int
+parse_gain (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 0, 1000000000, &o->gain);
+}
+
+static int
 parse_min_length (struct osp_options *o, const char *value)
 {
   return parse_pow2 (value, &o->min_length);
@@ -538,6 +544,7 @@ static const struct osp_key keys[] = {
   { "max_functions", "an integer 1..16777216", parse_max_functions },
   { "verbose", "0, 1", parse_verbose },
   { "interval", "an integer 1..1000000000", parse_interval },
+  { "gain", "an integer 0..1000000000 (0: no limit)", parse_gain },
   { "min_length", "a power of two 2..65536, at most max_length",
     parse_min_length },
   { "max_length", "a power of two 2..65536, at least min_length",
@@ -593,6 +600,7 @@ osp_options_defaults (struct osp_options *o)
   o->max_functions = 65536;
   o->verbose = 0;
   o->interval = 1000;
+  o->gain = 300;
   o->min_length = 2;
   o->max_length = 1024;
   o->length_bias = OSP_BIAS_GEOMETRIC;

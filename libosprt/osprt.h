@@ -121,7 +121,8 @@ struct osp_options
   uint32_t max_functions;
   int verbose;
   /* Subpath modes (doc/CONTRACTS.md). */
-  uint32_t interval;              /* mean skip f */
+  uint32_t interval;              /* mean skip f (before stretching) */
+  uint32_t gain;                  /* hot-list's max_gain G (0: none) */
   uint32_t min_length, max_length; /* powers of two, 2..65536 */
   enum osp_bias length_bias;
   uint64_t hotlist_bytes;
@@ -301,9 +302,11 @@ enum osp_walk_counter
 {
   OSP_W_BLOCKS_SEEN,     /* every block that passed on the thread */
   OSP_W_BLOCKS_SAMPLED,  /* blocks appended to a sample (exact: all) */
-  OSP_W_STARTS,          /* samples begun */
+  OSP_W_STARTS,          /* samples begun (a start drawn with a skip
+                            stretched by W counts W, sampler.c) */
   OSP_W_DECLINED,        /* of those, turned away by the hot-list's coin
                             at their first block (sampler.c) */
+  OSP_W_DRAWN,           /* starts as drawn (each counts 1) */
   OSP_W_SAMPLES,         /* samples finished (exact: subpaths counted) */
   OSP_W_PATH_ENDS,       /* path ends passed (paths=counter, exhaustive) */
   OSP_W_N
@@ -776,6 +779,8 @@ struct osp_profile
   struct hl_stats hl;       /* mode=subpaths: sums over the strata */
   struct osp_stratum strata[OSP_NEXP_MAX];
   uint32_t nstrata;
+  uint32_t stretch;         /* mode=subpaths: skips drawn now at mean
+                               interval x stretch (sampler.c's W) */
   uint64_t exact_entries, exact_dropped, exact_bytes_used;
   uint64_t seed;
   struct osp_path_profile paths; /* every mode */

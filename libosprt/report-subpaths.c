@@ -227,6 +227,7 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
   osp_stat_u (out, "samples", p->walk[OSP_W_SAMPLES]);
   osp_stat_u (out, "starts", p->walk[OSP_W_STARTS]);
   osp_stat_u (out, "declined", p->walk[OSP_W_DECLINED]);
+  osp_stat_u (out, "starts_drawn", p->walk[OSP_W_DRAWN]);
   osp_stat_u (out, "subpaths", p->nsubs);
   osp_stat_u (out, "min_length", o->min_length);
   if (p->mode == OSP_MODE_SUBPATHS)
@@ -234,6 +235,8 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
       osp_stat_u (out, "max_length", o->max_length);
       osp_stat_s (out, "length_bias", bias_names[o->length_bias]);
       osp_stat_u (out, "interval", o->interval);
+      osp_stat_u (out, "stretch", p->stretch);
+      osp_stat_u (out, "gain_limit", o->gain);
       osp_stat_f (out, "threshold", p->hl.threshold);
       osp_stat_u (out, "resamples", p->hl.resamples);
       osp_stat_f (out, "gain", gain (p));
@@ -300,12 +303,13 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
       fprintf (out, "subpaths: sampled (estimates with 95%% intervals)\n");
       fprintf (out,
                "  blocks seen %llu, blocks sampled %llu, samples %llu "
-               "(started %llu, declined at the start %llu)\n",
+               "(started %llu, declined at the start %llu; %llu drawn)\n",
                (unsigned long long) w[OSP_W_BLOCKS_SEEN],
                (unsigned long long) w[OSP_W_BLOCKS_SAMPLED],
                (unsigned long long) w[OSP_W_SAMPLES],
                (unsigned long long) w[OSP_W_STARTS],
-               (unsigned long long) w[OSP_W_DECLINED]);
+               (unsigned long long) w[OSP_W_DECLINED],
+               (unsigned long long) w[OSP_W_DRAWN]);
       fprintf (out,
                "  hot-list: %llu entries, sample size %llu, gain %.2f, "
                "largest threshold %.6g, resamples %llu\n",
@@ -329,9 +333,12 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                p->hl.mem_used, p->hl.mem_peak, p->hl.mem_bytes,
                policy_names[o->policy], encoding_names[o->encoding]);
       fprintf (out,
-               "  interval %u, lengths %u..%u, bias %s, seed %llu\n",
-               o->interval, o->min_length, o->max_length,
-               bias_names[o->length_bias], (unsigned long long) p->seed);
+               "  interval %u (skips now x%u: what every table would "
+               "decline is not drawn), gain limit %u, lengths %u..%u, "
+               "bias %s, seed %llu\n",
+               o->interval, p->stretch, o->gain, o->min_length,
+               o->max_length, bias_names[o->length_bias],
+               (unsigned long long) p->seed);
     }
 
   size_t top = p->nsubs < o->report_top ? p->nsubs : o->report_top;

@@ -68,6 +68,27 @@
  * A declined start is still a start for the estimator (estimate.c): the
  * paper's skip likewise grows with the hot-list's threshold (OSP section
  * 2.3, "the sampling frequency f"), which is what this does per table.
+ *
+ * What the tables' coins would turn away is not drawn at all (the plan,
+ * below): with a_L = 1/tau of length L's table and A = sum P(L) a_L, the
+ * starts a table keeps are a Bernoulli(A/f) stream, of which a start has
+ * length L with probability P(L) a_L / A.  So with W = floor (1/A) the
+ * skips are drawn with mean f W, and a start takes length L with
+ * probability P(L) a_L W, or none (declined: 1 - A W < A of them); it
+ * stands for W starts at the interval, W - 1 of them declined.  Each
+ * length's samples are then kept with probability P(L) a_L / f per block,
+ * as with every start drawn and every coin flipped, and no coin is left:
+ * a sample carries its table's cut for the plan, and the table thins it
+ * if its threshold rose since (hl_offer_passed).  The plan is recomputed
+ * under osp_hot_lock after each batch, when a threshold may have risen,
+ * and each thread takes a copy then; a copy goes into use when the
+ * thread next draws a skip, so that a start is always weighed and given
+ * its length by the plan its skip was drawn with.  A stale plan is still
+ * right (thresholds only rise, so a_L was larger, and the table's thinning
+ * makes up the difference), only less economical.  With the gain limit
+ * (the `gain` option, hotlist.h) every table's threshold keeps rising as
+ * the run goes on, however few its entries, so the starts of a long run
+ * grow about with the logarithm of its length.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -86,6 +107,17 @@ uint64_t osp_seed;
 #define QMAX 64
 #define QWORDS 4096
 
+/* How skips are drawn and what a start takes (header comment). */
+struct plan
+{
+  uint64_t gen;                 /* plan_now's generation it copies */
+  uint64_t weight;              /* W */
+  double log_keep;              /* log (1 - 1/(interval W)); 0 if that is 1 */
+  uint64_t take[OSP_NEXP_MAX];  /* P(L) a_L W cumulated, by length; past
+                                   the last: declined */
+  uint64_t cut[OSP_NEXP_MAX];   /* 2^64 a_L: the table's cut it assumed */
+};
+
 struct osp_sampler
 {
   uint64_t rng[4];
@@ -95,6 +127,9 @@ struct osp_sampler
   int fresh;           /* no hook handled yet on this state */
   uint64_t cut;        /* the admission cut it passed (hl_admit_cut) */
   uint32_t after;      /* the skip drawn to follow it */
+  int pending;         /* next holds a newer plan than plan */
+  struct plan plan;    /* the one the armed skip was drawn with */
+  struct plan next;
   uint32_t qused, nq;  /* words and samples finished in the queue */
   uint32_t qlen[QMAX];
   uint64_t qcut[QMAX];
@@ -102,8 +137,13 @@ struct osp_sampler
 };
 
 /* Immutable after osp_sampler_init. */
-static double log_keep;     /* log (1 - 1/interval); 0 when interval = 1 */
-static uint64_t cdf[OSP_NEXP_MAX];
+static uint64_t cdf[OSP_NEXP_MAX];    /* P(L) cumulated, by length */
+static double plen[OSP_NEXP_MAX];     /* P(L) */
+static uint32_t interval, most_weight; /* interval x W stays <= 2^30 */
+static struct plan plan_base;         /* W = 1, every cut UINT64_MAX */
+
+/* The plan in force (see the header comment); under osp_hot_lock. */
+static struct plan plan_now;
 static unsigned e_min, nexp;
 
 /* The strata: table s holds the lengths 2^(e_min+e) with
@@ -175,7 +215,19 @@ osp_draw_geometric (uint64_t rng[4], double log_keep_p)
 uint32_t
 osp_draw_skip (uint64_t rng[4])
 {
-  return osp_draw_geometric (rng, log_keep);
+  return osp_draw_geometric (rng, plan_base.log_keep);
+}
+
+/* The next skip, by the newest plan the thread has. */
+static uint32_t
+draw_skip (struct osp_sampler *s)
+{
+  if (s->pending)
+    {
+      s->plan = s->next;
+      s->pending = 0;
+    }
+  return osp_draw_geometric (s->rng, s->plan.log_keep);
 }
 
 uint32_t
@@ -217,6 +269,7 @@ make_hotlist (const struct osp_options *o)
                              .max_len = (uint32_t) 1 << (e_min + e_last),
                              .policy = o->policy,
                              .encoding = o->encoding,
+                             .max_gain = o->gain,
                              .seed = osp_seed ^ 0x686f746c69737421u ^ i };
       strata[i] = hl_create (&c);
       if (strata[i] == NULL)
@@ -229,16 +282,26 @@ int
 osp_sampler_init (const struct osp_options *o)
 {
   osp_seed = o->seed_set ? o->seed : random_seed ();
-  log_keep = o->interval > 1 ? osp_ln1m (1.0 / o->interval) : 0;
+  interval = o->interval;
+  most_weight = o->interval < (1u << 30) ? (1u << 30) / o->interval : 1;
   e_min = 31u - (unsigned) __builtin_clz (o->min_length);
   nexp = 31u - (unsigned) __builtin_clz (o->max_length) - e_min + 1;
   double cum = 0;
   for (unsigned i = 0; i < nexp; i++)
     {
-      cum += osp_length_prob (o, (uint32_t) 1 << (e_min + i));
+      plen[i] = osp_length_prob (o, (uint32_t) 1 << (e_min + i));
+      cum += plen[i];
       cdf[i] = cum >= 1.0 ? UINT64_MAX : (uint64_t) (cum * 0x1p64);
     }
   cdf[nexp - 1] = UINT64_MAX;
+  plan_base = (struct plan) {
+    .gen = 0, .weight = 1,
+    .log_keep = o->interval > 1 ? osp_ln1m (1.0 / o->interval) : 0
+  };
+  memcpy (plan_base.take, cdf, sizeof cdf);
+  for (unsigned i = 0; i < OSP_NEXP_MAX; i++)
+    plan_base.cut[i] = UINT64_MAX;
+  plan_now = plan_base;
   max_len = o->max_length;
   qcap = max_len + QWORDS;
   if (o->mode != OSP_MODE_SUBPATHS)
@@ -256,10 +319,44 @@ make_sampler (struct osp_thread *t)
   if (s == NULL)
     return NULL;
   osp_rng_seed (s->rng, osp_seed, t->index);
+  s->plan = plan_base; /* until its first batch brings plan_now */
+  s->pending = 0;
   s->armed = 1; /* __osp_skip starts at 1 in every thread (and child) */
   s->fresh = 1;
   t->sampler = s;
   return s;
+}
+
+/* Recompute plan_now if a table's threshold has moved (caller holds
+   osp_hot_lock). */
+static void
+update_plan (void)
+{
+  uint64_t cut[OSP_NEXP_MAX];
+  int same = 1;
+  for (unsigned i = 0; i < nexp; i++)
+    {
+      cut[i] = hl_admit_cut (strata[stratum_of ((uint32_t) 1 << (e_min + i))]);
+      same &= cut[i] == plan_now.cut[i];
+    }
+  if (same)
+    return;
+  double a = 0;
+  for (unsigned i = 0; i < nexp; i++)
+    a += plen[i] * ((double) cut[i] * 0x1p-64);
+  double w = a > 0 ? 1 / a : most_weight;
+  struct plan *p = &plan_now;
+  p->weight = w >= most_weight ? most_weight : w >= 1 ? (uint64_t) w : 1;
+  double f = (double) interval * (double) p->weight;
+  p->log_keep = f > 1 ? osp_ln1m (1 / f) : 0;
+  double cum = 0;
+  for (unsigned i = 0; i < nexp; i++)
+    {
+      cum += plen[i] * ((double) cut[i] * 0x1p-64) * (double) p->weight;
+      p->take[i] = cum >= 1.0 ? UINT64_MAX : (uint64_t) (cum * 0x1p64);
+      p->cut[i] = cut[i];
+    }
+  p->gen++;
 }
 
 /* Hand the finished samples to the hot-list (caller holds osp_hot_lock),
@@ -280,6 +377,12 @@ flush_locked (struct osp_sampler *s)
     osp_sample_cursor.next = s->q + s->have; /* the open sample moved */
   s->qused = 0;
   s->nq = 0;
+  update_plan ();
+  if (plan_now.gen != (s->pending ? s->next.gen : s->plan.gen))
+    {
+      s->next = plan_now;
+      s->pending = 1;
+    }
 }
 
 static void
@@ -396,7 +499,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       /* The thread's first block: it starts a sample with probability
          1/f like any other; if not, the skip's remaining blocks follow. */
       s->fresh = 0;
-      uint32_t k = osp_draw_skip (s->rng);
+      uint32_t k = draw_skip (s);
       if (k > 1)
         {
           arm (s, k - 1);
@@ -408,19 +511,26 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       /* The hot-list's admission coin is flipped now rather than when
          the sample is offered, so that a sample it would turn away is
          not collected at all (see the header comment). */
-      uint32_t len = osp_draw_length (s->rng);
-      uint64_t cut = hl_admit_cut (strata[stratum_of (len)]);
-      osp_walk_bump (t, OSP_W_STARTS, 1);
-      if (cut != UINT64_MAX && osp_rng_next (s->rng) >= cut)
+      /* The start stands for W at the interval; it takes a length by
+         the plan its skip was drawn with, or is declined. */
+      const struct plan *p = &s->plan;
+      uint64_t r = osp_rng_next (s->rng);
+      unsigned i = 0;
+      while (i < nexp && r >= p->take[i] && p->take[i] != UINT64_MAX)
+        i++;
+      osp_walk_bump (t, OSP_W_STARTS, p->weight);
+      osp_walk_bump (t, OSP_W_DRAWN, 1);
+      if (i == nexp)
         {
-          osp_walk_bump (t, OSP_W_DECLINED, 1);
-          arm (s, osp_draw_skip (s->rng));
+          osp_walk_bump (t, OSP_W_DECLINED, p->weight);
+          arm (s, draw_skip (s));
           return;
         }
-      s->want = len;
+      osp_walk_bump (t, OSP_W_DECLINED, p->weight - 1);
+      s->want = (uint32_t) 1 << (e_min + i);
       s->have = 0;
-      s->cut = cut;
-      s->after = osp_draw_skip (s->rng);
+      s->cut = p->cut[i];
+      s->after = draw_skip (s);
     }
   s->q[s->qused + s->have++] = fn->block_base + block;
   osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, 1);
@@ -490,6 +600,9 @@ osp_sampler_reset (void)
 {
   memset (totals, 0, sizeof totals);
   osp_sample_cursor.left = 0; /* its sampler was the parent thread's */
+  uint64_t gen = plan_now.gen;
+  plan_now = plan_base;
+  plan_now.gen = gen + 1;
   /* The child samples other positions than its parent and siblings. */
   uint64_t x = osp_seed ^ ((uint64_t) getpid () << 32);
   osp_seed = splitmix64 (&x);
@@ -589,6 +702,7 @@ osp_sampler_collect (struct osp_profile *p, const struct osp_options *o)
       hl_foreach (strata[i], copy_item, &c);
     }
   p->nstrata = nstrata;
+  p->stretch = (uint32_t) plan_now.weight;
   pthread_mutex_unlock (&osp_hot_lock);
   if (c.failed)
     {

@@ -149,6 +149,7 @@ osp_exact_hit (struct osp_thread *t, uint32_t gid)
   osp_walk_bump (t, OSP_W_BLOCKS_SEEN, 1);
   osp_walk_bump (t, OSP_W_BLOCKS_SAMPLED, 1);
   osp_walk_bump (t, OSP_W_STARTS, 1);
+  osp_walk_bump (t, OSP_W_DRAWN, 1);
   x->buf[x->n++] = gid;
   if (x->n == bufcap)
     process (t, x);

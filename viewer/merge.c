@@ -700,7 +700,7 @@ finish_section (struct merge *m, int s)
 static const char *const sum_stats[] = {
   "functions_dropped", "unregistered_hits", "threads", "records_invalid",
   "abi_mismatches", "hits_lost", "block_entries", "blocks_seen",
-  "blocks_sampled", "samples", "starts", "declined", "resamples", "hotlist_offered",
+  "blocks_sampled", "samples", "starts", "declined", "starts_drawn", "resamples", "hotlist_offered",
   "hotlist_admitted", "hotlist_evictions", "hotlist_too_long",
   "exact_dropped", "path_ends_seen", "path_ticks", "path_samples",
   "path_counted", "forest_unseen",

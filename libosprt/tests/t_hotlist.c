@@ -187,11 +187,12 @@ collect_free (struct collect *c)
 }
 
 static struct hotlist *
-make (size_t bytes, uint32_t max_len, enum hl_policy pol,
-      enum hl_encoding enc, uint64_t seed)
+make_gain (size_t bytes, uint32_t max_len, enum hl_policy pol,
+           enum hl_encoding enc, uint64_t seed, uint32_t max_gain)
 {
   struct hl_config c = { .mem_bytes = bytes, .max_len = max_len,
-                         .policy = pol, .encoding = enc, .seed = seed };
+                         .policy = pol, .encoding = enc, .seed = seed,
+                         .max_gain = max_gain };
   struct hotlist *h = hl_create (&c);
   if (h == NULL)
     {
@@ -199,6 +200,13 @@ make (size_t bytes, uint32_t max_len, enum hl_policy pol,
       exit (2);
     }
   return h;
+}
+
+static struct hotlist *
+make (size_t bytes, uint32_t max_len, enum hl_policy pol,
+      enum hl_encoding enc, uint64_t seed)
+{
+  return make_gain (bytes, max_len, pol, enc, seed, 0);
 }
 
 /* ---- 0. the helpers of hotlist.c ----------------------------------------- */
@@ -524,9 +532,17 @@ test_unbiased (int mode)
 {
   /* Target: one sequence offered N times, every 4th offer; the rest is
      Zipf noise over 30000 sequences of 2..64 ids, enough to force several
-     raises in 64 KiB. */
+     raises in 64 KiB.  Mode 2 (the gain limit): the noise is 50
+     sequences of 4 ids, which never fill the bound, and max_gain = 2
+     raises the threshold instead: m <= 64 KiB / 24 bytes a record. */
   struct pool p;
-  pool_init (&p, 30000, len_2_64, 1.0, 3);
+  const uint32_t gain = mode == 2 ? 2 : 0;
+  const uint64_t most = 2 * (65536 / 24 + 1);
+  uint64_t largest = 0;
+  if (mode == 2)
+    pool_init (&p, 50, len_4, 1.0, 3);
+  else
+    pool_init (&p, 30000, len_2_64, 1.0, 3);
   const uint32_t target[4] = { 0xdead, 0xbeef, 1, 2 };
   const int seeds = 200, offers = 100000;
   const double N = offers / 4;
@@ -535,8 +551,8 @@ test_unbiased (int mode)
   uint64_t min_res = UINT64_MAX;
   for (int sd = 0; sd < seeds; sd++)
     {
-      struct hotlist *h = make (65536, 64, HL_CONCISE, HL_ENC_SEQUENCE,
-                                1000 + (uint64_t) sd);
+      struct hotlist *h = make_gain (65536, 64, HL_CONCISE, HL_ENC_SEQUENCE,
+                                     1000 + (uint64_t) sd, gain);
       uint64_t s = 5000 + (uint64_t) sd;
       struct precoin q = { .h = h, .s = 7000 + (uint64_t) sd };
       for (int t = 0; t < offers; t++)
@@ -549,7 +565,7 @@ test_unbiased (int mode)
               b = p.seq[i];
               len = p.len[i];
             }
-          if (mode == 0)
+          if (mode != 1)
             hl_offer (h, b, len);
           else
             precoin_offer (&q, b, len);
@@ -565,6 +581,10 @@ test_unbiased (int mode)
         }
       if (st.resamples < min_res)
         min_res = st.resamples;
+      if (st.sample_size > largest)
+        largest = st.sample_size;
+      if (mode == 2)
+        CHECK (st.mem_used < st.mem_bytes / 2); /* raised by the gain */
       struct find f = { 4, target, 0 };
       hl_foreach (h, find_fn, &f);
       double c = (double) f.count, tau = st.threshold;
@@ -579,10 +599,17 @@ test_unbiased (int mode)
   printf ("unbiased (%s): %d seeds, N = %.0f, mean count*tau = %.1f (%+.2f%%), "
           "mean tau %.1f, mean count %.1f, >= %llu raises, 95%% interval "
           "coverage %.1f%%\n",
-          mode ? "caller's coin" : "hl_offer", seeds, N, mean,
+          mode == 2 ? "gain limit" : mode ? "caller's coin" : "hl_offer",
+          seeds, N, mean,
           100 * (mean - N) / N, sum_tau / seeds,
           sum_count / seeds, (unsigned long long) min_res, 100 * rate);
   CHECK (min_res >= 3);
+  if (mode == 2)
+    {
+      printf ("gain limit: largest sample %llu points (at most %llu)\n",
+              (unsigned long long) largest, (unsigned long long) most);
+      CHECK (largest <= most);
+    }
   CHECK (mean > 0.98 * N && mean < 1.02 * N);
   CHECK (rate >= 0.90 && rate <= 0.99);
   pool_free (&p);
@@ -937,6 +964,7 @@ main (int argc, char **argv)
   test_bound ();
   test_unbiased (0);
   test_unbiased (1);
+  test_unbiased (2);
   test_space_saving ();
   test_encodings ();
   test_threads ();

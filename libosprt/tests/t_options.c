@@ -13,7 +13,8 @@
    the messages). */
 #define ALL_KEYS                                                              \
   "mode, report, report_format, report_top, max_functions, verbose, "        \
-  "interval, min_length, max_length, length_bias, hotlist_bytes, policy, "  \
+  "interval, gain, min_length, max_length, length_bias, hotlist_bytes, "    \
+  "policy, "                                                                \
   "encoding, seed, exact_max, exact_bytes, report_signal, paths, "          \
   "path_interval, path_samples, path_stride, path_period, path_bytes, "     \
   "verify_paths, forest, forest_k, forest_burst, forest_interval, "         \
@@ -48,6 +49,7 @@ test_defaults (void)
   CHECK_EQ (o.max_functions, 65536);
   CHECK_EQ (o.verbose, 0);
   CHECK_EQ (o.interval, 1000);
+  CHECK_EQ (o.gain, 300);
   CHECK_EQ (o.min_length, 2);
   CHECK_EQ (o.max_length, 1024);
   CHECK (o.length_bias == OSP_BIAS_GEOMETRIC);
