@@ -73,7 +73,8 @@
  *     within 25% of the smallest threshold that would do, and each pass
  *     drops about 20% of the sample points.
  *   - with max_gain, an admitted offer that takes the sample size past
- *     max_gain x m (m: the entries of max_len the arena holds) raises tau
+ *     max_gain x m (m: the entries of max_len the arena holds, or the
+ *     entries it holds now if more) raises tau
  *     once, the same raise: a table whose few hot entries never fill the
  *     arena stops growing counts whose intervals are already narrow.
  *   So count is Binomial(N, 1/tau) for a subpath offered N times, count*tau
@@ -683,13 +684,20 @@ hl_make_room (struct hotlist *h, uint32_t len)
   return survived;
 }
 
-/* Keep the sample within max_gain x m points (hl_config): one raise
-   thins it by 1/HL_RAISE, so the next comes after a fifth of the cap has
-   been admitted again, and the work stays amortised O(1) per offer. */
+/* Keep the sample within max_gain x m points (hl_config), or max_gain
+   per entry if the table holds more entries than m (shorter ones than
+   max_len): one raise thins it by 1/HL_RAISE, so the next comes after a
+   fifth of the cap has been admitted again, and the work stays amortised
+   O(1) per offer. */
 static void
 hl_bound_sample (struct hotlist *h)
 {
-  if (h->max_sample && h->st.sample_size > h->max_sample)
+  if (h->max_sample == 0)
+    return;
+  uint64_t most = (uint64_t) h->cfg.max_gain * h->st.entries;
+  if (most < h->max_sample)
+    most = h->max_sample;
+  if (h->st.sample_size > most)
     hl_raise (h);
 }
 

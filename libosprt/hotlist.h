@@ -15,7 +15,8 @@
  *                     number of offers of a subpath.  With max_gain
  *                     G, the threshold is also raised whenever the sample
  *                     holds more than G x m points, m the entries of
- *                     max_len the bound holds: the OSP paper's sample of
+ *                     max_len the bound holds (or the entries it holds,
+ *                     if more: shorter ones): the OSP paper's sample of
  *                     m x G (section 2.3, equation 1; G is its "gain", the
  *                     average count of an entry), past which more samples
  *                     narrow the intervals little and cost as much.
@@ -68,7 +69,8 @@ struct hl_config
   uint32_t max_gain;         /* concise: 0, or G: the threshold is also
                                 raised whenever the sample size passes G
                                 times the number of max_len entries the
-                                bound holds (below) */
+                                bound holds, or of its entries if more
+                                (below) */
 };
 
 #define HL_MIN_BYTES 4096

@@ -615,6 +615,35 @@ test_unbiased (int mode)
   pool_free (&p);
 }
 
+/* The gain limit counts entries when the table holds more of them than
+   m, the records of max_len that fit (a table of several lengths): 64 KiB
+   holds about 220 records of 64 ids, but a thousand of 4. */
+static void
+test_gain_entries (void)
+{
+  struct pool p;
+  pool_init (&p, 1000, len_4, 0.5, 11);
+  struct hotlist *h = make_gain (65536, 64, HL_CONCISE, HL_ENC_SEQUENCE, 5, 2);
+  uint64_t s = 17, most = 0;
+  struct hl_stats st;
+  for (int t = 0; t < 200000; t++)
+    {
+      uint32_t i = zipf_pick (&p, &s);
+      hl_offer (h, p.seq[i], p.len[i]);
+      hl_get_stats (h, &st);
+      CHECK (st.sample_size <= 2 * (st.entries > 230 ? st.entries : 230) + 1);
+      if (st.sample_size > most)
+        most = st.sample_size;
+    }
+  printf ("gain limit by entries: %llu entries, largest sample %llu, "
+          "threshold %.3g\n", (unsigned long long) st.entries,
+          (unsigned long long) most, st.threshold);
+  CHECK (st.threshold > 1);
+  CHECK (most > 2 * 230); /* more than max_len's m allows */
+  hl_destroy (h);
+  pool_free (&p);
+}
+
 /* ---- 4. Space-Saving guarantees ----------------------------------------- */
 
 static void
@@ -965,6 +994,7 @@ main (int argc, char **argv)
   test_unbiased (0);
   test_unbiased (1);
   test_unbiased (2);
+  test_gain_entries ();
   test_space_saving ();
   test_encodings ();
   test_threads ();
