@@ -8,12 +8,14 @@
  *     L = 2^e, the block is the sample's first, and __osp_skip is set to 1
  *     so the next L-1 blocks call the hook too (sampleBlock) - unless the
  *     hot-list would turn the sample away (below): then the next skip
- *     follows at once;
+ *     follows at once (the length and that choice are one draw, by the
+ *     plan below);
  *   - when the L-th block is appended the sample is finished, queued, and
  *     __osp_skip gets the next skip (chooseSkipValue, drawn when the
  *     sample started, so that a hook can arm it without the runtime).
- * Skips are geometric with mean f = interval: every block that is not in
- * a sample starts one independently with probability 1/f.  So the start
+ * Skips are geometric with mean f = interval (times the plan's stretch W):
+ * every block that is not in a sample starts one independently with
+ * probability 1/f (1/(f W), each such start standing for W).  So the start
  * positions know nothing of the program and cannot alias with a loop's
  * period the way a fixed stride would (a stride of 1000 over a loop of 4
  * blocks would sample the same iteration point forever).  Estimation from
@@ -60,17 +62,17 @@
  * queued and offered only to be turned away (moldyn: thresholds 20 to 140
  * for lengths 8 and up, whose samples hold 8 in 10 of the sampled blocks).
  * The coin is therefore flipped when a sample starts, against its table's
- * threshold at that moment (hl_admit_cut): a sample that fails it is
- * counted (declined) and never collected.  One that passes carries the cut
- * it passed, and the table thins it by tau/tau' at the offer if its
- * threshold rose to tau' meanwhile (hl_offer_passed), so each table is the
- * same uniform sample of all offers as if every sample had been offered.
- * A declined start is still a start for the estimator (estimate.c): the
- * paper's skip likewise grows with the hot-list's threshold (OSP section
- * 2.3, "the sampling frequency f"), which is what this does per table.
+ * threshold (hl_admit_cut): a sample that fails it is counted (declined)
+ * and never collected.  One that passes carries the cut it passed, and
+ * the table thins it by tau/tau' at the offer if its threshold rose to
+ * tau' meanwhile (hl_offer_passed), so each table is the same uniform
+ * sample of all offers as if every sample had been offered.  A declined
+ * start is still a start for the estimator (estimate.c): the paper's skip
+ * likewise grows with the hot-list's threshold (OSP section 2.3, "the
+ * sampling frequency f"), which is what this does per table.
  *
- * What the tables' coins would turn away is not drawn at all (the plan,
- * below): with a_L = 1/tau of length L's table and A = sum P(L) a_L, the
+ * And the coin is not flipped one start at a time but folded into the
+ * skips (the plan, below): with a_L = 1/tau of length L's table and A = sum P(L) a_L, the
  * starts a table keeps are a Bernoulli(A/f) stream, of which a start has
  * length L with probability P(L) a_L / A.  So with W = floor (1/A) the
  * skips are drawn with mean f W, and a start takes length L with
