@@ -129,9 +129,8 @@ struct osp_sampler
   int fresh;           /* no hook handled yet on this state */
   uint64_t cut;        /* the admission cut it passed (hl_admit_cut) */
   uint32_t after;      /* the skip drawn to follow it */
-  int pending;         /* next holds a newer plan than plan */
   struct plan plan;    /* the one the armed skip was drawn with */
-  struct plan next;
+  struct plan next;    /* the newest it has (plan's generation: none) */
   uint32_t qused, nq;  /* words and samples finished in the queue */
   uint32_t qlen[QMAX];
   uint64_t qcut[QMAX];
@@ -224,11 +223,8 @@ osp_draw_skip (uint64_t rng[4])
 static uint32_t
 draw_skip (struct osp_sampler *s)
 {
-  if (s->pending)
-    {
-      s->plan = s->next;
-      s->pending = 0;
-    }
+  if (s->next.gen != s->plan.gen)
+    s->plan = s->next;
   return osp_draw_geometric (s->rng, s->plan.log_keep);
 }
 
@@ -321,8 +317,7 @@ make_sampler (struct osp_thread *t)
   if (s == NULL)
     return NULL;
   osp_rng_seed (s->rng, osp_seed, t->index);
-  s->plan = plan_base; /* until its first batch brings plan_now */
-  s->pending = 0;
+  s->plan = s->next = plan_base; /* until its first batch brings plan_now */
   s->armed = 1; /* __osp_skip starts at 1 in every thread (and child) */
   s->fresh = 1;
   t->sampler = s;
@@ -380,11 +375,8 @@ flush_locked (struct osp_sampler *s)
   s->qused = 0;
   s->nq = 0;
   update_plan ();
-  if (plan_now.gen != (s->pending ? s->next.gen : s->plan.gen))
-    {
-      s->next = plan_now;
-      s->pending = 1;
-    }
+  if (plan_now.gen != s->next.gen)
+    s->next = plan_now;
 }
 
 static void
