@@ -138,13 +138,13 @@ struct osp_sampler
 };
 
 /* Immutable after osp_sampler_init. */
-static uint64_t cdf[OSP_NEXP_MAX];    /* P(L) cumulated, by length */
 static double plen[OSP_NEXP_MAX];     /* P(L) */
 static uint32_t interval, most_weight; /* interval x W stays <= 2^30 */
 static struct plan plan_base;         /* W = 1, every cut UINT64_MAX */
 
 /* The plan in force (see the header comment); under osp_hot_lock. */
 static struct plan plan_now;
+static void fill_plan (struct plan *p, const uint64_t cut[]);
 static unsigned e_min, nexp;
 
 /* The strata: table s holds the lengths 2^(e_min+e) with
@@ -228,14 +228,22 @@ draw_skip (struct osp_sampler *s)
   return osp_draw_geometric (s->rng, s->plan.log_keep);
 }
 
+/* What a start takes by plan P, for a uniform 64-bit R: the index of its
+   length, or nexp if it is declined. */
+static unsigned
+take_length (const struct plan *p, uint64_t r)
+{
+  unsigned i = 0;
+  while (i < nexp && r >= p->take[i] && p->take[i] != UINT64_MAX)
+    i++;
+  return i;
+}
+
 uint32_t
 osp_draw_length (uint64_t rng[4])
 {
-  uint64_t r = osp_rng_next (rng);
-  unsigned i = 0;
-  while (i + 1 < nexp && r >= cdf[i])
-    i++;
-  return (uint32_t) 1 << (e_min + i);
+  return (uint32_t) 1 << (e_min + take_length (&plan_base,
+                                                osp_rng_next (rng)));
 }
 
 static uint64_t
@@ -284,21 +292,15 @@ osp_sampler_init (const struct osp_options *o)
   most_weight = o->interval < (1u << 30) ? (1u << 30) / o->interval : 1;
   e_min = 31u - (unsigned) __builtin_clz (o->min_length);
   nexp = 31u - (unsigned) __builtin_clz (o->max_length) - e_min + 1;
-  double cum = 0;
+  uint64_t cut[OSP_NEXP_MAX];
   for (unsigned i = 0; i < nexp; i++)
     {
       plen[i] = osp_length_prob (o, (uint32_t) 1 << (e_min + i));
-      cum += plen[i];
-      cdf[i] = cum >= 1.0 ? UINT64_MAX : (uint64_t) (cum * 0x1p64);
+      cut[i] = UINT64_MAX;
     }
-  cdf[nexp - 1] = UINT64_MAX;
-  plan_base = (struct plan) {
-    .gen = 0, .weight = 1,
-    .log_keep = o->interval > 1 ? osp_ln1m (1.0 / o->interval) : 0
-  };
-  memcpy (plan_base.take, cdf, sizeof cdf);
-  for (unsigned i = 0; i < OSP_NEXP_MAX; i++)
-    plan_base.cut[i] = UINT64_MAX;
+  plan_base.gen = 0;
+  fill_plan (&plan_base, cut);
+  plan_base.take[nexp - 1] = UINT64_MAX; /* sum P(L) = 1, to rounding */
   plan_now = plan_base;
   max_len = o->max_length;
   qcap = max_len + QWORDS;
@@ -338,11 +340,19 @@ update_plan (void)
     }
   if (same)
     return;
+  fill_plan (&plan_now, cut);
+  plan_now.gen++;
+}
+
+/* Plan P for the tables' cuts CUT (header comment), its generation
+   aside. */
+static void
+fill_plan (struct plan *p, const uint64_t cut[])
+{
   double a = 0;
   for (unsigned i = 0; i < nexp; i++)
     a += plen[i] * ((double) cut[i] * 0x1p-64);
   double w = a > 0 ? 1 / a : most_weight;
-  struct plan *p = &plan_now;
   p->weight = w >= most_weight ? most_weight : w >= 1 ? (uint64_t) w : 1;
   double f = (double) interval * (double) p->weight;
   p->log_keep = f > 1 ? osp_ln1m (1 / f) : 0;
@@ -353,7 +363,6 @@ update_plan (void)
       p->take[i] = cum >= 1.0 ? UINT64_MAX : (uint64_t) (cum * 0x1p64);
       p->cut[i] = cut[i];
     }
-  p->gen++;
 }
 
 /* Hand the finished samples to the hot-list (caller holds osp_hot_lock),
@@ -508,10 +517,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       /* The start stands for W at the interval; it takes a length by
          the plan its skip was drawn with, or is declined. */
       const struct plan *p = &s->plan;
-      uint64_t r = osp_rng_next (s->rng);
-      unsigned i = 0;
-      while (i < nexp && r >= p->take[i] && p->take[i] != UINT64_MAX)
-        i++;
+      unsigned i = take_length (p, osp_rng_next (s->rng));
       osp_walk_bump (t, OSP_W_STARTS, p->weight);
       osp_walk_bump (t, OSP_W_DRAWN, 1);
       if (i == nexp)
