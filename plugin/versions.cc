@@ -46,11 +46,14 @@
  * (uint32) (V - 1) wraps at V = 0 exactly as the tests' own decrement.
  *
  * Two ways to choose:
- *   - in every iteration (a loop with two or more tests a pass): the two
- *     copies become one loop whose header chooses with n = 0 (so a pass
- *     costs a compare and a branch instead of m tests); GCC's loop_version
- *     makes the copy and the choice block, join_versions makes that block
- *     the header of both;
+ *   - in every iteration (a loop with two or more tests a pass), with
+ *     n = 0, so that a pass costs a compare and a branch instead of m
+ *     tests: GCC's loop_version makes the copy and the choice block, and
+ *     join_versions makes that block the header of an outer loop round
+ *     both copies, the tested copy going back to it after each pass and
+ *     the untested copy, a loop of its own inside, choosing again before
+ *     each of its passes (so that GCC's store motion can keep what its body
+ *     loads and stores in registers through it: join_versions);
  *   - at the entry (one test a pass: PEP's check on the header, where a
  *     choice per iteration would cost what the test does), with n GCC's
  *     bound on the latch executions (number_of_iterations_exit on an exit
@@ -88,6 +91,7 @@
 #include "ssa.h"
 #include "dominance.h"
 #include "fold-const.h"
+#include "tree-eh.h"
 #include "gimplify.h"
 #include "gimplify-me.h"
 #include "tree-into-ssa.h"
@@ -326,10 +330,25 @@ cannot_fire (tree n, const unsigned most[NUM_COUNTDOWNS])
 }
 
 /* Make C, the block that chooses between LOOP (untested) and TESTED, the
-   header of one loop that contains both: their latches go back to C, and
-   C's PHIs merge what their headers' PHIs merged.  */
+   header of an outer loop that contains both, with LOOP nested in it:
+   TESTED's latch goes back to C, and LOOP gets a new header, AGAIN, that
+   makes the choice again before each of its passes (CHOOSE, the choice's
+   condition), going on with LOOP while it holds and back to C otherwise.
+   The same choice is made before every pass as with C alone deciding;
+   what changes is that LOOP stays a loop of its own, whose header GCC's
+   loop header copying moves to its end, so that every block of a pass runs
+   each time round.  GCC moves a load or store that may trap out of a loop
+   only if it runs in every iteration; so store motion now keeps memory
+   that the body reads and writes through a pointer in a register through
+   the loop (bench/montecarlo's generator state), and invariant motion
+   hoists its loads of pointers (bench/moldyn's force arrays), as in the
+   plain build; with both copies in one loop, neither copy's did.  (The
+   choice is not made at LOOP's latch: GCC would then take LOOP for a loop
+   already in do-while form and leave its exit test at the top, before
+   the blocks that would have to run in every iteration.)  */
 static void
-join_versions (class loop *loop, class loop *tested, basic_block c)
+join_versions (class loop *loop, class loop *tested, basic_block c,
+               tree choose)
 {
   edge entry = single_pred_edge (c);
   edge latch1 = loop_latch_edge (loop), latch2 = loop_latch_edge (tested);
@@ -350,40 +369,63 @@ join_versions (class loop *loop, class loop *tested, basic_block c)
       next1.safe_push (PHI_ARG_DEF_FROM_EDGE (phis1[i], latch1));
       next2.safe_push (PHI_ARG_DEF_FROM_EDGE (phis2[i], latch2));
     }
-  latch1 = redirect_edge_and_branch (latch1, c);
-  latch2 = redirect_edge_and_branch (latch2, c);
+
+  /* AGAIN: `if (CHOOSE) go on with LOOP; else go back to C', entered from
+     C and from LOOP's latch.  */
+  basic_block header = loop->header;
+  basic_block again = split_edge (pre1);
+  edge from_c = single_pred_edge (again);
+  latch1 = redirect_edge_and_branch (latch1, again);
   redirect_edge_var_map_clear (latch1);
+  gimple_stmt_iterator gsi = gsi_last_bb (again);
+  tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (choose), true,
+                                      NULL_TREE, false, GSI_CONTINUE_LINKING);
+  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, ok, boolean_false_node,
+                                             NULL_TREE, NULL_TREE),
+                    GSI_NEW_STMT);
+  edge stay = single_succ_edge (again);
+  stay->flags = (stay->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
+  stay->probability = profile_probability::likely ();
+  edge leave = make_edge (again, c, EDGE_FALSE_VALUE);
+  leave->probability = stay->probability.invert ();
+
+  latch2 = redirect_edge_and_branch (latch2, c);
   redirect_edge_var_map_clear (latch2);
   /* Every new PHI first, then the uses: a value carried round the loop
      may be another header PHI's result (`end = p' before `p++': end's
      latch value is p's PHI), and the new PHI's argument must be replaced
      too (pr34415 of GCC's torture suite, an outer loop).  */
-  auto_vec<gphi *> joined;
+  auto_vec<gphi *> joined, pass;
   for (unsigned i = 0; i < phis1.length (); i++)
     {
-      gphi *phi = create_phi_node (copy_ssa_name (gimple_phi_result (phis1[i])),
-                                   c);
-      add_phi_arg (phi, init[i], entry, UNKNOWN_LOCATION);
-      add_phi_arg (phi, next1[i], latch1, UNKNOWN_LOCATION);
-      add_phi_arg (phi, next2[i], latch2, UNKNOWN_LOCATION);
-      joined.safe_push (phi);
+      tree name = gimple_phi_result (phis1[i]);
+      gphi *outer = create_phi_node (copy_ssa_name (name), c);
+      gphi *inner = create_phi_node (copy_ssa_name (name), again);
+      add_phi_arg (outer, init[i], entry, UNKNOWN_LOCATION);
+      add_phi_arg (outer, next2[i], latch2, UNKNOWN_LOCATION);
+      add_phi_arg (outer, gimple_phi_result (inner), leave, UNKNOWN_LOCATION);
+      add_phi_arg (inner, gimple_phi_result (outer), from_c, UNKNOWN_LOCATION);
+      add_phi_arg (inner, next1[i], latch1, UNKNOWN_LOCATION);
+      joined.safe_push (outer);
+      pass.safe_push (inner);
     }
   for (unsigned i = 0; i < phis1.length (); i++)
     {
       replace_uses_by (gimple_phi_result (phis1[i]),
-                       gimple_phi_result (joined[i]));
+                       gimple_phi_result (pass[i]));
       replace_uses_by (gimple_phi_result (phis2[i]),
                        gimple_phi_result (joined[i]));
     }
-  for (basic_block h : { loop->header, tested->header })
+  for (basic_block h : { header, tested->header })
     for (gphi_iterator g = gsi_start_phis (h); !gsi_end_p (g);)
       remove_phi_node (&g, true);
 
-  /* LOOP's structure now belongs to C; TESTED's header heads no loop and
-     fix_loop_structure drops it.  */
-  remove_bb_from_loops (c);
-  add_bb_to_loop (c, loop);
-  loop->header = c;
+  /* AGAIN heads LOOP; TESTED's header heads no loop now and
+     fix_loop_structure drops it, and finds the loop C heads, with LOOP
+     inside.  */
+  remove_bb_from_loops (again);
+  add_bb_to_loop (again, loop);
+  loop->header = again;
   loops_state_set (LOOPS_NEED_FIXUP);
   free_dominance_info (CDI_DOMINATORS);
   calculate_dominance_info (CDI_DOMINATORS);
@@ -416,6 +458,154 @@ pin_hooks (class loop *tested)
           gimple_asm_set_volatile (stmt, true);
     }
   free (body);
+}
+
+/* The tests of the untested copy, about to be made false, and what they
+   leave: the blocks that end in them, and their hooks' blocks, which fall
+   through to the block behind the test and will be unreachable.  */
+struct doomed_tests
+{
+  hash_set<basic_block> tested, hooks;
+
+  /* The block behind BB's test, or NULL if BB does not end in one.  */
+  basic_block behind (basic_block bb)
+  {
+    if (!tested.contains (bb))
+      return NULL;
+    edge fire, keep;
+    extract_true_false_edges_from_block (bb, &fire, &keep);
+    return keep->dest;
+  }
+
+  /* BB's one predecessor once the hooks are gone, or NULL.  */
+  basic_block live_pred (basic_block bb)
+  {
+    basic_block only = NULL;
+    edge e;
+    edge_iterator ei;
+    FOR_EACH_EDGE (e, ei, bb->preds)
+      if (!hooks.contains (e->src))
+        {
+          if (only)
+            return NULL;
+          only = e->src;
+        }
+    return only;
+  }
+
+  /* The block of a test that begins the arm of a branch ending in E, an
+     edge into the arm's join: the arm is that block, which its branch
+     alone enters, and the block behind its test, which leads only to
+     the join (or nothing: the test's keep edge is E).  NULL if E does not
+     end such an arm.  */
+  basic_block arm_of (edge e)
+  {
+    basic_block x = e->src;
+    if (behind (x) != e->dest)
+      {
+        if (!single_succ_p (x) || !(x = live_pred (x))
+            || behind (x) != e->src)
+          return NULL;
+      }
+    return live_pred (x) ? x : NULL;
+  }
+};
+
+/* In the untested copy LOOP, move the countdown decrement of each
+   one-block arm of a branch to the branch's join, which then lowers the
+   countdown by one more when an arm ran (by the branch's condition, as a
+   0 or 1, when one of its ways has no arm).  Nothing tests the countdown
+   between an arm and its join (the join is not the header, before which
+   the next choice is made, and an arm leads only to its join), so it
+   leaves the loop and reaches each choice with the value it had.  What
+   it buys is the plain build's branch-free code: an arm such as `hits++'
+   is one statement again, which GCC's if-conversion turns into a
+   conditional add (bench/montecarlo's `x * x + y * y < r2', a branch
+   that goes either way at random, mispredicted about a fifth of the
+   time when it stays one).  */
+static void
+merge_arm_decrements (class loop *loop, const vec<gcond *> &tests)
+{
+  doomed_tests doomed;
+  for (gcond *t : tests)
+    {
+      doomed.tested.add (gimple_bb (t));
+      doomed.hooks.add (hook_block (gimple_bb (t)));
+    }
+  for (gcond *t : tests)
+    {
+      basic_block join = gimple_bb (t);
+      if (join == loop->header)
+        continue;
+      int v = tested_countdown (t);
+      basic_block branch = NULL;
+      auto_vec<basic_block, 2> arms;
+      unsigned live = 0;
+      bool ok = true;
+      edge e;
+      edge_iterator ei;
+      FOR_EACH_EDGE (e, ei, join->preds)
+        {
+          if (doomed.hooks.contains (e->src))
+            continue;
+          live++;
+          basic_block arm = doomed.arm_of (e);
+          basic_block from = arm ? doomed.live_pred (arm) : e->src;
+          gimple *last = last_stmt (from);
+          if (!last || gimple_code (last) != GIMPLE_COND
+              || tested_countdown (last) >= 0 || (branch && branch != from)
+              || (arm && tested_countdown (last_stmt (arm)) != v))
+            ok = false;
+          branch = from;
+          if (arm)
+            arms.safe_push (arm);
+        }
+      if (!ok || live < 2 || arms.is_empty ())
+        continue;
+
+      /* Whether an arm ran: always when both ways have one, else the
+         branch's condition (or its inverse), computed before it.  */
+      gassign *dec = as_a<gassign *> (SSA_NAME_DEF_STMT (gimple_cond_lhs (t)));
+      tree type = TREE_TYPE (gimple_assign_lhs (dec));
+      gcond *cond = as_a<gcond *> (last_stmt (branch));
+      tree ran;
+      if (arms.length () == 2)
+        ran = build_one_cst (type);
+      else
+        {
+          edge yes, no;
+          extract_true_false_edges_from_block (branch, &yes, &no);
+          tree taken = fold_build2 (gimple_cond_code (cond), boolean_type_node,
+                                    gimple_cond_lhs (cond),
+                                    gimple_cond_rhs (cond));
+          if (no->dest == arms[0])
+            taken = fold_build1 (TRUTH_NOT_EXPR, boolean_type_node, taken);
+          else if (yes->dest != arms[0])
+            continue;
+          /* Computed outside the condition, a comparison that may trap
+             would need its own EH edge.  */
+          if (cfun->can_throw_non_call_exceptions && tree_could_trap_p (taken))
+            continue;
+          gimple_stmt_iterator at = gsi_for_stmt (cond);
+          ran = force_gimple_operand_gsi (&at, fold_convert (type, taken), true,
+                                          NULL_TREE, true, GSI_SAME_STMT);
+        }
+      for (basic_block arm : arms)
+        {
+          gassign *lower = as_a<gassign *> (
+            SSA_NAME_DEF_STMT (gimple_cond_lhs (last_stmt (arm))));
+          gimple_assign_set_rhs2 (lower, build_zero_cst (type));
+          update_stmt (lower);
+        }
+      tree lowered = make_ssa_name (type);
+      gimple_stmt_iterator gsi = gsi_for_stmt (dec);
+      gsi_insert_before (&gsi, gimple_build_assign (lowered, MINUS_EXPR,
+                                                    gimple_assign_rhs1 (dec),
+                                                    ran),
+                         GSI_SAME_STMT);
+      gimple_assign_set_rhs1 (dec, lowered);
+      update_stmt (dec);
+    }
 }
 
 /* Version LOOP (the header comment), and drop TESTS from the original: on
@@ -456,6 +646,7 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   if (!tested)
     return false;
   pin_hooks (tested);
+  merge_arm_decrements (loop, tests);
   for (gcond *t : tests)
     {
       gimple_cond_make_false (t);
@@ -468,11 +659,11 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
     {
       gcond *choose = as_a<gcond *> (last_stmt (choice));
       gimple_stmt_iterator gsi = gsi_for_stmt (choose);
-      tree ok = force_gimple_operand_gsi (&gsi, cond, true, NULL_TREE, true,
+      tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (cond), true, NULL_TREE, true,
                                           GSI_SAME_STMT);
       gimple_cond_set_condition (choose, NE_EXPR, ok, boolean_false_node);
       update_stmt (choose);
-      join_versions (loop, tested, choice);
+      join_versions (loop, tested, choice, cond);
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
     }

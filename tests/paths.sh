@@ -23,7 +23,10 @@
 # the exhaustive modes, and draw for draw in the sampled ones with the same seed; so must
 # progs/versions.c with version-loops=yes and no (inner loops given a copy without the tests,
 # versions.cc), at -O1, -O2, -O3, placement=late, calls=plain, each instrumentation alone, and
-# batch-loops=no; and progs/runs.c with fold-tests=yes and no (a straight run of tests that
+# batch-loops=no (and in versions.c's stepper, GCC's store motion must keep the state in a
+# register through the untested copy, and its if-conversion must make hits++ a conditional add,
+# as in the plain build);
+# and progs/runs.c with fold-tests=yes and no (a straight run of tests that
 # inlining made, tested once: runs.cc), at -O1, -O2, -O3, each instrumentation alone, calls=plain
 # and version-loops=no; and progs/inlining.c with inline-sizes=plain and instrumented (the IPA
 # inliner weighs functions without osp's code, sizes.cc: a helper is inlined only with plain).
@@ -257,6 +260,38 @@ for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg
     *) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;
   esac
   [ $ok = yes ] && echo "ok: versioned loops $flags: $nv versioned, same rows as unversioned ($rows rows)"
+done
+
+# The untested copy of a loop chosen in every iteration is a loop of its own, nested in the one
+# that chooses (versions.cc's join_versions), so GCC's store motion keeps stepper's generator
+# state, read and written through a pointer in every iteration, in a register through it, as in
+# the plain build; with both copies in one loop it did not (neither copy's store runs every time).
+# And the countdown decrement of its one-block arm (`hits++') moves to the join
+# (merge_arm_decrements), so that GCC's if-conversion makes the arm a conditional add again, as
+# in the plain build (with instrument=paths alone the arm has no decrement of its own).
+stepper_dump ()
+{
+  awk '/^;; Function stepper/ { f = 1; next } /^;; Function/ { f = 0 } f' "$W/$tag"/*"$1"
+}
+for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-instrument=blocks" "-O2 -fplugin-arg-osp-instrument=paths" \
+    "-O2 -fplugin-arg-osp-placement=late"; do
+  tag=stepper$(echo "$flags" | tr -dc 'a-zA-Z0-9')
+  mkdir -p "$W/$tag"
+  # shellcheck disable=SC2086
+  if ! osp_cc $flags -fdump-tree-lim2-details -fdump-rtl-ce1-details -c "$vsrc" -o "$W/$tag/stepper.o" \
+       2> "$W/$tag.err"; then
+    osp_fail "$tag: build"; osp_show "$W/$tag.err"; continue
+  fi
+  if stepper_dump lim2 | grep -q 'Executing store motion of g_[0-9]*(D)->s'; then
+    echo "ok: $flags: stepper's state kept in a register through its untested loop"
+  else
+    osp_fail "$tag: store motion did not move stepper's state out of its untested loop"
+  fi
+  if stepper_dump ce1 | grep -q 'if-conversion succeeded'; then
+    echo "ok: $flags: stepper's hits++ if-converted"
+  else
+    osp_fail "$tag: stepper's hits++ was not if-converted"
+  fi
 done
 
 # Folded runs of tests (fold-tests=yes, the default; progs/runs.c): a straight run of tests that

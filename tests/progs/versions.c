@@ -6,7 +6,10 @@
  * removes (versioned after inlining), a one-path counted loop (batched by default; with
  * batch-loops=no versioned, and GCC then knows which of its hooks must fire whenever the
  * tested copy runs: versions.cc's pin_hooks), an outer loop whose blocks before its inner
- * loop are versioned (chains), and loops it must leave alone (a call to a function of ours).
+ * loop are versioned (chains), a branchy loop that steps a generator's state through a pointer
+ * (stepper: the untested copy is a loop of its own, so GCC's store motion keeps the state in a
+ * register through it, as in the plain build), and loops it must leave alone (a call to a
+ * function of ours).
  * tests/paths.sh checks that the versioned build's rows equal the unversioned build's, draw
  * for draw with the same seed, with intervals short enough that both copies run. */
 #include <math.h>
@@ -162,6 +165,24 @@ scan (const char *p)
   return n > 3 && *p == '.' ? end : p;
 }
 
+struct gen { unsigned long long s; };
+
+__attribute__ ((noinline)) static long
+stepper (struct gen *g, int n)
+{
+  long hits = 0;
+  for (int i = 0; i < n; i++) {     /* the state through G, loaded and stored every iteration */
+    unsigned long long x = g->s;
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    g->s = x;
+    if ((x * 0x2545F4914F6CDD1DULL) >> 62)
+      hits++;
+  }
+  return hits;
+}
+
 static const char text[] = "xYy--Xx.q";
 
 __attribute__ ((noinline)) static void
@@ -183,6 +204,7 @@ main (int argc, char **argv)
   }
   long acc = 0;
   double dacc = 0;
+  struct gen g = { 0x853C49E6748FEA9BULL };
   for (int r = 0; r < rounds; r++) {
     acc += branchy (r < 3 ? r : 64 + r * 97);
     acc += collatz (27 + r);
@@ -194,7 +216,8 @@ main (int argc, char **argv)
     acc += chains (1000 + 7 * r);
     acc += scan (text + r % 3) - text;
     acc += empty_often (r % 5, r % 9);
+    acc += stepper (&g, 200 + 13 * r);
   }
-  printf ("versions: %ld %.6f\n", acc, dacc);
+  printf ("versions: %ld %.6f %llx\n", acc, dacc, g.s);
   return 0;
 }
