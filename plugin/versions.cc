@@ -13,8 +13,13 @@
  *
  * Which loops: reducible, duplicable, with at least one test of ours in
  * their first part, and no call there other than the tests' own cold
- * runtime calls, internal functions and leaf built-ins (a call could run
- * another function's tests on the same countdown).  The first part is the
+ * runtime calls, internal functions, leaf built-ins, and calls of the
+ * unit's functions that have no loop and call nothing else (a call could
+ * run another function's tests on the same countdown: for such a callee,
+ * compiled before its caller as GCC compiles a unit's callees first, the
+ * most tests of each countdown one call can run is known, record_bound,
+ * and counts in the loop's; any other callee could run any number).
+ * The first part is the
  * whole body of an innermost loop; of a loop with inner loops, its own
  * blocks that no path from an inner loop reaches before the next
  * iteration (first_part below): what a pass runs before it may enter an
@@ -32,7 +37,8 @@
  * acyclic path from the header through the body (the cold call blocks
  * included, the edge back to the header excluded): one pass.  The k-th
  * test from a point fires only if V was k there (the tests decrement by 1,
- * and nothing else writes V during the loop: it calls nothing of ours).
+ * and nothing else writes V during the loop but the tests of the bounded
+ * callees, counted in m where they are called).
  * So if  (uint32) (V - 1) >= m  at the header, this pass cannot fire; and
  * if the loop's latch runs at most n more times, the run is at most n + 1
  * passes and cannot fire if  n < (uint32) (V - 1) / m.  The untested copy
@@ -92,6 +98,7 @@
 #include "dominance.h"
 #include "fold-const.h"
 #include "tree-eh.h"
+#include "cgraph.h"
 #include "gimplify.h"
 #include "gimplify-me.h"
 #include "tree-into-ssa.h"
@@ -164,6 +171,145 @@ harmless_call (gimple *stmt)
          && !(gimple_call_flags (stmt) & ECF_RETURNS_TWICE);
 }
 
+/* The most tests of each countdown that one call of a function can run,
+   by the callee's DECL_UID, for the functions compiled so far that have
+   no loop and call nothing but harmless functions and other such
+   functions (record_bound).  GCC compiles a unit's callees before their
+   callers where it can, so a loop's small callees are usually known when
+   the loop is versioned; a callee not known is taken to be unbounded.  */
+struct call_bound
+{
+  unsigned most[NUM_COUNTDOWNS];
+};
+static hash_map<int_hash<int, -1, -2>, call_bound> *call_bounds;
+
+/* CALL's bound: its callee is one of those, and the call cannot reach
+   another definition (it binds to this one).  */
+static const call_bound *
+bound_of_call (gcall *call)
+{
+  tree fndecl = gimple_call_fndecl (call);
+  cgraph_node *node = fndecl ? cgraph_node::get (fndecl) : NULL;
+  enum availability avail;
+  if (!call_bounds || !node
+      || !(node = node->ultimate_alias_target (&avail))
+      || avail < AVAIL_AVAILABLE)
+    return NULL;
+  return call_bounds->get (DECL_UID (node->decl));
+}
+
+/* Whether STMT is one of barriers.cc's empty asm statements, which only
+   keep the countdowns in memory across a call.  */
+static bool
+barrier_p (gasm *stmt)
+{
+  if (gimple_asm_string (stmt)[0] || !gimple_asm_noutputs (stmt))
+    return false;
+  for (unsigned i = 0; i < gimple_asm_noutputs (stmt); i++)
+    {
+      tree var = TREE_VALUE (gimple_asm_output_op (stmt, i));
+      if (var != skip_decl && var != countdown_decl)
+        return false;
+    }
+  return true;
+}
+
+/* Whether nothing in BB (not a block of a hook) but its test can change
+   a countdown, or else only calls of bounded functions (bound_of_call):
+   no asm but a barrier, no call but harmless ones and those, whose tests
+   are added to EXTRA[NUM_COUNTDOWNS * BB's index + countdown].  */
+static bool
+leaves_countdowns (basic_block bb, vec<unsigned> &extra)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    {
+      gimple *stmt = gsi_stmt (gsi);
+      if (gasm *asm_stmt = dyn_cast<gasm *> (stmt))
+        {
+          if (!barrier_p (asm_stmt))
+            return false;
+        }
+      else if (gcall *call = dyn_cast<gcall *> (stmt))
+        {
+          if (harmless_call (call))
+            continue;
+          const call_bound *b = bound_of_call (call);
+          if (!b)
+            return false;
+          for (int v = 0; v < NUM_COUNTDOWNS; v++)
+            extra[NUM_COUNTDOWNS * bb->index + v] += b->most[v];
+        }
+    }
+  return true;
+}
+
+/* The most tests of each countdown on one path from START through the
+   blocks in PART (all blocks if PART is NULL), which hold no cycle, into
+   MOST: each block's test and EXTRA's calls.  The function's reverse
+   postorder is a topological order of such blocks when its DFS enters
+   them only through START.  */
+static void
+longest_tests (sbitmap part, basic_block start, const vec<unsigned> &extra,
+               unsigned most[NUM_COUNTDOWNS])
+{
+  int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
+  int nrpo = pre_and_rev_post_order_compute_fn (cfun, NULL, rpo, false);
+  auto_vec<unsigned> longest (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
+  longest.quick_grow_cleared (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
+  for (int v = 0; v < NUM_COUNTDOWNS; v++)
+    most[v] = 0;
+  for (int i = 0; i < nrpo; i++)
+    {
+      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, rpo[i]);
+      if (part && !bitmap_bit_p (part, bb->index))
+        continue;
+      unsigned *mine = &longest[NUM_COUNTDOWNS * bb->index];
+      edge e;
+      edge_iterator ei;
+      if (bb != start)
+        FOR_EACH_EDGE (e, ei, bb->preds)
+          if (e->src->index >= NUM_FIXED_BLOCKS
+              && (!part || bitmap_bit_p (part, e->src->index)))
+            for (int v = 0; v < NUM_COUNTDOWNS; v++)
+              mine[v] = MAX (mine[v], longest[NUM_COUNTDOWNS * e->src->index + v]);
+      gimple *last = last_stmt (bb);
+      int tested = last ? tested_countdown (last) : -1;
+      for (int v = 0; v < NUM_COUNTDOWNS; v++)
+        {
+          mine[v] += extra[NUM_COUNTDOWNS * bb->index + v] + (v == tested);
+          most[v] = MAX (most[v], mine[v]);
+        }
+    }
+  free (rpo);
+}
+
+/* Record what one call of FUN can do to the countdowns (call_bounds),
+   if it has no cycle and calls only harmless and bounded functions.  */
+static void
+record_bound (function *fun)
+{
+  if (mark_dfs_back_edges (fun))
+    return;
+  auto_sbitmap cold (last_basic_block_for_fn (fun));
+  bitmap_clear (cold);
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    if (basic_block hook = hook_block (bb))
+      bitmap_set_bit (cold, hook->index);
+  auto_vec<unsigned> extra (NUM_COUNTDOWNS * last_basic_block_for_fn (fun));
+  extra.quick_grow_cleared (NUM_COUNTDOWNS * last_basic_block_for_fn (fun));
+  FOR_EACH_BB_FN (bb, fun)
+    if (!bitmap_bit_p (cold, bb->index) && !leaves_countdowns (bb, extra))
+      return;
+  call_bound b;
+  longest_tests (NULL, single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun)), extra,
+                 b.most);
+  if (!call_bounds)
+    call_bounds = new hash_map<int_hash<int, -1, -2>, call_bound>;
+  call_bounds->put (DECL_UID (fun->decl), b);
+}
+
 /* The blocks of LOOP's pass that cannot follow one of its inner loops in
    the same pass, by index: those of its own (not of an inner loop) that
    no path from an inner loop's exit reaches without going back to the
@@ -223,56 +369,19 @@ examine_loop (class loop *loop, vec<gcond *> *tests,
           bitmap_set_bit (cold, hook->index);
         }
     }
+  auto_vec<unsigned> extra (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
+  extra.quick_grow_cleared (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
   for (unsigned i = 0; i < nbody && ok; i++)
     if (bitmap_bit_p (part, body[i]->index)
         && !bitmap_bit_p (cold, body[i]->index))
-      for (gimple_stmt_iterator gsi = gsi_start_bb (body[i]);
-           !gsi_end_p (gsi) && ok; gsi_next (&gsi))
-        {
-          gimple *stmt = gsi_stmt (gsi);
-          if (gimple_code (stmt) == GIMPLE_ASM
-              || (is_gimple_call (stmt) && !harmless_call (stmt)))
-            ok = false;
-        }
-  if (!ok || tests->is_empty ())
-    {
-      free (body);
-      return false;
-    }
-
-  /* The longest path, in tests of each countdown, through the first part
-     from the header: a DAG (the part holds no inner loop and no edge back
-     to the header), and the function's reverse postorder is a topological
-     order of it (its DFS enters the body only through the header).  */
-  int *rpo = XNEWVEC (int, n_basic_blocks_for_fn (cfun));
-  int nrpo = pre_and_rev_post_order_compute_fn (cfun, NULL, rpo, false);
-  auto_vec<unsigned> longest (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
-  longest.quick_grow_cleared (NUM_COUNTDOWNS * last_basic_block_for_fn (cfun));
-  for (int v = 0; v < NUM_COUNTDOWNS; v++)
-    most[v] = 0;
-  for (int i = 0; i < nrpo; i++)
-    {
-      basic_block bb = BASIC_BLOCK_FOR_FN (cfun, rpo[i]);
-      if (!bitmap_bit_p (part, bb->index))
-        continue;
-      unsigned *mine = &longest[NUM_COUNTDOWNS * bb->index];
-      edge e;
-      edge_iterator ei;
-      if (bb != loop->header)
-        FOR_EACH_EDGE (e, ei, bb->preds)
-          if (bitmap_bit_p (part, e->src->index))
-            for (int v = 0; v < NUM_COUNTDOWNS; v++)
-              mine[v] = MAX (mine[v], longest[NUM_COUNTDOWNS * e->src->index + v]);
-      gimple *last = last_stmt (bb);
-      int v = last ? tested_countdown (last) : -1;
-      if (v >= 0)
-        mine[v]++;
-      for (v = 0; v < NUM_COUNTDOWNS; v++)
-        most[v] = MAX (most[v], mine[v]);
-    }
-  free (rpo);
+      ok = leaves_countdowns (body[i], extra);
+  if (ok && !tests->is_empty ())
+    /* The longest path through the first part from the header: no cycle
+       there (no inner loop, no edge back to the header), and the DFS
+       enters the body only through the header.  */
+    longest_tests (part, loop->header, extra, most);
   free (body);
-  return true;
+  return ok && !tests->is_empty ();
 }
 
 /* A bound on LOOP's latch executions in this run, as a uint64 expression of
@@ -673,8 +782,13 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
 unsigned
 version_tested_loops (function *fun)
 {
-  if (!optimize || !opts.version_loops || number_of_loops (fun) <= 1)
+  if (!optimize || !opts.version_loops)
     return 0;
+  if (number_of_loops (fun) <= 1)
+    {
+      record_bound (fun);
+      return 0;
+    }
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
 

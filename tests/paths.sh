@@ -237,7 +237,9 @@ done
 # version (branchy, search, norms, empty_often, inlined) must be versioned, inlined's among them
 # (its loop calls nothing once the IPA inliner has put classify into it: versioned by the pass
 # after inlining, or by the osp pass itself with placement=late), and, but with paths alone
-# (one check a pass), chains' outer loop; none with version-loops=no.
+# (one check a pass), chains' outer loop and calls' loop (which calls helper, a function without
+# loops, whose most tests on a call count in the choice); none with version-loops=no, and never
+# calls_loop's (it calls collatz, which has a loop).
 vsrc=$OSP_TESTSRC/progs/versions.c
 vsampled="mode=subpaths:interval=100:paths=counter:path_interval=100:forest=burst:forest_interval=50:seed=1"
 for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg-osp-calls=plain" \
@@ -250,11 +252,13 @@ for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg
   [ $ok = yes ] || continue
   nv=$(noted "$tag.yes" "versioned loops") nn=$(noted "$tag.no" "versioned loops")
   [ "$nv" -ge 5 ] && [ "$nn" = 0 ] || { osp_fail "$tag: $nv versioned loops (expected 5 or more), $nn with version-loops=no"; ok=no; }
-  for f in inlined chains; do
-    case $f$flags in chains*instrument=paths*) continue ;; esac
+  for f in inlined chains calls; do
+    case $f$flags in chains*instrument=paths*|calls*instrument=paths*) continue ;; esac
     grep -q -E "(versioned loops in $f after inlining|instrumented $f: .*, [1-9][0-9]* versioned loops)" "$W/$tag.yes.cc.err" ||
       { osp_fail "$tag: $f's loop was not versioned"; ok=no; }
   done
+  ! grep -q -E "(versioned loops in calls_loop after inlining|instrumented calls_loop: .*, [1-9][0-9]* versioned loops)" \
+      "$W/$tag.yes.cc.err" || { osp_fail "$tag: calls_loop's loop was versioned (it calls a loop)"; ok=no; }
   case $flags in
     *instrument=paths*) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" ;;
     *) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;

@@ -6,10 +6,11 @@
  * removes (versioned after inlining), a one-path counted loop (batched by default; with
  * batch-loops=no versioned, and GCC then knows which of its hooks must fire whenever the
  * tested copy runs: versions.cc's pin_hooks), an outer loop whose blocks before its inner
- * loop are versioned (chains), a branchy loop that steps a generator's state through a pointer
- * (stepper: the untested copy is a loop of its own, so GCC's store motion keeps the state in a
- * register through it, as in the plain build), and loops it must leave alone (a call to a
- * function of ours).
+ * loop are versioned (chains), a loop that calls a function of ours without loops (calls:
+ * versioned, the callee's tests counted in the choice), a branchy loop that steps a
+ * generator's state through a pointer (stepper: the untested copy is a loop of its own, so
+ * GCC's store motion keeps the state in a register through it, as in the plain build), and
+ * loops it must leave alone (a call to a function of ours with a loop, calls_loop).
  * tests/paths.sh checks that the versioned build's rows equal the unversioned build's, draw
  * for draw with the same seed, with intervals short enough that both copies run. */
 #include <math.h>
@@ -83,8 +84,17 @@ __attribute__ ((noinline)) static long
 calls (int n)
 {
   long s = 0;
-  for (int i = 0; i < n; i++)       /* calls one of ours: left alone */
+  for (int i = 0; i < n; i++)       /* calls one of ours without a loop: versioned */
     s += v[i] & 4 ? helper (v[i]) : v[i];
+  return s;
+}
+
+__attribute__ ((noinline)) static long
+calls_loop (int n)
+{
+  long s = 0;
+  for (int i = 0; i < n; i++)       /* calls one of ours with a loop: left alone */
+    s += v[i] & 4 ? collatz (v[i] + 1) : v[i];
   return s;
 }
 
@@ -211,6 +221,7 @@ main (int argc, char **argv)
     acc += search (4096, v[(r * 131) % 4096]);
     dacc += norms (1 + r % 7, 64 + r);
     acc += calls (256 + r);
+    acc += calls_loop (64 + r);
     acc += inlined (128 + 31 * r);
     refill (r);
     acc += chains (1000 + 7 * r);
