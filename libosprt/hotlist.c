@@ -74,9 +74,9 @@
  *     drops about 20% of the sample points.
  *   - with max_gain, an admitted offer that takes the sample size past
  *     max_gain x m (m: the entries of max_len the arena holds, or the
- *     entries it holds now if more) raises tau
- *     once, the same raise: a table whose few hot entries never fill the
- *     arena stops growing counts whose intervals are already narrow.
+ *     entries it holds now if more) raises tau once, the same raise: a
+ *     table whose few hot entries never fill the arena stops growing
+ *     counts whose intervals are already narrow.
  *   So count is Binomial(N, 1/tau) for a subpath offered N times, count*tau
  *   estimates N, with variance about tau^2 count.  (tau itself depends on
  *   the stream; for a subpath that is a small part of the sample this
