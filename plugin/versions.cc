@@ -67,6 +67,11 @@
  *     latch), when that is cheap to compute (not a popcount, a libgcc call
  *     without -mpopcnt: bench/lexgen's bit loops).
  *
+ * A function without loops whose calls are bounded (the callees above) is
+ * a pass of its own: with three tests or more on its longest path it gets
+ * an untested copy of its whole body, chosen at its entry with n = 0
+ * (version_function; bench/raytrace's intersect_sphere).
+ *
  * Where: once the probes, hooks and batched loops are in place (so the
  * tests are there to copy and to count).  With the default placement,
  * in a pass of its own after GCC's IPA inliner (osp_versions, below;
@@ -98,6 +103,7 @@
 #include "dominance.h"
 #include "fold-const.h"
 #include "tree-eh.h"
+#include "tree-cfgcleanup.h"
 #include "cgraph.h"
 #include "gimplify.h"
 #include "gimplify-me.h"
@@ -285,12 +291,13 @@ longest_tests (sbitmap part, basic_block start, const vec<unsigned> &extra,
 }
 
 /* Record what one call of FUN can do to the countdowns (call_bounds),
-   if it has no cycle and calls only harmless and bounded functions.  */
-static void
+   if it has no cycle and calls only harmless and bounded functions, and
+   return it; NULL if it is unbounded.  */
+static const call_bound *
 record_bound (function *fun)
 {
   if (mark_dfs_back_edges (fun))
-    return;
+    return NULL;
   auto_sbitmap cold (last_basic_block_for_fn (fun));
   bitmap_clear (cold);
   basic_block bb;
@@ -301,13 +308,14 @@ record_bound (function *fun)
   extra.quick_grow_cleared (NUM_COUNTDOWNS * last_basic_block_for_fn (fun));
   FOR_EACH_BB_FN (bb, fun)
     if (!bitmap_bit_p (cold, bb->index) && !leaves_countdowns (bb, extra))
-      return;
+      return NULL;
   call_bound b;
   longest_tests (NULL, single_succ (ENTRY_BLOCK_PTR_FOR_FN (fun)), extra,
                  b.most);
   if (!call_bounds)
     call_bounds = new hash_map<int_hash<int, -1, -2>, call_bound>;
   call_bounds->put (DECL_UID (fun->decl), b);
+  return call_bounds->get (DECL_UID (fun->decl));
 }
 
 /* The blocks of LOOP's pass that cannot follow one of its inner loops in
@@ -541,7 +549,8 @@ join_versions (class loop *loop, class loop *tested, basic_block c,
   fix_loop_structure (NULL);
 }
 
-/* Make the hooks behind TESTED's tests volatile asm statements.  hooks.cc
+/* Make the hooks behind the tests in BLOCKS, the tested copy of a loop or
+   of a function, volatile asm statements.  hooks.cc
    leaves them non-volatile (so that data-dependence analysis keeps
    working on the loop) on the argument that a hook sits in a cold block
    behind its test and is never moved or merged.  In the tested copy that
@@ -553,12 +562,11 @@ join_versions (class loop *loop, class loop *tested, basic_block c,
    (tests/progs/batch.c's main at -O2, versioned after inlining: block 7
    counted once, not 300 times).  Volatile, a hook runs where it is.  */
 static void
-pin_hooks (class loop *tested)
+pin_hooks (basic_block *blocks, unsigned n)
 {
-  basic_block *body = get_loop_body (tested);
-  for (unsigned i = 0; i < tested->num_nodes; i++)
+  for (unsigned i = 0; i < n; i++)
     {
-      basic_block hook = hook_block (body[i]);
+      basic_block hook = hook_block (blocks[i]);
       if (!hook)
         continue;
       for (gimple_stmt_iterator gsi = gsi_start_bb (hook); !gsi_end_p (gsi);
@@ -566,7 +574,6 @@ pin_hooks (class loop *tested)
         if (gasm *stmt = dyn_cast<gasm *> (gsi_stmt (gsi)))
           gimple_asm_set_volatile (stmt, true);
     }
-  free (body);
 }
 
 /* The tests of the untested copy, about to be made false, and what they
@@ -620,20 +627,21 @@ struct doomed_tests
   }
 };
 
-/* In the untested copy LOOP, move the countdown decrement of each
-   one-block arm of a branch to the branch's join, which then lowers the
-   countdown by one more when an arm ran (by the branch's condition, as a
-   0 or 1, when one of its ways has no arm).  Nothing tests the countdown
-   between an arm and its join (the join is not the header, before which
-   the next choice is made, and an arm leads only to its join), so it
-   leaves the loop and reaches each choice with the value it had.  What
+/* In an untested copy whose TESTS are about to be made false, move the
+   countdown decrement of each one-block arm of a branch to the branch's
+   join, which then lowers the countdown by one more when an arm ran (by
+   the branch's condition, as a 0 or 1, when one of its ways has no arm).
+   Nothing tests the countdown between an arm and its join (the join is
+   not START, the loop's header, before which the next choice is made,
+   and an arm leads only to its join), so it leaves the copy and reaches
+   each choice with the value it had.  What
    it buys is the plain build's branch-free code: an arm such as `hits++'
    is one statement again, which GCC's if-conversion turns into a
    conditional add (bench/montecarlo's `x * x + y * y < r2', a branch
    that goes either way at random, mispredicted about a fifth of the
    time when it stays one).  */
 static void
-merge_arm_decrements (class loop *loop, const vec<gcond *> &tests)
+merge_arm_decrements (basic_block start, const vec<gcond *> &tests)
 {
   doomed_tests doomed;
   for (gcond *t : tests)
@@ -644,7 +652,7 @@ merge_arm_decrements (class loop *loop, const vec<gcond *> &tests)
   for (gcond *t : tests)
     {
       basic_block join = gimple_bb (t);
-      if (join == loop->header)
+      if (join == start)
         continue;
       int v = tested_countdown (t);
       basic_block branch = NULL;
@@ -754,8 +762,10 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   free_original_copy_tables ();
   if (!tested)
     return false;
-  pin_hooks (tested);
-  merge_arm_decrements (loop, tests);
+  basic_block *tested_body = get_loop_body (tested);
+  pin_hooks (tested_body, tested->num_nodes);
+  free (tested_body);
+  merge_arm_decrements (loop->header, tests);
   for (gcond *t : tests)
     {
       gimple_cond_make_false (t);
@@ -779,6 +789,85 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   return true;
 }
 
+/* Version FUN, a function without loops whose calls can run at most B's
+   tests (record_bound), as a whole: a copy of its body without the tests
+   (but with their decrements, and its arms' merged as in a loop's copy)
+   runs whenever no test could fire on the way through, a block at the
+   entry choosing as a loop's choice does, with n = 0.  Such a function,
+   called from a loop that cannot be versioned itself (the loop calls a
+   function with a loop too, or is outside any loop), tests its countdown
+   at each block after a branch (bench/raytrace's intersect_sphere, called
+   for every object: six tests a call).  Only functions with three tests
+   or more on their longest path (with fewer, the choice costs about what
+   they do), at most 64 blocks (the copy doubles the code), and that
+   return (the copy needs an exit edge).  */
+static bool
+version_function (function *fun, const call_bound &b)
+{
+  if (b.most[SKIP] + b.most[PATH_COUNTDOWN] < 3
+      || n_basic_blocks_for_fn (fun) - NUM_FIXED_BLOCKS > 64
+      || EDGE_COUNT (EXIT_BLOCK_PTR_FOR_FN (fun)->preds) == 0
+      || cfun->has_nonlocal_label || cfun->calls_setjmp)
+    return false;
+  auto_vec<basic_block> region;
+  basic_block bb;
+  FOR_EACH_BB_FN (bb, fun)
+    region.safe_push (bb);
+  if (!can_copy_bbs_p (region.address (), region.length ()))
+    return false;
+
+  loop_optimizer_init (AVOID_CFG_MODIFICATIONS);
+  edge entry = single_succ_edge (split_edge (
+    single_succ_edge (ENTRY_BLOCK_PTR_FOR_FN (fun))));
+  basic_block choice = entry->src, body = entry->dest;
+  auto_vec<basic_block> copy (region.length ());
+  copy.quick_grow (region.length ());
+  calculate_dominance_info (CDI_DOMINATORS);
+  bool ok = gimple_duplicate_sese_region (entry,
+                                          EDGE_PRED (EXIT_BLOCK_PTR_FOR_FN (fun), 0),
+                                          region.address (), region.length (),
+                                          copy.address (), true);
+  if (ok)
+    {
+      /* ENTRY now leads to the copy; the choice sends the run to the
+         original, with its tests, when one could fire.  */
+      gimple_stmt_iterator gsi = gsi_last_bb (choice);
+      tree cond = force_gimple_operand_gsi (
+        &gsi, cannot_fire (build_zero_cst (uint64_type_node), b.most), true,
+        NULL_TREE, false, GSI_CONTINUE_LINKING);
+      gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, cond,
+                                                 boolean_false_node,
+                                                 NULL_TREE, NULL_TREE),
+                        GSI_NEW_STMT);
+      edge untested = single_succ_edge (choice);
+      untested->flags = (untested->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
+      untested->probability = profile_probability::likely ();
+      edge tested = make_edge (choice, body, EDGE_FALSE_VALUE);
+      tested->probability = untested->probability.invert ();
+      free_dominance_info (CDI_DOMINATORS);
+      mark_virtual_operands_for_renaming (cfun);
+      update_ssa (TODO_update_ssa);
+
+      /* Now that the copy's statements use the copy's names: its tests
+         go, their decrements stay.  */
+      pin_hooks (region.address (), region.length ());
+      auto_vec<gcond *> tests;
+      for (basic_block c : copy)
+        if (gimple *last = last_stmt (c))
+          if (tested_countdown (last) >= 0)
+            tests.safe_push (as_a<gcond *> (last));
+      merge_arm_decrements (untested->dest, tests);
+      for (gcond *t : tests)
+        {
+          gimple_cond_make_false (t);
+          update_stmt (t);
+        }
+    }
+  free_dominance_info (CDI_DOMINATORS);
+  loop_optimizer_finalize ();
+  return ok;
+}
+
 unsigned
 version_tested_loops (function *fun)
 {
@@ -786,7 +875,14 @@ version_tested_loops (function *fun)
     return 0;
   if (number_of_loops (fun) <= 1)
     {
-      record_bound (fun);
+      const call_bound *b = record_bound (fun);
+      if (b && version_function (fun, *b))
+        {
+          if (opts.verbose)
+            inform (DECL_SOURCE_LOCATION (fun->decl),
+                    "osp: %s versioned as a whole", display_name (fun));
+          cleanup_tree_cfg ();
+        }
       return 0;
     }
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);

@@ -239,7 +239,8 @@ done
 # after inlining, or by the osp pass itself with placement=late), and, but with paths alone
 # (one check a pass), chains' outer loop and calls' loop (which calls helper, a function without
 # loops, whose most tests on a call count in the choice); none with version-loops=no, and never
-# calls_loop's (it calls collatz, which has a loop).
+# calls_loop's (it calls collatz, which has a loop); and helper, a function without loops, as a
+# whole (but with paths alone, where it counts its paths instead of testing).
 vsrc=$OSP_TESTSRC/progs/versions.c
 vsampled="mode=subpaths:interval=100:paths=counter:path_interval=100:forest=burst:forest_interval=50:seed=1"
 for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg-osp-calls=plain" \
@@ -259,6 +260,11 @@ for flags in -O1 -O2 -O3 "-O2 -fplugin-arg-osp-placement=late" "-O2 -fplugin-arg
   done
   ! grep -q -E "(versioned loops in calls_loop after inlining|instrumented calls_loop: .*, [1-9][0-9]* versioned loops)" \
       "$W/$tag.yes.cc.err" || { osp_fail "$tag: calls_loop's loop was versioned (it calls a loop)"; ok=no; }
+  case $flags in
+    *instrument=paths*) ;;
+    *) grep -q "osp: helper versioned as a whole" "$W/$tag.yes.cc.err" ||
+         { osp_fail "$tag: helper (no loop, three tests a call) was not versioned as a whole"; ok=no; } ;;
+  esac
   case $flags in
     *instrument=paths*) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" ;;
     *) same_rows "$tag" "versioned vs unversioned" "$sampled" "$vsampled" "$exhaustive" "$exact" ;;

@@ -7,7 +7,7 @@
  * batch-loops=no versioned, and GCC then knows which of its hooks must fire whenever the
  * tested copy runs: versions.cc's pin_hooks), an outer loop whose blocks before its inner
  * loop are versioned (chains), a loop that calls a function of ours without loops (calls:
- * versioned, the callee's tests counted in the choice), a branchy loop that steps a
+ * versioned, the callee's tests counted in the choice; helper itself is versioned as a whole), a branchy loop that steps a
  * generator's state through a pointer (stepper: the untested copy is a loop of its own, so
  * GCC's store motion keeps the state in a register through it, as in the plain build), and
  * loops it must leave alone (a call to a function of ours with a loop, calls_loop).
