@@ -446,6 +446,26 @@ cannot_fire (tree n, const unsigned most[NUM_COUNTDOWNS])
   return cond;
 }
 
+/* End BB, which has one successor (the likely way), in `if (COND)': its
+   successor when COND holds, a new edge to OTHERWISE when not, which it
+   returns.  */
+static edge
+end_with_choice (basic_block bb, tree cond, basic_block otherwise)
+{
+  gimple_stmt_iterator gsi = gsi_last_bb (bb);
+  tree ok = force_gimple_operand_gsi (&gsi, cond, true, NULL_TREE, false,
+                                      GSI_CONTINUE_LINKING);
+  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, ok, boolean_false_node,
+                                             NULL_TREE, NULL_TREE),
+                    GSI_NEW_STMT);
+  edge likely = single_succ_edge (bb);
+  likely->flags = (likely->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
+  likely->probability = profile_probability::likely ();
+  edge other = make_edge (bb, otherwise, EDGE_FALSE_VALUE);
+  other->probability = likely->probability.invert ();
+  return other;
+}
+
 /* Make C, the block that chooses between LOOP (untested) and TESTED, the
    header of an outer loop that contains both, with LOOP nested in it:
    TESTED's latch goes back to C, and LOOP gets a new header, AGAIN, that
@@ -494,17 +514,7 @@ join_versions (class loop *loop, class loop *tested, basic_block c,
   edge from_c = single_pred_edge (again);
   latch1 = redirect_edge_and_branch (latch1, again);
   redirect_edge_var_map_clear (latch1);
-  gimple_stmt_iterator gsi = gsi_last_bb (again);
-  tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (choose), true,
-                                      NULL_TREE, false, GSI_CONTINUE_LINKING);
-  gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, ok, boolean_false_node,
-                                             NULL_TREE, NULL_TREE),
-                    GSI_NEW_STMT);
-  edge stay = single_succ_edge (again);
-  stay->flags = (stay->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
-  stay->probability = profile_probability::likely ();
-  edge leave = make_edge (again, c, EDGE_FALSE_VALUE);
-  leave->probability = stay->probability.invert ();
+  edge leave = end_with_choice (again, unshare_expr (choose), c);
 
   latch2 = redirect_edge_and_branch (latch2, c);
   redirect_edge_var_map_clear (latch2);
@@ -831,19 +841,10 @@ version_function (function *fun, const call_bound &b)
     {
       /* ENTRY now leads to the copy; the choice sends the run to the
          original, with its tests, when one could fire.  */
-      gimple_stmt_iterator gsi = gsi_last_bb (choice);
-      tree cond = force_gimple_operand_gsi (
-        &gsi, cannot_fire (build_zero_cst (uint64_type_node), b.most), true,
-        NULL_TREE, false, GSI_CONTINUE_LINKING);
-      gsi_insert_after (&gsi, gimple_build_cond (NE_EXPR, cond,
-                                                 boolean_false_node,
-                                                 NULL_TREE, NULL_TREE),
-                        GSI_NEW_STMT);
       edge untested = single_succ_edge (choice);
-      untested->flags = (untested->flags & ~EDGE_FALLTHRU) | EDGE_TRUE_VALUE;
-      untested->probability = profile_probability::likely ();
-      edge tested = make_edge (choice, body, EDGE_FALSE_VALUE);
-      tested->probability = untested->probability.invert ();
+      end_with_choice (choice,
+                       cannot_fire (build_zero_cst (uint64_type_node), b.most),
+                       body);
       free_dominance_info (CDI_DOMINATORS);
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
