@@ -28,8 +28,8 @@
  *                     whether a loop whose iteration or run cannot reach
  *                     the end of a countdown runs a copy without the
  *                     countdown tests (inner loops; outer ones up to their
- *                     inner loops; default yes; only when optimizing;
- *                     versions.cc)
+ *                     inner loops; functions without loops, as a whole;
+ *                     default yes; only when optimizing; versions.cc)
  *   fold-tests=yes|no
  *                     whether a straight run of tests that inlining made
  *                     (a callee's blocks in its caller) is tested once

@@ -817,7 +817,7 @@ version_function (function *fun, const call_bound &b)
   if (b.most[SKIP] + b.most[PATH_COUNTDOWN] < 3
       || n_basic_blocks_for_fn (fun) - NUM_FIXED_BLOCKS > 64
       || EDGE_COUNT (EXIT_BLOCK_PTR_FOR_FN (fun)->preds) == 0
-      || cfun->has_nonlocal_label || cfun->calls_setjmp)
+      || fun->has_nonlocal_label || fun->calls_setjmp)
     return false;
   auto_vec<basic_block> region;
   basic_block bb;
