@@ -277,8 +277,11 @@ longest_tests (sbitmap part, basic_block start, const vec<unsigned> &extra,
         FOR_EACH_EDGE (e, ei, bb->preds)
           if (e->src->index >= NUM_FIXED_BLOCKS
               && (!part || bitmap_bit_p (part, e->src->index)))
-            for (int v = 0; v < NUM_COUNTDOWNS; v++)
-              mine[v] = MAX (mine[v], longest[NUM_COUNTDOWNS * e->src->index + v]);
+            {
+              const unsigned *before = &longest[NUM_COUNTDOWNS * e->src->index];
+              for (int v = 0; v < NUM_COUNTDOWNS; v++)
+                mine[v] = MAX (mine[v], before[v]);
+            }
       gimple *last = last_stmt (bb);
       int tested = last ? tested_countdown (last) : -1;
       for (int v = 0; v < NUM_COUNTDOWNS; v++)
@@ -637,21 +640,22 @@ struct doomed_tests
   }
 };
 
-/* In an untested copy whose TESTS are about to be made false, move the
-   countdown decrement of each one-block arm of a branch to the branch's
-   join, which then lowers the countdown by one more when an arm ran (by
-   the branch's condition, as a 0 or 1, when one of its ways has no arm).
-   Nothing tests the countdown between an arm and its join (the join is
-   not START, the loop's header, before which the next choice is made,
-   and an arm leads only to its join), so it leaves the copy and reaches
-   each choice with the value it had.  What
-   it buys is the plain build's branch-free code: an arm such as `hits++'
-   is one statement again, which GCC's if-conversion turns into a
-   conditional add (bench/montecarlo's `x * x + y * y < r2', a branch
-   that goes either way at random, mispredicted about a fifth of the
-   time when it stays one).  */
+/* Make TESTS, those of an untested copy that START enters (a loop's
+   header, before which the next choice is made, or a function's first
+   block), false, their decrements staying; but first move the decrement
+   of each one-block arm of a branch to the branch's join, which then
+   lowers the countdown by one more when an arm ran (by the branch's
+   condition, as a 0 or 1, when one of its ways has no arm).  Nothing
+   tests the countdown between an arm and its join (the join is not
+   START, and an arm leads only to its join), so it leaves the copy and
+   reaches each choice with the value it had.  What it buys is the plain
+   build's branch-free code: an arm such as `hits++' is one statement
+   again, which GCC's if-conversion turns into a conditional add
+   (bench/montecarlo's `x * x + y * y < r2', a branch that goes either
+   way at random, mispredicted about a fifth of the time when it stays
+   one).  */
 static void
-merge_arm_decrements (basic_block start, const vec<gcond *> &tests)
+drop_tests (basic_block start, const vec<gcond *> &tests)
 {
   doomed_tests doomed;
   for (gcond *t : tests)
@@ -733,6 +737,11 @@ merge_arm_decrements (basic_block start, const vec<gcond *> &tests)
       gimple_assign_set_rhs1 (dec, lowered);
       update_stmt (dec);
     }
+  for (gcond *t : tests)
+    {
+      gimple_cond_make_false (t);
+      update_stmt (t);
+    }
 }
 
 /* Version LOOP (the header comment), and drop TESTS from the original: on
@@ -775,12 +784,7 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   basic_block *tested_body = get_loop_body (tested);
   pin_hooks (tested_body, tested->num_nodes);
   free (tested_body);
-  merge_arm_decrements (loop->header, tests);
-  for (gcond *t : tests)
-    {
-      gimple_cond_make_false (t);
-      update_stmt (t);
-    }
+  drop_tests (loop->header, tests);
   /* The countdowns' new loads get their virtual operands too.  */
   mark_virtual_operands_for_renaming (cfun);
   update_ssa (TODO_update_ssa);
@@ -788,8 +792,8 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
     {
       gcond *choose = as_a<gcond *> (last_stmt (choice));
       gimple_stmt_iterator gsi = gsi_for_stmt (choose);
-      tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (cond), true, NULL_TREE, true,
-                                          GSI_SAME_STMT);
+      tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (cond), true,
+                                          NULL_TREE, true, GSI_SAME_STMT);
       gimple_cond_set_condition (choose, NE_EXPR, ok, boolean_false_node);
       update_stmt (choose);
       join_versions (loop, tested, choice, cond);
@@ -833,10 +837,10 @@ version_function (function *fun, const call_bound &b)
   auto_vec<basic_block> copy (region.length ());
   copy.quick_grow (region.length ());
   calculate_dominance_info (CDI_DOMINATORS);
-  bool ok = gimple_duplicate_sese_region (entry,
-                                          EDGE_PRED (EXIT_BLOCK_PTR_FOR_FN (fun), 0),
-                                          region.address (), region.length (),
-                                          copy.address (), true);
+  edge exit = EDGE_PRED (EXIT_BLOCK_PTR_FOR_FN (fun), 0);
+  bool ok = gimple_duplicate_sese_region (entry, exit, region.address (),
+                                          region.length (), copy.address (),
+                                          true);
   if (ok)
     {
       /* ENTRY now leads to the copy; the choice sends the run to the
@@ -857,12 +861,7 @@ version_function (function *fun, const call_bound &b)
         if (gimple *last = last_stmt (c))
           if (tested_countdown (last) >= 0)
             tests.safe_push (as_a<gcond *> (last));
-      merge_arm_decrements (untested->dest, tests);
-      for (gcond *t : tests)
-        {
-          gimple_cond_make_false (t);
-          update_stmt (t);
-        }
+      drop_tests (untested->dest, tests);
     }
   free_dominance_info (CDI_DOMINATORS);
   loop_optimizer_finalize ();

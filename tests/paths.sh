@@ -277,7 +277,7 @@ done
 # state, read and written through a pointer in every iteration, in a register through it, as in
 # the plain build; with both copies in one loop it did not (neither copy's store runs every time).
 # And the countdown decrement of its one-block arm (`hits++') moves to the join
-# (merge_arm_decrements), so that GCC's if-conversion makes the arm a conditional add again, as
+# (versions.cc's drop_tests), so that GCC's if-conversion makes the arm a conditional add again, as
 # in the plain build (with instrument=paths alone the arm has no decrement of its own).
 stepper_dump ()
 {
