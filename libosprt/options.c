@@ -414,6 +414,12 @@ parse_path_interval (struct osp_options *o, const char *value)
 }
 
 static int
+parse_path_gain (struct osp_options *o, const char *value)
+{
+  return parse_u32 (value, 0, 1000000000, &o->path_gain);
+}
+
+static int
 parse_path_samples (struct osp_options *o, const char *value)
 {
   return parse_u32 (value, 1, 1000000, &o->path_samples);
@@ -563,6 +569,7 @@ static const struct osp_key keys[] = {
                      "optional)", parse_report_signal },
   { "paths", "counter, timer, exhaustive, off", parse_paths },
   { "path_interval", "an integer 1..1000000000", parse_path_interval },
+  { "path_gain", "an integer 0..1000000000 (0: no limit)", parse_path_gain },
   { "path_samples", "an integer 1..1000000", parse_path_samples },
   { "path_stride", "an integer 1..1000000", parse_path_stride },
   { "path_period", "milliseconds, an integer 1..60000", parse_path_period },
@@ -614,6 +621,7 @@ osp_options_defaults (struct osp_options *o)
   o->report_signal = 0;
   o->paths = OSP_PATHS_COUNTER;
   o->path_interval = 1000;
+  o->path_gain = 300;
   o->path_samples = 64;
   o->path_stride = 17;
   o->path_period = 10;

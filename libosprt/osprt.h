@@ -136,6 +136,8 @@ struct osp_options
   /* Ball-Larus path samples (doc/CONTRACTS.md), every mode but off. */
   enum osp_path_policy paths;
   uint32_t path_interval;         /* counter: mean path ends per sample */
+  uint32_t path_gain;             /* counter: samples per distinct path
+                                     before the interval doubles (0: never) */
   uint32_t path_samples;          /* timer: SAMPLES, samples per tick */
   uint32_t path_stride;           /* timer: STRIDE */
   uint32_t path_period;           /* timer: milliseconds between ticks */
@@ -466,6 +468,8 @@ uint64_t osp_rng_next (uint64_t rng[4]);
 /* K >= 1 with P(K = k) = p (1-p)^(k-1), LOG_KEEP = ln (1 - p) (0: K = 1),
    saturated at UINT32_MAX.  osp_draw_skip is this with p = 1/interval. */
 uint32_t osp_draw_geometric (uint64_t rng[4], double log_keep);
+/* Binomial (N, 1/2): how many of N samples a coin flip each keeps. */
+uint64_t osp_draw_half (uint64_t rng[4], uint64_t n);
 /* Calling thread's sample in progress: want = 0 when skipping.  Tests. */
 void osp_sampler_state (uint32_t *want, uint32_t *have);
 
@@ -643,7 +647,11 @@ osp_paths_counted (const struct osp_fn *fn, enum osp_path_policy policy)
 /* A sample of path ID of FN on T's thread: into T's batch, flushed to the
    table when full (a trylock once a quarter full). */
 void osp_pathprof_record (struct osp_thread *t, struct osp_fn *fn,
-                          uint64_t id);
+                          uint64_t id, uint32_t gen);
+/* paths=counter: the generation of the sampling rate (pathprof.c's gain
+   limit; read without the lock), and the mean interval at generation G. */
+uint32_t osp_pathprof_gen (void);
+double osp_pathprof_interval (uint32_t g);
 /* On T's own thread: hand T's batch to the table now.  (A report also
    takes every other live thread's pending samples, pathprof.c.) */
 void osp_pathprof_sync (struct osp_thread *t);
@@ -703,7 +711,8 @@ struct osp_path_profile
   struct osp_path_step *step_words; /* the memory of all rows' steps */
   uint64_t **edges;        /* edges[i]: fns[i]'s nedges counts, or NULL */
   uint64_t *edge_words;
-  double scale;            /* estimate of one sample (path_interval or 1) */
+  double scale;            /* estimate of one sample (the interval or 1) */
+  uint32_t raises;         /* counter: times the interval doubled */
   enum osp_path_policy policy;
   uint64_t ends_seen, samples, distinct, dropped, invalid;
   uint64_t counted;        /* path ends counted exactly in sampled rows */

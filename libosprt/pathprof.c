@@ -48,6 +48,26 @@
  * increments of threads that run one function at once: with more than
  * one thread the report says so (path_counted_plain).
  *
+ * The gain limit (paths=counter, path_gain G > 0): once the table holds
+ * more than G samples per distinct path, more samples would only narrow
+ * intervals that are already narrow, while every one costs a runtime call.
+ * So the interval doubles (generation g: path_interval x 2^g, at most
+ * 2^30), and every count already taken is thinned to what the new
+ * interval would have given: each sample kept by a fair coin (a path's
+ * count becomes binomial (count, 1/2), exactly), in the path entries, in
+ * the edge counters and in the samples of paths the table dropped alike,
+ * so that every count stays a binomial sample at the one current rate and
+ * the estimate stays s x interval with the same Poisson interval
+ * (estimate.c).  An edge counter is thinned as the sum of its paths'
+ * thinned counts plus a thinned remainder (the dropped paths' part), so
+ * paths and edges stay consistent.  A thread's countdown drawn at an older
+ * generation still samples at the older rate: its sample carries its
+ * generation and is kept with probability 2^-(g - its generation) when it
+ * reaches the table (the same thinning).  So the samples taken grow with
+ * the logarithm of a run's length, as the hot-list's (hotlist.c's gain
+ * limit), and a long run's path ends stop paying for them (bench/lu's
+ * daxpy loop, a path end a cycle: 17% of its run was the runtime).
+ *
  * Threads: a sample first goes into its thread's batch (64 pairs, arena
  * memory), which is handed over under osp_path_lock with a trylock once a
  * quarter full and a blocking lock when full; only exhaustive mode makes
@@ -83,6 +103,7 @@ struct osp_path_batch
   {
     struct osp_fn *fn;
     uint64_t id;
+    uint32_t gen; /* the generation of the countdown that took it */
   } q[BATCH];
 };
 
@@ -94,12 +115,27 @@ static uint64_t nslots;
 static uint64_t *pool;
 static uint64_t pool_words, pool_used, entry_limit;
 static uint64_t samples, distinct, dropped, invalid, hits, misses, peak;
+static uint64_t gain_limit; /* path_gain, 0: none */
+static uint64_t rng[4];     /* the thinning coins */
+static uint32_t max_gen;    /* the last generation: interval <= 2^30 */
+static double base_interval;
+/* The generation: written under the lock, read by samplers without it. */
+static atomic_uint gen;
 
 int
 osp_pathprof_init (const struct osp_options *o)
 {
   if (o->mode == OSP_MODE_OFF || o->paths == OSP_PATHS_OFF)
     return 0;
+  base_interval = o->path_interval;
+  if (o->paths == OSP_PATHS_COUNTER && o->path_gain > 0)
+    {
+      gain_limit = o->path_gain;
+      for (max_gen = 0; ((uint64_t) o->path_interval << (max_gen + 1)) <= 1u << 30;
+           max_gen++)
+        ;
+    }
+  osp_rng_seed (rng, osp_seed ^ 0x7468696e6e696e67u, 0);
   map_len = (size_t) o->path_bytes;
   slots = osp_map_table (map_len, &nslots);
   if (slots == NULL)
@@ -202,15 +238,82 @@ count_locked (struct osp_fn *fn, uint64_t id, struct osp_path_step *scratch)
     peak = bytes_used ();
 }
 
-/* Count B's pairs from `done' to N with SCRATCH.  Under the lock. */
+uint32_t
+osp_pathprof_gen (void)
+{
+  return atomic_load_explicit (&gen, memory_order_relaxed);
+}
+
+double
+osp_pathprof_interval (uint32_t g)
+{
+  return base_interval * (double) (UINT64_C (1) << g);
+}
+
+/* Subtract (SIGN < 0) or add C to each edge of the path of entry E. */
+static void
+entry_edges (const uint64_t *e, uint64_t c, int sign)
+{
+  struct osp_fn *fn = osp_fn_by_id ((uint32_t) e[2]);
+  const struct osp_path_step *st = (const struct osp_path_step *) (e + HDR);
+  for (uint32_t i = 0; i < (uint32_t) (e[2] >> 32); i++)
+    if (st[i].succ != OSP_STEP_END)
+      {
+        uint64_t *x = &fn->path_edges[fn->blocks[st[i].block].succ
+                                      + st[i].succ];
+        *x = sign < 0 ? *x - c : *x + c;
+      }
+}
+
+/* The gain limit (the header comment): the next generation, and every
+   count thinned to it.  Under the lock. */
+static void
+raise_locked (void)
+{
+  uint64_t in_entries = 0, kept = 0;
+  /* Each entry's count leaves its edges, which keep the remainder. */
+  for (uint64_t i = 0; i < nslots; i++)
+    if (slots[i] != 0)
+      {
+        uint64_t *e = pool + slots[i] - 1;
+        in_entries += e[1];
+        entry_edges (e, e[1], -1);
+        e[1] = osp_draw_half (rng, e[1]);
+        kept += e[1];
+      }
+  uint32_t n = osp_registry_count ();
+  for (uint32_t id = 1; id <= n; id++)
+    {
+      struct osp_fn *fn = osp_fn_by_id (id);
+      for (uint64_t k = 0; fn->path_edges != NULL && k < fn->nedges; k++)
+        fn->path_edges[k] = osp_draw_half (rng, fn->path_edges[k]);
+    }
+  for (uint64_t i = 0; i < nslots; i++)
+    if (slots[i] != 0)
+      entry_edges (pool + slots[i] - 1, pool[slots[i]], +1);
+  samples = kept + osp_draw_half (rng, samples - in_entries);
+  atomic_store_explicit (&gen, osp_pathprof_gen () + 1, memory_order_relaxed);
+}
+
+/* Count B's pairs from `done' to N with SCRATCH, each kept as if drawn at
+   the current generation, and raise the generation while the table is
+   over its gain limit.  Under the lock. */
 static void
 count_batch_locked (struct osp_path_batch *b, uint32_t n,
                     struct osp_path_step *scratch)
 {
   if (map != NULL)
     for (uint32_t i = b->done; i < n; i++)
-      count_locked (b->q[i].fn, b->q[i].id, scratch);
+      {
+        uint32_t d = osp_pathprof_gen () - b->q[i].gen; /* 0..30 */
+        if (d == 0
+            || (osp_rng_next (rng) & ((UINT64_C (1) << d) - 1)) == 0)
+          count_locked (b->q[i].fn, b->q[i].id, scratch);
+      }
   b->done = n;
+  while (gain_limit && osp_pathprof_gen () < max_gen
+         && samples > gain_limit * (distinct ? distinct : 1))
+    raise_locked ();
 }
 
 /* The owner's flush. */
@@ -265,7 +368,8 @@ drain_locked (void)
 }
 
 void
-osp_pathprof_record (struct osp_thread *t, struct osp_fn *fn, uint64_t id)
+osp_pathprof_record (struct osp_thread *t, struct osp_fn *fn, uint64_t id,
+                     uint32_t g)
 {
   struct osp_path_batch *b
       = atomic_load_explicit (&t->pathbatch, memory_order_relaxed);
@@ -299,6 +403,7 @@ osp_pathprof_record (struct osp_thread *t, struct osp_fn *fn, uint64_t id)
   uint32_t n = atomic_load_explicit (&b->n, memory_order_relaxed);
   b->q[n].fn = fn;
   b->q[n].id = id;
+  b->q[n].gen = g;
   atomic_store_explicit (&b->n, ++n, memory_order_release);
   if (n == BATCH)
     flush (b, 1);
@@ -432,13 +537,15 @@ copy_locked (struct osp_profile *p, struct osp_path_profile *pp,
         continue;
       const uint64_t *e = pool + slots[i] - 1;
       uint32_t fid = (uint32_t) e[2], n = (uint32_t) (e[2] >> 32);
-      if (fid == 0 || fid > p->nfns) /* registered after the snapshot */
+      if (fid == 0 || fid > p->nfns /* registered after the snapshot */
+          || e[1] == 0) /* thinned away (the gain limit) */
         continue;
       memcpy (pp->step_words + w, e + HDR, n * sizeof *pp->step_words);
       pp->rows[pp->nrows++] = (struct osp_path_row) {
         .fi = fid - 1, .nsteps = n, .id = e[0], .samples = e[1],
         .steps = (const struct osp_path_step *) (uintptr_t) w
       };
+      pp->distinct++;
       w += n;
     }
   size_t k = 0, cap[2] = { distinct ? distinct : 1,
@@ -487,7 +594,6 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
                                     memory_order_relaxed);
   pp->threads = atomic_load_explicit (&osp_stats.threads,
                                       memory_order_relaxed);
-  pp->scale = o->paths == OSP_PATHS_COUNTER ? (double) o->path_interval : 1;
   pp->policy = o->paths;
   pp->bytes_bound = o->path_bytes;
 
@@ -495,8 +601,12 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
   pthread_mutex_lock (&osp_path_lock);
   int rc = drain_locked ();
   pthread_mutex_unlock (&osp_threads_lock);
+  pp->raises = osp_pathprof_gen ();
+  pp->scale = o->paths == OSP_PATHS_COUNTER
+                  ? osp_pathprof_interval (pp->raises)
+                  : 1;
   pp->samples = samples;
-  pp->distinct = distinct;
+  pp->distinct = 0; /* the rows copied: a thinned-away entry is none */
   pp->dropped = dropped;
   pp->invalid = invalid;
   pp->cache_hits = hits;

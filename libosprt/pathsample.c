@@ -20,7 +20,10 @@
  *     `fresh').  A fixed interval could alias with a loop's period and
  *     sample the same iteration point forever.  So a path sampled s times
  *     ran about N = s / p times, with a Poisson 95% interval
- *     +/- 1.96 sqrt (s) / p (estimate.c).
+ *     +/- 1.96 sqrt (s) / p (estimate.c).  p halves whenever the path
+ *     table raises its generation (pathprof.c's gain limit, path_gain):
+ *     the next draw uses it, and a sample carries the generation of the
+ *     draw that took it.
  *   timer: PEP's simplified Arnold-Grove sampling PEP(SAMPLES, STRIDE)
  *     (PEP section 4.4): a runtime thread ticks every path_period ms;
  *     between ticks threads run with a long countdown (an expiry without
@@ -67,6 +70,9 @@ struct osp_path_thread
 {
   uint64_t rng[4];
   uint32_t armed;  /* what the runtime last wrote into the countdown */
+  uint32_t gen;    /* counter: the generation path_left was drawn at */
+  uint32_t log_gen; /* the generation log_keep_gen is of */
+  double log_keep_gen; /* ln (1 - 1/interval) at generation log_gen */
   uint32_t burst;  /* timer: samples still to take in this tick's burst */
   /* counter, exhaustive: path ends until the next path sample (this one
      included); forest=burst: until the next forest burst, or the items
@@ -102,6 +108,21 @@ arm (struct osp_path_thread *s, uint32_t v)
   countdown_set (v);
 }
 
+/* paths=counter: path ends until the next sample, at the path table's
+   current generation (its gain limit), which S remembers. */
+static uint32_t
+draw_path_left (struct osp_path_thread *s)
+{
+  uint32_t g = osp_pathprof_gen ();
+  if (g != s->log_gen)
+    {
+      s->log_gen = g;
+      s->log_keep_gen = osp_ln1m (1.0 / osp_pathprof_interval (g));
+    }
+  s->gen = g;
+  return osp_draw_geometric (s->rng, g ? s->log_keep_gen : log_keep);
+}
+
 static struct osp_path_thread *
 make_state (struct osp_thread *t)
 {
@@ -114,9 +135,7 @@ make_state (struct osp_thread *t)
   s->armed = 1; /* __osp_path_countdown starts at 1 in every thread */
   /* Drawn now, so the thread's first path end too is sampled with
      probability p (the draws are memoryless). */
-  s->path_left = policy == OSP_PATHS_COUNTER
-                     ? osp_draw_geometric (s->rng, log_keep)
-                     : 1;
+  s->path_left = policy == OSP_PATHS_COUNTER ? draw_path_left (s) : 1;
   s->forest_left = osp_draw_geometric (s->rng, log_keep_forest);
   t->pathsample = s;
   return s;
@@ -196,6 +215,7 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
   consume (t, s, s->armed);
   uint32_t next = OSP_PATH_HUGE;
   int take = 0;
+  uint32_t gen = s->gen;
   switch (policy)
     {
     case OSP_PATHS_EXHAUSTIVE:
@@ -206,7 +226,7 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
       if (s->path_left == 0)
         {
           take = 1;
-          s->path_left = osp_draw_geometric (s->rng, log_keep);
+          s->path_left = draw_path_left (s);
         }
       next = s->path_left;
       break;
@@ -238,7 +258,7 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
       /* Exhaustively, a function with inline counters has counted this
          path end itself (pathprof.c reads the counters). */
       if (take && !osp_paths_counted (fn, policy))
-        osp_pathprof_record (t, fn, id);
+        osp_pathprof_record (t, fn, id, gen);
       forest_end (t, s, fn, id);
     }
   uint32_t f = forest_next (s);

@@ -105,6 +105,12 @@ osp_format_paths_stats (const struct osp_stat_out *out,
   const struct osp_path_profile *pp = &p->paths;
   osp_stat_s (out, "paths", osp_path_policy_name (o->paths));
   osp_stat_u (out, "path_interval", o->path_interval);
+  osp_stat_u (out, "path_gain", o->path_gain);
+  if (o->paths == OSP_PATHS_COUNTER)
+    {
+      osp_stat_u (out, "path_raises", pp->raises);
+      osp_stat_u (out, "path_interval_now", (uint64_t) pp->scale);
+    }
   osp_stat_u (out, "path_samples_per_tick", o->path_samples);
   osp_stat_u (out, "path_stride", o->path_stride);
   osp_stat_u (out, "path_period_ms", o->path_period);
@@ -148,6 +154,10 @@ text_header (FILE *out, const struct osp_profile *p,
     default:
       fprintf (out, "ball-larus paths: sampled, counter-based, mean interval "
                "%u (estimates with 95%% intervals)\n", o->path_interval);
+      if (pp->raises)
+        fprintf (out, "  interval now %.0f: doubled %u times, samples "
+                 "thinned to match (path_gain %u samples per path)\n",
+                 pp->scale, pp->raises, o->path_gain);
     }
   if (o->paths == OSP_PATHS_TIMER)
     fprintf (out, "  timer ticks %llu, ",

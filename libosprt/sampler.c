@@ -213,6 +213,21 @@ osp_draw_geometric (uint64_t rng[4], double log_keep_p)
   return k >= (double) (UINT32_MAX - 1) ? UINT32_MAX : (uint32_t) k + 1;
 }
 
+/* Exact and simple: one coin per sample, 64 coins a draw.  The path table
+   thins this way only when its interval doubles, a handful of times in a
+   run, so the linear cost in N does not matter. */
+uint64_t
+osp_draw_half (uint64_t rng[4], uint64_t n)
+{
+  uint64_t kept = 0;
+  for (; n >= 64; n -= 64)
+    kept += (uint64_t) __builtin_popcountll (osp_rng_next (rng));
+  if (n > 0)
+    kept += (uint64_t) __builtin_popcountll (osp_rng_next (rng)
+                                             & ((UINT64_C (1) << n) - 1));
+  return kept;
+}
+
 uint32_t
 osp_draw_skip (uint64_t rng[4])
 {

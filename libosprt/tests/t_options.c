@@ -16,8 +16,9 @@
   "interval, gain, min_length, max_length, length_bias, hotlist_bytes, "    \
   "policy, "                                                                \
   "encoding, seed, exact_max, exact_bytes, report_signal, paths, "          \
-  "path_interval, path_samples, path_stride, path_period, path_bytes, "     \
-  "verify_paths, forest, forest_k, forest_burst, forest_interval, "         \
+  "path_interval, path_gain, path_samples, path_stride, path_period, "     \
+  "path_bytes, verify_paths, forest, forest_k, forest_burst, "              \
+  "forest_interval, "                                                       \
   "forest_bytes, forest_threads, forest_prune, publish, publish_ms, "       \
   "publish_bytes, snapshot, snapshot_signal, snapshot_bytes"
 

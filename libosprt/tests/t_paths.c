@@ -361,19 +361,22 @@ test_options (void)
   osp_options_defaults (&o);
   CHECK (o.paths == OSP_PATHS_COUNTER);
   CHECK_EQ (o.path_interval, 1000);
+  CHECK_EQ (o.path_gain, 300);
   CHECK_EQ (o.path_samples, 64);
   CHECK_EQ (o.path_stride, 17);
   CHECK_EQ (o.path_period, 10);
   CHECK_EQ (o.path_bytes, 4u << 20);
   CHECK_EQ (o.verify_paths, 0);
   CHECK_EQ (osp_options_parse (&o,
-                               "paths=timer:path_interval=5:path_samples=8:"
+                               "paths=timer:path_interval=5:path_gain=0:"
+                               "path_samples=8:"
                                "path_stride=3:path_period=60000:"
                                "path_bytes=1m:verify_paths=1",
                                stderr),
             0);
   CHECK (o.paths == OSP_PATHS_TIMER);
   CHECK_EQ (o.path_interval, 5);
+  CHECK_EQ (o.path_gain, 0);
   CHECK_EQ (o.path_samples, 8);
   CHECK_EQ (o.path_stride, 3);
   CHECK_EQ (o.path_period, 60000);
@@ -396,7 +399,8 @@ test_options (void)
 
   static const char *const bad[] = {
     "paths=sometimes", "paths=", "path_interval=0",
-    "path_interval=1000000001", "path_samples=0", "path_samples=1000001",
+    "path_interval=1000000001", "path_gain=-1", "path_gain=1000000001",
+    "path_samples=0", "path_samples=1000001",
     "path_stride=0", "path_period=0", "path_period=60001",
     "path_bytes=63k", "path_bytes=5g", "path_bytes=1t", "verify_paths=2",
   };
@@ -506,11 +510,11 @@ scenario_table (void)
   before = p.paths.distinct;
   osp_profile_free (&p);
   for (uint64_t i = 0; i < 3000; i++)
-    osp_pathprof_record (t, fb, i * 349);
-  osp_pathprof_record (t, fb, 0); /* a known path: a cache hit */
-  osp_pathprof_record (t, fb, 1u << 20); /* no such path */
-  osp_pathprof_record (t, fl, UINT64_MAX);
-  osp_pathprof_record (t, osp_fn_of_record (&r_plain), 0); /* no probes */
+    osp_pathprof_record (t, fb, i * 349, 0);
+  osp_pathprof_record (t, fb, 0, 0); /* a known path: a cache hit */
+  osp_pathprof_record (t, fb, 1u << 20, 0); /* no such path */
+  osp_pathprof_record (t, fl, UINT64_MAX, 0);
+  osp_pathprof_record (t, osp_fn_of_record (&r_plain), 0, 0); /* no probes */
   osp_test_path_end (&r_plain, 0);
   osp_thread_settle (t);
   CHECK_EQ (osp_profile_take (&p), 0);
@@ -607,6 +611,7 @@ static const char expected_tsv[]
       "stat\thits_lost\t0\n"
       "stat\tpaths\texhaustive\n"
       "stat\tpath_interval\t1000\n"
+      "stat\tpath_gain\t300\n"
       "stat\tpath_samples_per_tick\t64\n"
       "stat\tpath_stride\t17\n"
       "stat\tpath_period_ms\t10\n"
