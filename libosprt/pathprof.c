@@ -22,8 +22,10 @@
  * Memory: one mapping of path_bytes (MAP_NORESERVE: pages cost only once
  * touched), everything included: an index of uint32 slots (1/8 of the
  * bytes, kept at most half full: open addressing, linear probing) over a
- * pool of 64-bit words holding the entries [path id, samples, function id
- * | nsteps << 32, steps...] and the edge counters.  Entries may use the
+ * pool of 64-bit words holding the entries [function id | nsteps << 32,
+ * path id, samples, steps...] and the edge counters [nedges << 32,
+ * counters...] (a first word with function id 0: so the gain limit walks
+ * the pool, not the whole index).  Entries may use the
  * pool only up to 7/8 of it, so the edge counters of functions first
  * sampled after the path table filled up still find room; a sample whose
  * function's counters cannot be made even then is dropped altogether.
@@ -91,7 +93,11 @@
 pthread_mutex_t osp_path_lock = PTHREAD_MUTEX_INITIALIZER;
 
 #define BATCH 64
-#define HDR 3 /* words before an entry's steps */
+/* An entry's words before its steps: */
+#define E_KEY 0     /* function id | nsteps << 32 */
+#define E_ID 1      /* path id */
+#define E_SAMPLES 2
+#define HDR 3
 
 struct osp_path_batch
 {
@@ -170,10 +176,11 @@ edges_of (struct osp_fn *fn)
   if (fn->path_edges == NULL)
     {
       uint64_t n = fn->nedges ? fn->nedges : 1;
-      if (pool_used + n > pool_words)
+      if (pool_used + 1 + n > pool_words)
         return NULL;
-      fn->path_edges = pool + pool_used;
-      pool_used += n;
+      pool[pool_used] = n << 32;
+      fn->path_edges = pool + pool_used + 1;
+      pool_used += 1 + n;
     }
   return fn->path_edges;
 }
@@ -195,14 +202,14 @@ count_locked (struct osp_fn *fn, uint64_t id, struct osp_path_step *scratch)
   for (i = hash (fn->id, id) & mask; slots[i] != 0; i = (i + 1) & mask)
     {
       uint64_t *e = pool + slots[i] - 1;
-      if (e[0] == id && (uint32_t) e[2] == fn->id)
+      if (e[E_ID] == id && (uint32_t) e[E_KEY] == fn->id)
         {
-          e[1]++;
+          e[E_SAMPLES]++;
           hits++;
           samples++;
           add_edges (fn->path_edges, fn,
                      (const struct osp_path_step *) (e + HDR),
-                     (uint32_t) (e[2] >> 32));
+                     (uint32_t) (e[E_KEY] >> 32));
           return;
         }
     }
@@ -223,9 +230,9 @@ count_locked (struct osp_fn *fn, uint64_t id, struct osp_path_step *scratch)
   if (2 * (distinct + 1) <= nslots && pool_used + HDR + n <= entry_limit)
     {
       uint64_t *e = pool + pool_used;
-      e[0] = id;
-      e[1] = 1;
-      e[2] = fn->id | (uint64_t) n << 32;
+      e[E_KEY] = fn->id | (uint64_t) n << 32;
+      e[E_ID] = id;
+      e[E_SAMPLES] = 1;
       memcpy (e + HDR, scratch, n * sizeof *scratch);
       slots[i] = (uint32_t) pool_used + 1;
       pool_used += HDR + n;
@@ -254,15 +261,22 @@ osp_pathprof_interval (uint32_t g)
 static void
 entry_edges (const uint64_t *e, uint64_t c, int sign)
 {
-  struct osp_fn *fn = osp_fn_by_id ((uint32_t) e[2]);
+  struct osp_fn *fn = osp_fn_by_id ((uint32_t) e[E_KEY]);
   const struct osp_path_step *st = (const struct osp_path_step *) (e + HDR);
-  for (uint32_t i = 0; i < (uint32_t) (e[2] >> 32); i++)
+  for (uint32_t i = 0; i < (uint32_t) (e[E_KEY] >> 32); i++)
     if (st[i].succ != OSP_STEP_END)
       {
         uint64_t *x = &fn->path_edges[fn->blocks[st[i].block].succ
                                       + st[i].succ];
         *x = sign < 0 ? *x - c : *x + c;
       }
+}
+
+/* The entry or edge counters after E in the pool. */
+static uint64_t *
+next_in_pool (uint64_t *e)
+{
+  return e + ((uint32_t) e[E_KEY] != 0 ? HDR : 1) + (e[E_KEY] >> 32);
 }
 
 /* The gain limit (the header comment): the next generation, and every
@@ -272,14 +286,13 @@ raise_locked (void)
 {
   uint64_t in_entries = 0, kept = 0;
   /* Each entry's count leaves its edges, which keep the remainder. */
-  for (uint64_t i = 0; i < nslots; i++)
-    if (slots[i] != 0)
+  for (uint64_t *e = pool; e < pool + pool_used; e = next_in_pool (e))
+    if ((uint32_t) e[E_KEY] != 0)
       {
-        uint64_t *e = pool + slots[i] - 1;
-        in_entries += e[1];
-        entry_edges (e, e[1], -1);
-        e[1] = osp_draw_half (rng, e[1]);
-        kept += e[1];
+        in_entries += e[E_SAMPLES];
+        entry_edges (e, e[E_SAMPLES], -1);
+        e[E_SAMPLES] = osp_draw_half (rng, e[E_SAMPLES]);
+        kept += e[E_SAMPLES];
       }
   uint32_t n = osp_registry_count ();
   for (uint32_t id = 1; id <= n; id++)
@@ -288,9 +301,9 @@ raise_locked (void)
       for (uint64_t k = 0; fn->path_edges != NULL && k < fn->nedges; k++)
         fn->path_edges[k] = osp_draw_half (rng, fn->path_edges[k]);
     }
-  for (uint64_t i = 0; i < nslots; i++)
-    if (slots[i] != 0)
-      entry_edges (pool + slots[i] - 1, pool[slots[i]], +1);
+  for (uint64_t *e = pool; e < pool + pool_used; e = next_in_pool (e))
+    if ((uint32_t) e[E_KEY] != 0)
+      entry_edges (e, e[E_SAMPLES], +1);
   samples = kept + osp_draw_half (rng, samples - in_entries);
   atomic_store_explicit (&gen, osp_pathprof_gen () + 1, memory_order_relaxed);
 }
@@ -536,13 +549,13 @@ copy_locked (struct osp_profile *p, struct osp_path_profile *pp,
       if (slots[i] == 0)
         continue;
       const uint64_t *e = pool + slots[i] - 1;
-      uint32_t fid = (uint32_t) e[2], n = (uint32_t) (e[2] >> 32);
+      uint32_t fid = (uint32_t) e[E_KEY], n = (uint32_t) (e[E_KEY] >> 32);
       if (fid == 0 || fid > p->nfns /* registered after the snapshot */
-          || e[1] == 0) /* thinned away (the gain limit) */
+          || e[E_SAMPLES] == 0) /* thinned away (the gain limit) */
         continue;
       memcpy (pp->step_words + w, e + HDR, n * sizeof *pp->step_words);
       pp->rows[pp->nrows++] = (struct osp_path_row) {
-        .fi = fid - 1, .nsteps = n, .id = e[0], .samples = e[1],
+        .fi = fid - 1, .nsteps = n, .id = e[E_ID], .samples = e[E_SAMPLES],
         .steps = (const struct osp_path_step *) (uintptr_t) w
       };
       pp->distinct++;

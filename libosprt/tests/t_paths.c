@@ -624,8 +624,8 @@ static const char expected_tsv[]
       "stat\tpaths_invalid\t0\n"
       /* 2048 slots of 4 bytes (1/8), 8 edge counters, 4 entries of 3 words
          + 1 per step */
-      "stat\tpath_bytes_used\t8424\n"
-      "stat\tpath_bytes_peak\t8424\n"
+      "stat\tpath_bytes_used\t8432\n"
+      "stat\tpath_bytes_peak\t8432\n"
       "stat\tpath_bytes\t65536\n"
       "stat\tpath_counter_bytes\t0\n"
       "stat\tdecode_cache_hits\t96\n"
@@ -655,7 +655,7 @@ scenario_report (void)
   CHECK_CONTAINS (text, "\nball-larus paths: exhaustive (exact counts)\n"
                         "  path ends seen 100, samples 100, distinct paths "
                         "4, dropped (table full) 0, invalid ids 0\n"
-                        "  path table memory 8424 used, 8424 peak, 65536 "
+                        "  path table memory 8432 used, 8432 peak, 65536 "
                         "bound; decode cache 96 hits, 4 misses; 1 functions "
                         "with path probes\n");
   CHECK_CONTAINS (text, "\nhottest paths (2 of 4):\n"
