@@ -137,9 +137,9 @@ osp_pathprof_init (const struct osp_options *o)
   if (o->paths == OSP_PATHS_COUNTER && o->path_gain > 0)
     {
       gain_limit = o->path_gain;
-      for (max_gen = 0; ((uint64_t) o->path_interval << (max_gen + 1)) <= 1u << 30;
-           max_gen++)
-        ;
+      uint64_t interval = o->path_interval;
+      for (max_gen = 0; interval << (max_gen + 1) <= UINT64_C (1) << 30;)
+        max_gen++;
     }
   osp_rng_seed (rng, osp_seed ^ 0x7468696e6e696e67u, 0);
   map_len = (size_t) o->path_bytes;
