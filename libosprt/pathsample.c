@@ -71,8 +71,7 @@ struct osp_path_thread
   uint64_t rng[4];
   uint32_t armed;  /* what the runtime last wrote into the countdown */
   uint32_t gen;    /* counter: the generation path_left was drawn at */
-  uint32_t log_gen; /* the generation log_keep_gen is of */
-  double log_keep_gen; /* ln (1 - 1/interval) at generation log_gen */
+  double log_keep_gen; /* ln (1 - 1/interval) at generation gen */
   uint32_t burst;  /* timer: samples still to take in this tick's burst */
   /* counter, exhaustive: path ends until the next path sample (this one
      included); forest=burst: until the next forest burst, or the items
@@ -114,13 +113,12 @@ static uint32_t
 draw_path_left (struct osp_path_thread *s)
 {
   uint32_t g = osp_pathprof_gen ();
-  if (g != s->log_gen)
+  if (g != s->gen)
     {
-      s->log_gen = g;
+      s->gen = g;
       s->log_keep_gen = osp_ln1m (1.0 / osp_pathprof_interval (g));
     }
-  s->gen = g;
-  return osp_draw_geometric (s->rng, g ? s->log_keep_gen : log_keep);
+  return osp_draw_geometric (s->rng, s->log_keep_gen);
 }
 
 static struct osp_path_thread *
@@ -135,6 +133,7 @@ make_state (struct osp_thread *t)
   s->armed = 1; /* __osp_path_countdown starts at 1 in every thread */
   /* Drawn now, so the thread's first path end too is sampled with
      probability p (the draws are memoryless). */
+  s->log_keep_gen = log_keep; /* generation 0 */
   s->path_left = policy == OSP_PATHS_COUNTER ? draw_path_left (s) : 1;
   s->forest_left = osp_draw_geometric (s->rng, log_keep_forest);
   t->pathsample = s;
