@@ -220,9 +220,14 @@ struct osp_fn
      profile derived from sampled paths; made on the function's first
      sample.  Read and written under osp_path_lock only. */
   uint64_t *path_edges;
-  /* With OSP_FN_PATH_COUNTS: the npaths counters the generated code adds
-     to (the record points here once registered); else NULL. */
+  /* With OSP_FN_PATH_COUNTS: where the npaths counters that the generated
+     code adds to are read: the module's array (the record's `counts')
+     until __osp_release_module copies them into KEPT (allocated at
+     registration, so that the copy cannot fail) and points COUNTS there.
+     Read only between osp_counters_hold and osp_counters_done; else
+     both NULL. */
   uint64_t *counts;
+  uint64_t *kept;
 };
 
 /* The paths words of block B of F (F has probes): [0] the start value,
@@ -237,6 +242,7 @@ struct osp_module
 {
   uintptr_t start, stop; /* the section range it registers with */
   uint32_t nfunctions;
+  uint32_t counted; /* functions whose counts are still in the module */
 };
 
 /* The most paths of a function with inline counters (the plugin's cap). */
@@ -254,7 +260,7 @@ struct osp_stats
   atomic_uint_fast64_t abi_mismatches; /* records of another ABI */
   atomic_uint_fast64_t unregistered_hits, hits_lost, threads;
   atomic_uint_fast64_t path_ticks; /* paths=timer: ticks delivered */
-  atomic_uint_fast64_t counter_bytes; /* inline path counters adopted */
+  atomic_uint_fast64_t counter_bytes; /* inline path counters kept */
 };
 extern struct osp_stats osp_stats;
 
@@ -265,6 +271,14 @@ int osp_registry_init (uint32_t max_functions, int verbose);
 /* __osp_register_module after init. */
 void osp_registry_add (uint32_t abi, struct osp_fn_record *start,
                        struct osp_fn_record *stop);
+/* __osp_release_module: copy the counters of the functions registered
+   from [START, STOP) into their osp_fn (once; repeats are ignored). */
+void osp_registry_release (struct osp_fn_record *start,
+                           struct osp_fn_record *stop);
+/* Around every read of an osp_fn's counts: a release (the module's
+   destructor, before a dlclose unmaps it) waits for the reader. */
+void osp_counters_hold (void);
+void osp_counters_done (void);
 /* NULL if R is a well-formed record of this ABI, else why not (the cfg,
    and the paths words when R has OSP_FN_PATH_PROBES). */
 const char *osp_record_check (const struct osp_fn_record *r);
@@ -628,7 +642,7 @@ int osp_pathprof_init (const struct osp_options *o);
 static inline int
 osp_fn_counts_only (const struct osp_fn *fn)
 {
-  return fn->counts != NULL && !(fn->flags & OSP_FN_PATH_CHECKS);
+  return (fn->flags & OSP_FN_PATH_COUNTS) && !(fn->flags & OSP_FN_PATH_CHECKS);
 }
 /* Whether FN's paths come from its inline counters: exhaustively, where
    every path end counts, for every function with counters (instrument=
@@ -640,7 +654,7 @@ osp_fn_counts_only (const struct osp_fn *fn)
 static inline int
 osp_paths_counted (const struct osp_fn *fn, enum osp_path_policy policy)
 {
-  return fn->counts != NULL
+  return (fn->flags & OSP_FN_PATH_COUNTS)
          && (policy == OSP_PATHS_EXHAUSTIVE
              || (policy == OSP_PATHS_COUNTER && osp_fn_counts_only (fn)));
 }

@@ -194,7 +194,7 @@ free_fn (struct osp_fn *f)
   free (f->blocks);
   free (f->edges);
   free (f->totals);
-  free (f->counts);
+  free (f->kept);
   osp_paths_free (f);
   free (f);
 }
@@ -218,9 +218,9 @@ copy_fn (const struct osp_fn_record *r, const char **why)
   f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
   f->totals = calloc (r->nblocks, sizeof *f->totals);
   if (r->flags & OSP_FN_PATH_COUNTS)
-    f->counts = calloc (r->npaths, sizeof *f->counts);
+    f->kept = calloc (r->npaths, sizeof *f->kept);
   if (!f->name || !f->file || !f->blocks || !f->edges || !f->totals
-      || (!f->counts && (r->flags & OSP_FN_PATH_COUNTS)))
+      || (!f->kept && (r->flags & OSP_FN_PATH_COUNTS)))
     {
       free_fn (f);
       return NULL;
@@ -276,23 +276,19 @@ module_index (uintptr_t start, uintptr_t stop)
       mods = m;
       mods_cap = cap;
     }
-  mods[nmods] = (struct osp_module) { start, stop, 0 };
+  mods[nmods] = (struct osp_module) { start, stop, 0, 0 };
   return (int) nmods++;
 }
 
-/* Point R's counters at F's: what the generated code counted in the
-   module's own array so far is added after the switch, so only an
-   increment that loaded the old pointer before the switch and lands after
-   the copy is lost (registration normally runs before the module's code). */
+/* Read F's counters where the generated code adds to them: in R's module
+   (the array its `counts' points to) until the module is released. */
 static void
-adopt_counters (struct osp_fn *f, struct osp_fn_record *r)
+read_counters_in_module (struct osp_fn *f, struct osp_fn_record *r)
 {
-  uint64_t *old = __atomic_exchange_n (&r->counts, f->counts,
-                                       __ATOMIC_ACQ_REL);
-  for (uint64_t i = 0; i < f->npaths; i++)
-    f->counts[i] += __atomic_load_n (&old[i], __ATOMIC_RELAXED);
+  f->counts = r->counts;
+  mods[f->module].counted++;
   atomic_fetch_add_explicit (&osp_stats.counter_bytes,
-                             f->npaths * sizeof *f->counts,
+                             f->npaths * sizeof *f->kept,
                              memory_order_relaxed);
 }
 
@@ -327,8 +323,8 @@ warn_uncheckable (const struct osp_fn *any, const struct osp_fn *loopy)
 static void
 publish (struct osp_fn *f, struct osp_fn_record *r)
 {
-  if (f->counts != NULL)
-    adopt_counters (f, r);
+  if (f->kept != NULL)
+    read_counters_in_module (f, r);
   uint32_t i = atomic_load_explicit (&osp_nfns, memory_order_relaxed);
   uint32_t d = i >> OSP_DIR_SHIFT;
   struct osp_fn *_Atomic *chunk
@@ -582,6 +578,45 @@ uint32_t
 osp_registry_count (void)
 {
   return atomic_load_explicit (&osp_nfns, memory_order_acquire);
+}
+
+void
+osp_registry_release (struct osp_fn_record *start, struct osp_fn_record *stop)
+{
+  uintptr_t lo = (uintptr_t) start, hi = (uintptr_t) stop;
+  pthread_mutex_lock (&osp_registry_lock);
+  uint32_t m = 0;
+  while (m < nmods && (mods[m].start != lo || mods[m].stop != hi))
+    m++;
+  if (m < nmods && mods[m].counted > 0)
+    {
+      uint32_t n = atomic_load_explicit (&osp_nfns, memory_order_relaxed);
+      for (uint32_t id = 1; id <= n; id++)
+        {
+          struct osp_fn *f = osp_fn_by_id (id);
+          if (f->module != m || f->counts == f->kept)
+            continue;
+          for (uint64_t i = 0; i < f->npaths; i++)
+            f->kept[i] = __atomic_load_n (&f->counts[i], __ATOMIC_RELAXED);
+          f->counts = f->kept;
+        }
+      mods[m].counted = 0;
+    }
+  pthread_mutex_unlock (&osp_registry_lock);
+}
+
+/* The registry lock: releases take it, and so do registrations, which
+   write no counts. */
+void
+osp_counters_hold (void)
+{
+  pthread_mutex_lock (&osp_registry_lock);
+}
+
+void
+osp_counters_done (void)
+{
+  pthread_mutex_unlock (&osp_registry_lock);
 }
 
 int

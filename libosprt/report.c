@@ -80,10 +80,12 @@ take (struct osp_profile *p, int live)
     rc = osp_sampler_collect (p, &osp_opts);
   else if (p->mode == OSP_MODE_SUBPATHS_EXACT)
     rc = osp_exact_collect (p, &osp_opts);
+  osp_counters_hold ();
   if (rc == 0)
     rc = osp_pathprof_collect (p, &osp_opts);
   if (rc == 0)
     rc = osp_forest_collect (p, &osp_opts);
+  osp_counters_done ();
   if (rc != 0)
     osp_profile_free (p);
   return rc;

@@ -190,6 +190,20 @@ __osp_register_module (uint32_t abi, struct osp_fn_record *start,
   osp_in_runtime = was;
 }
 
+OSP_EXPORT void
+__osp_release_module (uint32_t abi, struct osp_fn_record *start,
+                      struct osp_fn_record *stop)
+{
+  if (abi != OSP_ABI_VERSION || atomic_load (&phase) == PHASE_DISABLED)
+    return; /* its records were refused: nothing of it was registered */
+  unsigned char was = osp_in_runtime;
+  osp_in_runtime = 1;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_registry_release (start, stop);
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = was;
+}
+
 static void
 lost (atomic_uint_fast64_t *stat)
 {

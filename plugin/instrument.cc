@@ -210,6 +210,7 @@ instrument_function (function *fun)
     checks = false, counts = true;
 
   tree record = declare_function_record (fun);
+  tree counters = NULL_TREE;
   tree addr = build_fold_addr_expr (record);
   unsigned fn_flags = 0, hooked = 0, ends = 0;
   bool hooks = opts.instrument & INSTRUMENT_BLOCKS;
@@ -229,8 +230,10 @@ instrument_function (function *fun)
       fn_flags |= checks ? OSP_FN_PATH_CHECKS : 0;
       fn_flags |= counts ? OSP_FN_PATH_COUNTS : 0;
       fn_flags |= counts && opts.counts_atomic ? OSP_FN_COUNTS_ATOMIC : 0;
+      if (counts)
+        counters = declare_path_counters (pn.npaths);
       ends = insert_path_probes (blocks, id_of_bb_index, pn, record, checks,
-                                 counts, &cfg_words, loops, tails);
+                                 counters, &cfg_words, loops, tails);
     }
   gsi_commit_edge_inserts ();
   if (hooks)
@@ -273,7 +276,7 @@ instrument_function (function *fun)
       free_dominance_info (CDI_POST_DOMINATORS);
       mark_virtual_operands_for_renaming (fun);
     }
-  finish_function_record (record, fun, fn_flags, blocks.length (),
+  finish_function_record (record, counters, fun, fn_flags, blocks.length (),
                           cfg_words, paths ? pn.npaths : 0, path_words);
 
   if (opts.verbose)

@@ -3,8 +3,8 @@
  * Each instrumented function gets a `struct osp_fn_record` (include/osp/
  * abi.h) in the writable section "osp_fns", plus a read-only array of cfg
  * words and its name and file strings, and with instrument=counts a
- * zeroed array of one uint64 per path that `counts' points to until the
- * runtime moves the counters into its own memory (registry.c).  Records are DECL_PRESERVE_P, so
+ * zeroed array of one uint64 per path that `counts' points to.  Records
+ * are DECL_PRESERVE_P, so
  * they survive -flto and --gc-sections even when the function itself is
  * inlined away, and they point only at their own data, never at the
  * function, so they keep nothing else alive.  The alignment is pinned
@@ -22,6 +22,20 @@
  * each DSO registers its own records, dlopen'ed ones at dlopen time.  The
  * constructor has init priority 100 (reserved range) so that it runs
  * before user constructors; hooks that fire earlier still are harmless.
+ *
+ * The generated code adds to the path counters by their array's name, as
+ * gcov's code does (the arrays are DECL_NONALIASED, like gcov's: no pointer
+ * of the program's points into them), so that GCC keeps a loop's counts in
+ * registers and adds the increments of a callee inlined twice into one;
+ * the runtime reads them where they are.  So a translation unit with
+ * counters also gets a destructor, of priority 100 too so that it runs
+ * after the user's destructors,
+ *
+ *     __osp_release_module (OSP_ABI_VERSION, &__start_osp_fns,
+ *                           &__stop_osp_fns);
+ *
+ * with which the runtime copies the module's counts into its own memory
+ * before a dlclose unmaps them (and at exit, before its report).
  *
  * The constructor is built by a small IPA pass placed after "profile", the
  * point where GCC builds its own coverage constructor, because anything
@@ -123,17 +137,32 @@ declare_function_record (function *)
   return var;
 }
 
-/* The record's `counts' field: the last one.  */
+static unsigned const_arrays;
+static unsigned counter_arrays;
+
+/* A zeroed array of NPATHS path counters (.bss: no page is touched until
+   a path ends), named directly by the code that adds to it (probes.cc).  */
 tree
-record_counts_field ()
+declare_path_counters (uint64_t npaths)
 {
-  tree f = TYPE_FIELDS (record_type);
-  while (DECL_CHAIN (f))
-    f = DECL_CHAIN (f);
-  return f;
+  tree type = build_array_type_nelts (uint64_type_node, npaths);
+  tree var = build_static_var (OSP_COUNTERS_PREFIX, counter_arrays++, type);
+  DECL_NONALIASED (var) = 1;
+  varpool_node::finalize_decl (var);
+  return var;
 }
 
-static unsigned const_arrays;
+/* Whether T is an array of path counters (declare_path_counters), here
+   or streamed back by LTO (which may add a suffix to its name).  */
+bool
+path_counters_p (tree t)
+{
+  if (!VAR_P (t) || !DECL_ARTIFICIAL (t) || !DECL_NAME (t))
+    return false;
+  const char *name = IDENTIFIER_POINTER (DECL_NAME (t));
+  size_t n = strlen (OSP_COUNTERS_PREFIX);
+  return strncmp (name, OSP_COUNTERS_PREFIX, n) == 0 && name[n] == '.';
+}
 
 /* A read-only static array of WORDS of type ELT_TYPE.  */
 template <typename T>
@@ -170,7 +199,8 @@ string_constant (const char *s, tree field_type)
 
 /* Give RECORD its contents and hand it to the varpool.  */
 void
-finish_function_record (tree record, function *fun, unsigned flags,
+finish_function_record (tree record, tree counters, function *fun,
+                        unsigned flags,
                         unsigned nblocks, const vec<uint32_t> &cfg_words,
                         uint64_t npaths, const vec<uint64_t> &path_words)
 {
@@ -211,15 +241,7 @@ finish_function_record (tree record, function *fun, unsigned flags,
   field = DECL_CHAIN (field);
   CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node, 0));
   field = DECL_CHAIN (field);
-  tree counts = null_pointer_node;
-  if (flags & OSP_FN_PATH_COUNTS)
-    {
-      /* Zero-initialised: .bss, no page is touched until a path ends.  */
-      tree type = build_array_type_nelts (uint64_type_node, npaths);
-      tree var = build_static_var ("__osp_counts", const_arrays++, type);
-      varpool_node::finalize_decl (var);
-      counts = build_fold_addr_expr (var);
-    }
+  tree counts = counters ? build_fold_addr_expr (counters) : null_pointer_node;
   CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), counts));
 
   DECL_INITIAL (record) = build_constructor (record_type, v);
@@ -245,30 +267,48 @@ linker_section_symbol (const char *name)
 
 tree declare_runtime_function (const char *name, tree type, bool cold);
 
-static void
-build_register_constructor ()
+/* A call of the runtime's entry point NAME (declared in *DECL) with
+   this output's records: (OSP_ABI_VERSION, &START, &STOP).  */
+static tree
+module_call (tree *decl, const char *name, tree start, tree stop)
 {
-  init_metadata_decls ();
-  if (!register_decl)
+  if (!*decl)
     {
       tree type = build_function_type_list (void_type_node, uint32_type_node,
                                             ptr_type_node, ptr_type_node,
                                             NULL_TREE);
-      register_decl = declare_runtime_function (OSP_SYM_REGISTER, type,
-                                                false);
+      *decl = declare_runtime_function (name, type, false);
     }
+  return build_call_expr (*decl, 3,
+                          build_int_cst (uint32_type_node, OSP_ABI_VERSION),
+                          build_fold_addr_expr (start),
+                          build_fold_addr_expr (stop));
+}
+
+/* The unit's constructor, and with path counters its destructor.  The new
+   functions go through the early passes, "osp" included; the instrument
+   pass skips artificial static constructors and destructors.  Both name
+   the same __start_osp_fns and __stop_osp_fns: with placement=late they
+   are compiled at once, and a second declaration of a hidden symbol
+   would put its .hidden directive inside an instruction.  */
+static void
+build_module_cdtors ()
+{
+  init_metadata_decls ();
   tree start = linker_section_symbol (OSP_SYM_SECTION_START);
   tree stop = linker_section_symbol (OSP_SYM_SECTION_STOP);
-  tree call = build_call_expr (register_decl, 3,
-                               build_int_cst (uint32_type_node,
-                                              OSP_ABI_VERSION),
-                               build_fold_addr_expr (start),
-                               build_fold_addr_expr (stop));
   tree body = NULL_TREE;
-  append_to_statement_list (call, &body);
-  /* The new function goes through the early passes, "osp" included; the
-     instrument pass skips artificial static constructors.  */
+  append_to_statement_list (module_call (&register_decl, OSP_SYM_REGISTER,
+                                         start, stop),
+                            &body);
   cgraph_build_static_cdtor ('I', body, MAX_RESERVED_INIT_PRIORITY);
+  if (counter_arrays == 0)
+    return;
+  body = NULL_TREE;
+  append_to_statement_list (module_call (&release_decl, OSP_SYM_RELEASE,
+                                         start, stop),
+                            &body);
+  cgraph_build_static_cdtor ('D', body, MAX_RESERVED_INIT_PRIORITY);
 }
 
 const pass_data register_pass_data
@@ -288,7 +328,7 @@ public:
 
   unsigned int execute (function *) final override
   {
-    build_register_constructor ();
+    build_module_cdtors ();
     return 0;
   }
 };
@@ -299,7 +339,7 @@ void
 finish_unit_register (void *, void *)
 {
   if (records_emitted > 0 && !seen_error ())
-    build_register_constructor ();
+    build_module_cdtors ();
 }
 
 simple_ipa_opt_pass *

@@ -182,13 +182,14 @@ private:
 };
 
 /* probes.cc: RECORD is the function's record (declare_function_record);
-   CHECKS asks for the PEP sample checks, COUNTS for the inline counters;
+   CHECKS asks for the PEP sample checks; COUNTERS, if not NULL, is the
+   array of inline counters (declare_path_counters);
    the back edge checks of LOOPS move to their exits, the path ends at
    returns of TAILS before the calls.  */
 unsigned insert_path_probes (const vec<block_info> &blocks,
                              const vec<int> &id_of_bb_index,
                              const path_numbering &pn, tree record,
-                             bool checks, bool counts,
+                             bool checks, tree counters,
                              vec<uint32_t> *cfg_words,
                              const vec<batched_loop> &loops,
                              const tail_calls &tails);
@@ -232,11 +233,14 @@ void insert_call_barriers (function *fun, unsigned fn_flags,
                            const tail_calls &tails);
 
 /* metadata.cc */
+#define OSP_COUNTERS_PREFIX "__osp_counters" /* arrays of path counters */
 void init_metadata_decls ();
 tree declare_function_record (function *fun);
-tree record_counts_field ();
+tree declare_path_counters (uint64_t npaths);
+bool path_counters_p (tree t);
 tree const_u32_array (const char *prefix, const vec<uint32_t> &words);
-void finish_function_record (tree record, function *fun, unsigned flags,
+void finish_function_record (tree record, tree counters, function *fun,
+                             unsigned flags,
                              unsigned nblocks, const vec<uint32_t> &cfg_words,
                              uint64_t npaths, const vec<uint64_t> &path_words);
 extern unsigned records_emitted;
@@ -275,6 +279,7 @@ extern tree path_end_decl;      /* __osp_path_end */
 extern tree path_ends_decl;     /* __osp_path_ends */
 extern tree block_hooks_decl;   /* __osp_block_hooks */
 extern tree register_decl;      /* __osp_register_module */
+extern tree release_decl;       /* __osp_release_module */
 extern tree record_type;        /* struct osp_fn_record */
 
 } // namespace osp

@@ -126,6 +126,7 @@ tree path_end_decl;
 tree path_ends_decl;
 tree block_hooks_decl;
 tree register_decl;
+tree release_decl;
 tree record_type;
 
 static struct plugin_info osp_plugin_info = {
@@ -154,6 +155,8 @@ static const struct ggc_root_tab gc_roots[] = {
   { &block_hooks_decl, 1, sizeof (block_hooks_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &register_decl, 1, sizeof (register_decl), &gt_ggc_mx_tree_node,
+    &gt_pch_nx_tree_node },
+  { &release_decl, 1, sizeof (release_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &record_type, 1, sizeof (record_type), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },

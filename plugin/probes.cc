@@ -39,12 +39,18 @@
  *
  * Path counters (instrument=counts) go at the same places, before the
  * check when there is one:
- *       p = record.counts;  p[r + Val(last edge)] += 1;
+ *       __osp_counters.N[r + Val(last edge)] += 1;
  * or an atomic relaxed fetch-add with counts-update=atomic.  They need no
- * runtime call and no branch: with counters alone a loop iteration pays a
- * load GCC hoists out of the loop, an address computation and a
- * read-modify-write, which is what Ball-Larus's path profiling costs and
- * less than an edge profiler's one counter per instrumented edge.
+ * runtime call and no branch: with counters alone a loop iteration pays an
+ * address computation and a read-modify-write, which is what Ball-Larus's
+ * path profiling costs and less than an edge profiler's one counter per
+ * instrumented edge.  The array is named, not reached through the record,
+ * and no pointer of the program's points into it (DECL_NONALIASED, as
+ * gcov's counters): so GCC reloads none of the program's values after an
+ * increment, adds the increments of a callee inlined twice in a loop into
+ * one, and keeps a counter whose index is the same in every iteration in a
+ * register through the loop (bench/montecarlo's polar loop: eight
+ * increments in memory an iteration before, doc/PERFORMANCE.md).
  *
  * Batched loops (batch-loops=yes, loops.cc): a loop whose body is one
  * call-free path P from its header to its back edge gets no check on the
@@ -139,20 +145,15 @@ block_location (basic_block bb, bool last)
 }
 
 /* Emit before GSI, with location LOC, the counting of path VALUE [+
-   ADDEND] of the function whose record is RECORD.  */
+   ADDEND] in the array COUNTERS.  */
 static void
-emit_path_count (gimple_stmt_iterator *gsi, tree record, tree value,
+emit_path_count (gimple_stmt_iterator *gsi, tree counters, tree value,
                  tree addend, location_t loc)
 {
   auto emit = [&] (gimple *g) {
     gimple_set_location (g, loc);
     gsi_insert_before (gsi, g, GSI_SAME_STMT);
   };
-  tree field = record_counts_field ();
-  tree ptr_type = TREE_TYPE (field);
-  tree base = make_ssa_name (ptr_type);
-  emit (gimple_build_assign (base, build3 (COMPONENT_REF, ptr_type, record,
-                                           field, NULL_TREE)));
   tree index = value;
   if (addend && !integer_zerop (addend))
     {
@@ -164,34 +165,32 @@ emit_path_count (gimple_stmt_iterator *gsi, tree record, tree value,
           emit (gimple_build_assign (index, PLUS_EXPR, value, addend));
         }
     }
-  tree offset;
   if (TREE_CODE (index) == INTEGER_CST)
-    offset = size_int (tree_to_uhwi (index) * 8);
+    index = fold_convert (sizetype, index);
   else
     {
       tree wide = make_ssa_name (sizetype);
       emit (gimple_build_assign (wide, NOP_EXPR, index));
-      offset = make_ssa_name (sizetype);
-      emit (gimple_build_assign (offset, MULT_EXPR, wide, size_int (8)));
+      index = wide;
     }
-  tree slot = make_ssa_name (ptr_type);
-  emit (gimple_build_assign (slot, POINTER_PLUS_EXPR, base, offset));
+  tree slot = build4 (ARRAY_REF, uint64_type_node, counters, index,
+                      NULL_TREE, NULL_TREE);
   tree one = build_int_cst (uint64_type_node, 1);
   if (opts.counts_atomic)
     {
       tree add = builtin_decl_explicit (BUILT_IN_ATOMIC_FETCH_ADD_8);
-      emit (gimple_build_call (add, 3, slot, one,
+      tree addr = make_ssa_name (build_pointer_type (uint64_type_node));
+      emit (gimple_build_assign (addr, build_fold_addr_expr (slot)));
+      emit (gimple_build_call (add, 3, addr, one,
                                build_int_cst (integer_type_node,
                                               MEMMODEL_RELAXED)));
       return;
     }
-  tree mem = build2 (MEM_REF, uint64_type_node, slot,
-                     build_int_cst (ptr_type, 0));
   tree old_count = make_ssa_name (uint64_type_node);
   tree new_count = make_ssa_name (uint64_type_node);
-  emit (gimple_build_assign (old_count, mem));
+  emit (gimple_build_assign (old_count, slot));
   emit (gimple_build_assign (new_count, PLUS_EXPR, old_count, one));
-  emit (gimple_build_assign (unshare_expr (mem), new_count));
+  emit (gimple_build_assign (unshare_expr (slot), new_count));
 }
 
 /* A check to place once the CFG may change.  */
@@ -206,13 +205,13 @@ struct pending_check
 };
 
 /* Insert the path register updates, and the sample checks (CHECKS) and/or
-   path counters (COUNTS) of the function whose original blocks are BLOCKS,
+   path counters (in the array COUNTERS) of the function whose original blocks are BLOCKS,
    numbered by PN, whose record is RECORD.  Returns the number of path ends
    instrumented; flags OSP_BB_NO_CHECK in CFG_WORDS where none could be.  */
 unsigned
 insert_path_probes (const vec<block_info> &blocks,
                     const vec<int> &id_of_bb_index, const path_numbering &pn,
-                    tree record, bool checks_wanted, bool counts,
+                    tree record, bool checks_wanted, tree counters,
                     vec<uint32_t> *cfg_words,
                     const vec<batched_loop> &loops, const tail_calls &tails)
 {
@@ -350,7 +349,7 @@ insert_path_probes (const vec<block_info> &blocks,
                                                   + val_of (e));
                         }
                     }
-              if (!batch || counts)
+              if (!batch || counters)
                 checks.safe_push ({ bb, e, false, value,
                                     path_cst (val_of (e)), batch, NULL });
             }
@@ -388,8 +387,8 @@ insert_path_probes (const vec<block_info> &blocks,
           loc = block_location (c.bb, false);
           gsi = gsi_after_labels (c.bb);
         }
-      if (counts)
-        emit_path_count (&gsi, record, c.value, c.addend, loc);
+      if (counters)
+        emit_path_count (&gsi, counters, c.value, c.addend, loc);
       if (checks_wanted && !c.batched)
         emit_countdown_call (&gsi, countdown_decl, path_end_decl,
                              record_addr, c.value, c.addend, loc);

@@ -70,19 +70,23 @@ names_countdown (tree t)
   return t && (t == skip_decl || t == countdown_decl);
 }
 
-/* Is PTR the address of a path counter's slot (probes.cc emit_path_count:
-   the record's counts pointer plus an offset)?  */
+/* Is REF a path counter (probes.cc emit_path_count: an element of an
+   array of counters), or PTR its address?  */
 static bool
-counter_slot_p (tree ptr)
+counter_p (tree ref)
 {
-  if (TREE_CODE (ptr) != SSA_NAME || !record_type)
-    return false;
-  gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (ptr));
-  if (def && gimple_assign_rhs_code (def) == POINTER_PLUS_EXPR)
-    def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (def)));
-  if (!def || gimple_assign_rhs_code (def) != COMPONENT_REF)
-    return false;
-  return TREE_OPERAND (gimple_assign_rhs1 (def), 1) == record_counts_field ();
+  return TREE_CODE (ref) == ARRAY_REF
+         && path_counters_p (TREE_OPERAND (ref, 0));
+}
+
+static bool
+counter_address_p (tree ptr)
+{
+  if (TREE_CODE (ptr) == SSA_NAME)
+    if (gassign *def = dyn_cast<gassign *> (SSA_NAME_DEF_STMT (ptr)))
+      if (gimple_assign_rhs_code (def) == ADDR_EXPR)
+        ptr = gimple_assign_rhs1 (def);
+  return TREE_CODE (ptr) == ADDR_EXPR && counter_p (TREE_OPERAND (ptr, 0));
 }
 
 /* Is STMT one of osp's effects: a store to a countdown or a path counter,
@@ -93,9 +97,7 @@ osp_effect_p (gimple *stmt)
   if (gassign *a = dyn_cast<gassign *> (stmt))
     {
       tree lhs = gimple_assign_lhs (a);
-      return names_countdown (lhs)
-             || (TREE_CODE (lhs) == MEM_REF
-                 && counter_slot_p (TREE_OPERAND (lhs, 0)));
+      return names_countdown (lhs) || counter_p (lhs);
     }
   if (is_a<gcond *> (stmt))
     return tested_countdown (stmt) >= 0;
@@ -111,7 +113,7 @@ osp_effect_p (gimple *stmt)
   if (gcall *call = dyn_cast<gcall *> (stmt))
     {
       if (gimple_call_builtin_p (call, BUILT_IN_ATOMIC_FETCH_ADD_8))
-        return counter_slot_p (gimple_call_arg (call, 0));
+        return counter_address_p (gimple_call_arg (call, 0));
       return is_runtime_function (gimple_call_fndecl (call));
     }
   return false;

@@ -33,7 +33,8 @@
 # progs/single-
 # path.c: functions without loops and with at most count-loop-free paths get counters, not
 # checks, with the exhaustive rows of count-loop-free=1 and 0, exact rows among paths=counter's
-# estimates (shares still adding up to 1), and none under paths=timer or in the forest.
+# estimates (shares still adding up to 1), and none under paths=timer or in the forest; and the
+# counter of one inlined into a loop stays in a register through the loop (GCC's store motion).
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup paths
@@ -424,6 +425,27 @@ for level in -O0 -O2; do
     fi
   done
   [ $ok = yes ] && echo "ok: functions without loops $level: counted, exact among samples, same exhaustive rows"
+done
+
+# The counters are named by the code that adds to them, not reached through the record's pointer,
+# and no pointer of the program's points into them (DECL_NONALIASED, as gcov's): in the untested
+# copy of draws' loop (the one the countdown leaves memory from) GCC's store motion keeps the
+# counter of next() (inlined twice) in a register; through the record's pointer, which might
+# point at the generator state the loop stores through g, it stayed in memory there.
+for level in -O2 -O3; do
+  tag=counters$level
+  mkdir -p "$W/$tag"
+  if ! osp_cc $level $CHECKFLAGS -fdump-tree-lim2-details -c "$ssrc" -o "$W/$tag/sp.o" 2> "$W/$tag.err"; then
+    osp_fail "$tag: build"; osp_show "$W/$tag.err"; continue
+  fi
+  lim=$(awk '/^;; Function draws/ { f = 1; next } /^;; Function/ { f = 0 } f' "$W/$tag"/*lim2)
+  loop=$(echo "$lim" | sed -n 's/^Executing store motion of __osp_path_countdown from loop //p' | head -1)
+  if [ -n "$loop" ] && echo "$lim" | grep -q "^Executing store motion of __osp_counters.*from loop $loop\$"; then
+    echo "ok: $level: next()'s counter kept in a register through draws' untested loop (loop $loop)"
+  else
+    osp_fail "$tag: store motion did not move next()'s counter out of draws' untested loop"
+    echo "$lim" | grep 'Executing store motion'
+  fi
 done
 
 # Profile-guided numbering: with the counts of a first run, the hottest path of hot() is 0.

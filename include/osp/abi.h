@@ -30,14 +30,14 @@
  *     and the runtime takes the events one by one, in order, as the hooks
  *     and checks would have (nothing else runs in between: no calls);
  *   - with instrument=counts, the same path register, and at every path end
- *         rec.counts[r + value_of_the_last_edge] += 1;
+ *         counters[r + value_of_the_last_edge] += 1;
  *     (plain, or an atomic relaxed add with counts-update=atomic): the
  *     exact Ball-Larus path profile at the cost of one increment per path,
- *     without calling the runtime.  `counts` first points to a zeroed array
- *     of npaths words in the module; registration moves the counters into
- *     the runtime's memory (copying what was counted before) and points
- *     `counts` there, so they outlive a dlclose.  Generated code loads
- *     `counts` at each path end (GCC hoists the load out of loops).
+ *     without calling the runtime.  `counters` is a zeroed static array of
+ *     npaths words in the module that the code names directly (as gcov's
+ *     counters: GCC may keep a count in a register through a loop, so a
+ *     reader sees it when the loop is left); `counts` points to it, and the
+ *     runtime reads it there until the module's destructor (below).
  *     OSP_FN_COUNTS_ATOMIC says the adds are atomic.  Under instrument=
  *     paths, a function whose only path start is block 0 (no loop)
  *     and that has at most count-loop-free paths (a plugin option) gets
@@ -49,7 +49,14 @@
  *         __osp_register_module (OSP_ABI_VERSION,
  *                                &__start_osp_fns, &__stop_osp_fns);
  * whose __start/__stop symbols are hidden, so each executable or shared
- * object registers exactly its own records (the runtime ignores repeats).
+ * object registers exactly its own records (the runtime ignores repeats);
+ * and, once per translation unit with path counters, a static destructor
+ *         __osp_release_module (OSP_ABI_VERSION,
+ *                               &__start_osp_fns, &__stop_osp_fns);
+ * (priority 100: after the user's destructors) with which the runtime
+ * copies the counts of the module's functions into its own memory and
+ * reads them there from then on, so that they outlive a dlclose (repeats
+ * are ignored too).
  *
  * Everything in this file is versioned by OSP_ABI_VERSION.  The first three
  * words of a record (magic, abi_version, id) keep their offsets in every
@@ -64,7 +71,7 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 3u
+#define OSP_ABI_VERSION 4u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
@@ -87,6 +94,7 @@
 #define OSP_SYM_PATH_ENDS_PRESERVING "__osp_path_ends_preserving"
 #define OSP_SYM_BLOCK_HOOKS_PRESERVING "__osp_block_hooks_preserving"
 #define OSP_SYM_REGISTER "__osp_register_module"
+#define OSP_SYM_RELEASE "__osp_release_module"
 #define OSP_SYM_SECTION_START "__start_osp_fns"
 #define OSP_SYM_SECTION_STOP "__stop_osp_fns"
 
@@ -202,6 +210,8 @@ void __osp_block_hooks (struct osp_fn_record *fn, const uint32_t *chain,
                         uint64_t n, uint64_t c_tail);
 void __osp_register_module (uint32_t abi_version, struct osp_fn_record *start,
                             struct osp_fn_record *stop);
+void __osp_release_module (uint32_t abi_version, struct osp_fn_record *start,
+                           struct osp_fn_record *stop);
 #if defined(__x86_64__) && !defined(__ILP32__)
 /* Not callable from C: see OSP_SYM_BLOCK_HOOK_PRESERVING. */
 void __osp_block_hook_preserving (void);

@@ -775,9 +775,10 @@ scenario_counts (void)
   module_counts[2] = 5; /* counted before registration */
   struct osp_fn *f = fn_of (&r_cnt);
   CHECK (f != NULL);
-  /* Registration moved the counters into the runtime, the early count
-     with them. */
-  CHECK (r_cnt.counts == f->counts && r_cnt.counts != module_counts);
+  /* The runtime reads the counters in the module, the early count with
+     them, until the module is released. */
+  CHECK (f->counts == module_counts && f->kept != NULL);
+  CHECK (r_cnt.counts == module_counts);
   CHECK_EQ (f->counts[2], 5);
   uint64_t want[4] = { 10, 30, 20, 40 };
   for (uint64_t id = 0; id < 4; id++)
@@ -810,6 +811,19 @@ scenario_counts (void)
   for (uint32_t s = 0; s < f->blocks[1].nsucc; s++)
     out += e[f->blocks[1].succ + s];
   CHECK_EQ (out, want[1] + want[2] + want[3]);
+  osp_profile_free (&p);
+
+  /* The module's destructor (before a dlclose) hands the counts over:
+     what the module adds afterwards is not read, and a repeat (another
+     translation unit's destructor) changes nothing. */
+  __osp_release_module (OSP_ABI_VERSION, &r_cnt, &r_cnt + 1);
+  CHECK (f->counts == f->kept);
+  module_counts[0] += 1000;
+  __osp_release_module (OSP_ABI_VERSION, &r_cnt, &r_cnt + 1);
+  CHECK_EQ (osp_profile_take (&p), 0);
+  CHECK_EQ (p.paths.nrows, 4);
+  for (uint32_t r = 0; r < p.paths.nrows; r++)
+    CHECK (p.paths.rows[r].samples == want[p.paths.rows[r].id]);
   osp_profile_free (&p);
 
   /* A fork child starts over. */

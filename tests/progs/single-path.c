@@ -5,6 +5,9 @@
  *   finish: one path that ends in a noreturn call (exit), run once;
  *   pick: two paths, no loop;
  *   bits7: 2^7 = 128 paths, no loop: more than the default 64;
+ *   next: one path, inlined twice into draws' loop, whose generator
+ *     state goes through a pointer (GCC's store motion must keep both
+ *     the state and next's counter in registers through the loop);
  *   main: a loop, sampled. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,6 +53,31 @@ bits7 (int x)
   return s;
 }
 
+struct gen
+{
+  unsigned long long s;
+};
+
+static inline unsigned long long
+next (struct gen *g)
+{
+  unsigned long long x = g->s;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  g->s = x;
+  return x * 0x2545F4914F6CDD1DULL;
+}
+
+static long __attribute__ ((noinline))
+draws (struct gen *g, int n)
+{
+  long hits = 0;
+  for (int i = 0; i < n; i++)
+    hits += (next (g) ^ next (g)) >> 63;
+  return hits;
+}
+
 static void __attribute__ ((noinline, noreturn))
 finish (long s)
 {
@@ -72,5 +100,6 @@ main (int argc, char **argv)
           s += pick (cell);
         }
     }
-  finish (s + cell);
+  struct gen g = { 88172645463325252ULL };
+  finish (s + cell + draws (&g, n));
 }
