@@ -34,7 +34,7 @@
  * taken in a signal handler that interrupted malloc cannot deadlock.
  *
  * Inline counters: a function with them counts its own path ends in
- * fn->counts (registry.c moved them into runtime memory, 8 bytes a path,
+ * fn->counts (in the module, then runtime memory: registry.c; 8 bytes a path,
  * bounded by the plugin's max-paths).  When osp_paths_counted says so
  * (paths=exhaustive: every function with counters; paths=counter: those
  * without sample checks, as the plugin builds small functions without

@@ -11,6 +11,14 @@
  * (malformed, another ABI) are left untouched and counted only on the
  * first scan of their module's range.
  *
+ * Inline path counters stay where the generated code adds to them, in the
+ * module: a function's `counts' points there until the module's destructor
+ * (__osp_release_module, once per translation unit with counters) copies
+ * them into the runtime's memory, allocated at registration so that the
+ * copy cannot fail, and points `counts' there, before a dlclose unmaps
+ * them.  Readers hold the registry lock (osp_counters_hold), so a release
+ * never switches the array under one.
+ *
  * Records are not trusted: a record is used only if its cfg decodes
  * exactly (every count and successor bounds-checked) under this runtime's
  * ABI, and, with path probes, its P-DAG words fit the cfg (one start and

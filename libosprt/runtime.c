@@ -8,7 +8,10 @@
  * destructors of the module that holds libosprt (prioritised destructors
  * run in reverse priority order after the plain ones); with the shared
  * library, the executable's destructors run before ours anyway.  So code
- * run by atexit handlers and destructors is still counted.  An atomic phase
+ * run by atexit handlers and destructors is still counted (but for the
+ * inline path counters of a module whose own destructor handed them over,
+ * __osp_release_module: what its code counts after that, when a later
+ * library's destructor calls it, is not read).  An atomic phase
  * makes the report happen once, whatever the exit path (exit from two
  * threads, a report already made before a fork, ...).
  *

@@ -27,8 +27,9 @@
  *     x = callee (...);
  *     asm volatile ("" : "=m" (__osp_skip) : "m" (__osp_skip));
  *
- * (and __osp_path_countdown if the function has checks; with counters,
- * whose array the runtime may move, a "memory" clobber).  They emit no
+ * (and __osp_path_countdown if the function has checks; with counters, a
+ * "memory" clobber: the callee may add to the same array, a recursive
+ * function to its own).  They emit no
  * instruction.  The first forces the countdown to memory before the call,
  * the second makes GCC load it again after.  The program's own memory is
  * not named, so the optimisations GCC makes around a const or pure call
