@@ -613,8 +613,7 @@ osp_registry_release (struct osp_fn_record *start, struct osp_fn_record *stop)
   pthread_mutex_unlock (&osp_registry_lock);
 }
 
-/* The registry lock: releases take it, and so do registrations, which
-   write no counts. */
+/* Readers of counts hold the registry lock, which a release takes. */
 void
 osp_counters_hold (void)
 {

@@ -4,10 +4,9 @@
  * abi.h) in the writable section "osp_fns", plus a read-only array of cfg
  * words and its name and file strings, and with instrument=counts a
  * zeroed array of one uint64 per path that `counts' points to.  Records
- * are DECL_PRESERVE_P, so
- * they survive -flto and --gc-sections even when the function itself is
- * inlined away, and they point only at their own data, never at the
- * function, so they keep nothing else alive.  The alignment is pinned
+ * are DECL_PRESERVE_P, so they survive -flto and --gc-sections even when
+ * the function itself is inlined away, and they point only at their own
+ * data, never at the function, so they keep nothing else alive.  The alignment is pinned
  * (DECL_USER_ALIGN) so that x86-64's DATA_ALIGNMENT cannot pad records to
  * 32 bytes; the runtime still scans in 8-byte steps.
  *
