@@ -27,6 +27,12 @@
 #                       cg/ the callgrind outputs, acc/ the accuracy reports and comparisons)
 #   BENCH_TIMEOUT       cap of one timed run, seconds (default 600; a run that hits it is an error)
 #   BENCH_ACC_TIMEOUT   cap of one subpaths-exact run, seconds (default 120)
+#   BENCH_SIZE          size of the timed runs and of the paths accuracy runs: default (the
+#                       default) or small, which checks the whole harness in minutes but whose
+#                       wall times are too short to mean anything (tests/bench.sh)
+#
+# Exit status: 0 when every build and run worked ("Errors and notes" says "None"), 1 when the
+# report lists errors, 2 for bad arguments or a missing tool (one line on stderr).
 #
 # Configurations (all built -O2 -g0; gcc and gcov without -pthread except threads.c, so that gcov
 # updates its counters non-atomically as in an ordinary single-threaded build):
@@ -48,7 +54,7 @@
 #                 subpaths, paths=counter, forest=burst, live publishing)
 #
 # Measurements:
-#   wall     BENCH_RUNS rounds; in each, for each program, every configuration once (default size)
+#   wall     BENCH_RUNS rounds; in each, for each program, every configuration once (BENCH_SIZE)
 #            in an order rotated by the round; ratio = t(config) / t(plain) of the same round and
 #            program; median ratio and [min-max] over the rounds; geometric mean of the medians.
 #            Wall time is measured in ns around /usr/bin/time -f '%e %U %S %M' (which gives the
@@ -57,11 +63,12 @@
 #   memory   median peak RSS of the timed runs.
 #   compile  median of 3 compiles (+ link) of each program for each build; text size (`size').
 #   accuracy the default instrumentation, seed=1: sampled subpaths against subpaths-exact
-#            (tools/ospcompare), paths=counter against paths=exhaustive (tools/ospaccuracy).
-#            subpaths-exact is run at `small' first; the default size is tried (capped at
-#            BENCH_ACC_TIMEOUT) only when small's time, scaled by plain's default/small time ratio,
-#            predicts at most 1.25 times the cap (the prediction is usually within a few %);
-#            otherwise, or on timeout, the comparison is at small (the table says which).
+#            (tools/ospcompare), paths=counter against paths=exhaustive (tools/ospaccuracy,
+#            at BENCH_SIZE).  subpaths-exact is run at `small' first; the default size is tried
+#            (capped at BENCH_ACC_TIMEOUT; never with BENCH_SIZE=small) only when small's time,
+#            scaled by plain's default/small time ratio, predicts at most 1.25 times the cap (the
+#            prediction is usually within a few %); otherwise, or on timeout, the comparison is
+#            at small (the table says which).
 
 # shellcheck disable=SC2034,SC2154
 set -u
@@ -117,6 +124,11 @@ RUNS=${BENCH_RUNS:-5}
 JOBS=${BENCH_JOBS:-$(nproc 2> /dev/null || echo 1)}
 TMO=${BENCH_TIMEOUT:-600}
 ACC_TMO=${BENCH_ACC_TIMEOUT:-120}
+SIZE=${BENCH_SIZE:-default}
+case $SIZE in
+  default | small) ;;
+  *) echo "bench: BENCH_SIZE must be default or small, not '$SIZE'" >&2; exit 2 ;;
+esac
 ALLPROGS="fft heapsort sor montecarlo sparse lu moldyn raytrace lexgen interp compress threads"
 PROGS=${BENCH_PROGS:-$ALLPROGS}
 LOAD0=$(cut -d ' ' -f 1-3 /proc/loadavg 2> /dev/null)
@@ -257,15 +269,15 @@ run_one () {
   echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }') $2 $3 $4 $st" > "$f.res"
 }
 
-# --- Reference lines (plain, default size; also warms the caches) --------------------------
-echo "bench: reference runs (plain, default size)..." >&2
+# --- Reference lines (plain, BENCH_SIZE; also warms the caches) -----------------------------
+echo "bench: reference runs (plain, $SIZE size)..." >&2
 for p in $PROGS; do
-  ref=$W/runs/$p.default.ref
-  if is_built "$p" plain && timeout "$TMO" "$W/bin/$p.plain" default > "$ref" 2> "$W/runs/$p.ref.err" \
-     && grep -q "^$p default ok checksum=[0-9a-f]*\$" "$ref" && [ "$(wc -l < "$ref")" = 1 ]; then
+  ref=$W/runs/$p.$SIZE.ref
+  if is_built "$p" plain && timeout "$TMO" "$W/bin/$p.plain" "$SIZE" > "$ref" 2> "$W/runs/$p.ref.err" \
+     && grep -q "^$p $SIZE ok checksum=[0-9a-f]*\$" "$ref" && [ "$(wc -l < "$ref")" = 1 ]; then
     :
   else
-    echo "reference $p: the plain build does not print \`$p default ok checksum=...' (see $W/runs/$p.default.ref)" >> "$ERRS"
+    echo "reference $p: the plain build does not print \`$p $SIZE ok checksum=...' (see $ref)" >> "$ERRS"
     echo "bench: $p: the plain reference run failed" >&2
   fi
 done
@@ -309,7 +321,7 @@ while [ "$r" -lt "$RUNS" ]; do
   order=$(echo $CONFIGS | awk -v s="$((r % NCONF))" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + s) % NF + 1) }')
   for p in $PROGS; do
     for c in $order; do
-      run_one "$p" "$c" default "$p.$c.$r"
+      run_one "$p" "$c" "$SIZE" "$p.$c.$r"
       printf '%s\t%s\t%s\t%s\n' "$p" "$c" "$r" "$(cat "$W/runs/$p.$c.$r.res")" >> "$W/wall.tsv"
     done
     [ "$r" = 0 ] && echo "  $p: $(awk -v p="$p" -F '\t' '$1 == p && $3 == 0 { split ($4, a, " "); printf "%s %ss ", $2, a[1] }' "$W/wall.tsv")" >&2
@@ -364,7 +376,9 @@ if [ "$NO_ACC" != 1 ]; then
       pd=$(awk -F '\t' -v p="$p" '$1 == p && $2 == "plain" { split ($4, a, " "); if (a[5] == "ok") print a[1] }' "$W/wall.tsv" | median)
       pred=$(awk -v xs="$(cat "$A/$p.xs.ms")" -v ps="$(cat "$A/$p.plain-small.ns")" -v pd="$pd" \
              'BEGIN { if (pd == "-" || pd == "" || ps <= 0) print -1; else printf "%.0f", xs / 1000 * pd / (ps / 1e9) }')
-      if [ "$pred" -ge 0 ] && [ $((4 * pred)) -le $((5 * ACC_TMO)) ]; then
+      if [ "$SIZE" = small ]; then
+        note="BENCH_SIZE=small"
+      elif [ "$pred" -ge 0 ] && [ $((4 * pred)) -le $((5 * ACC_TMO)) ]; then
         echo "  $p: subpaths-exact at default size (predicted ~$pred s)..." >&2
         st=$(acc_run "$p" xd "mode=subpaths-exact:paths=off:forest=off" default "$ACC_TMO")
         if [ "$st" = ok ]; then xsize=default
@@ -390,8 +404,8 @@ if [ "$NO_ACC" != 1 ]; then
       "$TOOLS/ospcompare" -r "$A/$p.$sfx.tsv" "$A/$p.$xt.tsv" > "$A/$p.cmp5r" 2> "$A/$p.cmp5r.err"
       "$TOOLS/ospcompare" -r -k 10 -n 20 -t 10 "$A/$p.$sfx.tsv" "$A/$p.$xt.tsv" > "$A/$p.cmp10r" 2> "$A/$p.cmp10r.err"
     fi
-    stc=$(acc_run "$p" pc "mode=subpaths:paths=counter:forest=off" default "$TMO")
-    stx=$(acc_run "$p" px "mode=subpaths:paths=exhaustive:forest=off" default "$TMO")
+    stc=$(acc_run "$p" pc "mode=subpaths:paths=counter:forest=off" "$SIZE" "$TMO")
+    stx=$(acc_run "$p" px "mode=subpaths:paths=exhaustive:forest=off" "$SIZE" "$TMO")
     [ "$stc" = ok ] || echo "accuracy $p: paths=counter: $stc" >> "$ERRS"
     [ "$stx" = ok ] || echo "accuracy $p: paths=exhaustive: $stx" >> "$ERRS"
     if [ "$stc" = ok ] && [ "$stx" = ok ]; then
@@ -446,7 +460,7 @@ echo
 echo "- date: $START (took $(($(date +%s) - T0)) s)"
 echo "- machine: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo 2> /dev/null | sed 's/.*: //'); $(nproc) CPUs; load average at start $LOAD0"
 echo "- compiler: $GCCV; $(valgrind --version 2> /dev/null || echo 'no valgrind')"
-echo "- command: \`BENCH_RUNS=$RUNS BENCH_PROGS=\"$PROGS\" BENCH_CONFIGS=\"$CONFIGS\" BENCH_JOBS=$JOBS BENCH_NO_CALLGRIND=$NO_CG BENCH_NO_ACCURACY=$NO_ACC sh bench/run.sh $BUILD\`"
+echo "- command: \`BENCH_RUNS=$RUNS BENCH_PROGS=\"$PROGS\" BENCH_CONFIGS=\"$CONFIGS\" BENCH_JOBS=$JOBS BENCH_NO_CALLGRIND=$NO_CG BENCH_NO_ACCURACY=$NO_ACC$( [ "$SIZE" = default ] || echo " BENCH_SIZE=$SIZE") sh bench/run.sh $BUILD\`"
 echo "  (osp source $abs_top_srcdir$(git -C "$abs_top_srcdir" rev-parse --short HEAD 2> /dev/null | sed 's/^/, commit /')$(git -C "$abs_top_srcdir" status --porcelain --untracked-files=no 2> /dev/null | grep -q . && echo ' + uncommitted changes'))"
 echo "- work directory: $W"
 echo
@@ -461,7 +475,7 @@ done
 
 # 1. Wall time.
 echo
-echo "## 1. Wall time (default size, rounds: $RUNS)"
+echo "## 1. Wall time ($SIZE size, rounds: $RUNS)"
 echo
 echo "Median over the rounds of t(config)/t(plain) of the same round, [min–max] of those ratios;"
 echo "plain: median seconds.  Configurations alternate within a round (rotated order)."
@@ -519,7 +533,7 @@ fi
 
 # 3. Peak memory.
 echo
-echo "## 3. Peak memory (default size)"
+echo "## 3. Peak memory ($SIZE size)"
 echo
 echo "Median max RSS of the timed runs, as a ratio to plain; plain: MB."
 echo
@@ -591,7 +605,7 @@ else
   echo "the report's own order (by the low end of the 95% interval: what a user reads); max |error|"
   echo "over the exact top 10, coverage = sampled top 10 by estimate whose 95% interval holds the"
   echo "exact count.  Paths: \`paths=counter\` against"
-  echo "\`paths=exhaustive\` at default size with tools/ospaccuracy (PEP path accuracy = Wall weight"
+  echo "\`paths=exhaustive\` at $SIZE size with tools/ospaccuracy (PEP path accuracy = Wall weight"
   echo "matching, Arnold-Ryder overlaps, PEP edge accuracy), in %.  exact s: the subpaths-exact run."
   echo
   echo "| program | size | recall 5/10 (estimate / report) | recall 10/20 (estimate / report) | max err top 10 | coverage | path accuracy | path overlap | edge accuracy | edge overlap | exact s | note |"
@@ -613,3 +627,4 @@ fi
 echo
 echo "Times: callgrind ${CG_TIME:-0} s, wall-time rounds ${WALL_TIME:-0} s, accuracy ${ACC_TIME:-0} s; total $(($(date +%s) - T0)) s."
 echo "bench: done in $(($(date +%s) - T0)) s" >&2
+[ ! -s "$ERRS" ]

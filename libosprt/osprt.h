@@ -220,12 +220,12 @@ struct osp_fn
      profile derived from sampled paths; made on the function's first
      sample.  Read and written under osp_path_lock only. */
   uint64_t *path_edges;
-  /* With OSP_FN_PATH_COUNTS: where the npaths counters that the generated
-     code adds to are read: the module's array (the record's `counts')
-     until __osp_release_module copies them into KEPT (allocated at
+  /* The npaths counters that the generated code adds to, for a function
+     with OSP_FN_PATH_COUNTS (without it both are NULL).  COUNTS is where
+     they are read: the module's array (the record's `counts') until
+     __osp_release_module copies them into KEPT (allocated at
      registration, so that the copy cannot fail) and points COUNTS there.
-     Read only between osp_counters_hold and osp_counters_done; else
-     both NULL. */
+     Read COUNTS only between osp_counters_hold and osp_counters_done. */
   uint64_t *counts;
   uint64_t *kept;
 };

@@ -71,12 +71,14 @@ names_countdown (tree t)
 }
 
 /* Is REF a path counter (probes.cc emit_path_count: an element of an
-   array of counters), or PTR its address?  */
+   array of counters), or PTR its address?  Judged by the base object, so
+   that a MEM_REF that folding might make of the element (none in bench/'s
+   early dumps, GCC 12) is still osp's.  */
 static bool
 counter_p (tree ref)
 {
-  return TREE_CODE (ref) == ARRAY_REF
-         && path_counters_p (TREE_OPERAND (ref, 0));
+  tree base = get_base_address (ref);
+  return base && path_counters_p (base);
 }
 
 static bool
