@@ -29,7 +29,8 @@ OSP_E2E_TESTS = \
 	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
-	tests/publish.sh
+	tests/publish.sh \
+	tests/bench.sh
 
 TESTS += $(OSP_E2E_TESTS)
 
