@@ -18,7 +18,7 @@
  * What it stands for: the multi-threaded C programs users profile (server-style worker pools
  * over shared data); osp keeps its state per thread, and this checks it under real threads.
  *
- * Sizes: small = 6 chunks of 8192 keys / 16 KiB text; default = 80 chunks of 131072 keys /
+ * Sizes: small = 6 chunks of 8192 keys / 16 KiB text; default = 100 chunks of 131072 keys /
  * 512 KiB text.
  *
  * How the result is checked: the totals merged under the mutex equal the totals recomputed
@@ -348,7 +348,7 @@ void *worker_main(void *arg)
 int main(int argc, char **argv)
 {
   int small = bench_init(argc, argv, "threads");
-  int nchunks = small ? 6 : 80;
+  int nchunks = small ? 6 : 100;
   struct input in;
   make_input(&in, nchunks, small ? 8192 : 131072, small ? 16384 : 524288);
 
