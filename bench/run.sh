@@ -365,20 +365,22 @@ if [ "$NO_ACC" != 1 ]; then
   accval () { sed -n "s/^$2: //p" "$1" 2> /dev/null | head -n 1 | sed 's/%$//'; }
   for p in $PROGS; do
     is_built "$p" osp || continue
-    # Plain small time (the least of 5: robust to load) against plain's median default time of
-    # the timed rounds, to predict the default size's subpaths-exact time.
-    for i in 1 2 3 4 5; do
-      t0=$(now_ns); "$W/bin/$p.plain" small > /dev/null 2>&1; t1=$(now_ns); echo $((t1 - t0))
-    done | sort -n | head -n 1 > "$A/$p.plain-small.ns"
     st=$(acc_run "$p" xs "mode=subpaths-exact:paths=off:forest=off" small "$ACC_TMO")
     xsize=small note=
-    if [ "$st" = ok ]; then
+    if [ "$st" != ok ]; then
+      echo "accuracy $p: subpaths-exact at small: $st ($A/$p.xs.err)" >> "$ERRS"
+    elif [ "$SIZE" = small ]; then
+      note="BENCH_SIZE=small"
+    else
+      # Plain small time (the least of 5: robust to load) against plain's median default time
+      # of the timed rounds, to predict the default size's subpaths-exact time.
+      for i in 1 2 3 4 5; do
+        t0=$(now_ns); "$W/bin/$p.plain" small > /dev/null 2>&1; t1=$(now_ns); echo $((t1 - t0))
+      done | sort -n | head -n 1 > "$A/$p.plain-small.ns"
       pd=$(awk -F '\t' -v p="$p" '$1 == p && $2 == "plain" { split ($4, a, " "); if (a[5] == "ok") print a[1] }' "$W/wall.tsv" | median)
       pred=$(awk -v xs="$(cat "$A/$p.xs.ms")" -v ps="$(cat "$A/$p.plain-small.ns")" -v pd="$pd" \
              'BEGIN { if (pd == "-" || pd == "" || ps <= 0) print -1; else printf "%.0f", xs / 1000 * pd / (ps / 1e9) }')
-      if [ "$SIZE" = small ]; then
-        note="BENCH_SIZE=small"
-      elif [ "$pred" -ge 0 ] && [ $((4 * pred)) -le $((5 * ACC_TMO)) ]; then
+      if [ "$pred" -ge 0 ] && [ $((4 * pred)) -le $((5 * ACC_TMO)) ]; then
         echo "  $p: subpaths-exact at default size (predicted ~$pred s)..." >&2
         st=$(acc_run "$p" xd "mode=subpaths-exact:paths=off:forest=off" default "$ACC_TMO")
         if [ "$st" = ok ]; then xsize=default
@@ -389,8 +391,6 @@ if [ "$NO_ACC" != 1 ]; then
       else
         note="no plain default time"
       fi
-    else
-      echo "accuracy $p: subpaths-exact at small: $st ($A/$p.xs.err)" >> "$ERRS"
     fi
     xt=xs
     [ "$xsize" = default ] && xt=xd

@@ -16,7 +16,7 @@
 #      than osp-skip, its own build with sampling off: the OSP_OPTIONS reach the runs.
 #   C  errors are reported: a 1 ms cap on each run makes them time out; exit 1 and the errors
 #      listed.  Bad arguments: one line on stderr, exit 2.
-# About 3 minutes (A builds 8 variants of 12 programs three times each).
+# About 2.5 minutes (A builds 8 variants of 12 programs three times each).
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup bench
