@@ -350,7 +350,10 @@ if wait_for start '^\[1 subpaths\] .*subpaths diff \([0-9]+ in both' &&
   grep -q -E '^> +[0-9.]+% +[0-9.]+% +[-+]?[0-9.]+pp' "$W/start.txt" || osp_fail "UI: no selected diff row"
 fi
 keys Tab
-if wait_for paths '^ 1 subpaths \[2 paths\] .*Ball-Larus paths diff \('; then
+# (Likewise: the tab line is drawn first, so wait for the paths screen's detail pane too, or a
+# loaded machine shows the new tab line over the old screen's rows.)
+if wait_for paths '^ 1 subpaths \[2 paths\] .*Ball-Larus paths diff \(' &&
+   wait_for paths '^ delta [-+][0-9.]+pp \+/- 0\.00pp \(exact\)'; then
   grep -E '^[> ] +[0-9.]+% +[0-9.]+% +[-+][0-9.]+pp' "$W/paths.txt" | head -n 2 | grep -q -- '-39\.9[0-9]pp' ||
     osp_fail "UI paths: X's -39.9pp row is not among the first two"
   grep -q -E '^ delta [-+]39\.9[0-9]pp \+/- 0\.00pp \(exact\)' "$W/paths.txt" &&
@@ -360,7 +363,8 @@ fi
 keys /
 keys -l only_b
 keys Enter
-if wait_for filter 'paths diff \(0 in both, 0 only in OLD, [0-9]+ only in NEW matching "only_b"'; then
+if wait_for filter 'paths diff \(0 in both, 0 only in OLD, [0-9]+ only in NEW matching "only_b"' &&
+   wait_for filter '--- only in NEW'; then
   grep -q -e '--- only in NEW' "$W/filter.txt" && ! grep -q 'only_a()' "$W/filter.txt" ||
     osp_fail "UI: the filter does not leave only_b()'s rows"
 fi
