@@ -1,5 +1,5 @@
 /* identity.c - who this process is, as views and snapshots record it:
- * the executable, the command line, OSP_OPTIONS as given, the pid, a
+ * the executable, the command line, OSP_OPTIONS as obeyed, the pid, a
  * random instance id (a reused pid is told apart) and the start time.
  *
  * Why a module: the publisher (publish.c) puts it into the segment's
@@ -87,8 +87,8 @@ osp_identity_init (void)
     if (args[i] == '\0')
       args[i] = ' ';
   args[n > 0 ? n : 0] = '\0';
-  const char *env = getenv ("OSP_OPTIONS");
-  snprintf (options, sizeof options, "%s", env ? env : "");
+  /* As obeyed: "" in a privileged process, which ignores it (options.c). */
+  snprintf (options, sizeof options, "%s", osp_options_env ());
   osp_identity_fork_child ();
 }
 

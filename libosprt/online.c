@@ -9,28 +9,43 @@
  * wait for their next flush.
  *
  * report_signal, snapshot_signal: a signal handler may not take locks or
- * allocate, so it only write()s one byte naming the signal's job to a pipe (non-blocking: a burst of signals that
- * fills the pipe loses nothing but repeats).  A runtime thread, started
- * at start-up only when the option is set, blocks in read() on the other
- * end and writes a report or a snapshot (snapshot.c) for each wake-up (one
- * of each asked for per burst).  It is
- * created with every signal blocked, so it never runs the program's
- * handlers and never takes a process-directed signal meant for the
- * program; it runs no instrumented code.  Limits: the program replacing
- * our handler for SIG disables it; a forked child has no report thread
- * (it still gets its exit report).
+ * allocate, so it only sets the bit of its job in an atomic word and
+ * sem_post()s a semaphore (both async-signal-safe).  A runtime thread,
+ * started at start-up only when the option is set, waits on the semaphore
+ * and writes a report or a snapshot (snapshot.c) for the jobs it finds
+ * asked (one of each per burst).  No file descriptor is involved: osp
+ * keeps none open under the program, which may close any fd it did not
+ * open and reuse its number (doc/osp.md, "File descriptors and the
+ * program's output").  The thread is created with every signal blocked,
+ * so it never runs the program's handlers and never takes a
+ * process-directed signal meant for the program; it runs no instrumented
+ * code.
+ *
+ * osp takes a signal only when its disposition is still SIG_DFL at
+ * start-up: one inherited as ignored (SIG_IGN survives exec) or already
+ * handled is the program's, and the feature is off with one line.  A
+ * program that installs its own handler later replaces ours: the feature
+ * stops, and the program's handler alone runs (but its sigaction sees
+ * ours as the old one).  A forked child has no report thread (it still
+ * gets its exit report).
  */
 #define _GNU_SOURCE
 #include "osprt.h"
 #include "osp/osp.h"
 
 #include <errno.h>
-#include <fcntl.h>
+#include <semaphore.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
-static int pipe_fd[2] = { -1, -1 };
+/* What the handler asks for (WANT_* bits), and the count that wakes the
+   thread: a semaphore in our own memory, not a pipe, because a fd we kept
+   could be closed by the program and its number reused for the program's
+   own file, which the handler would then write into. */
+static atomic_int wants;
+static sem_t wake;
 
 enum { WANT_REPORT = 1, WANT_SNAPSHOT = 2 };
 
@@ -38,9 +53,11 @@ static void
 on_signal (int sig)
 {
   int saved = errno;
-  char c = sig == osp_opts.snapshot_signal ? WANT_SNAPSHOT : WANT_REPORT;
-  ssize_t unused = write (pipe_fd[1], &c, 1);
-  (void) unused;
+  atomic_fetch_or (&wants,
+                   sig == osp_opts.snapshot_signal ? WANT_SNAPSHOT
+                                                   : WANT_REPORT);
+  sem_post (&wake); /* async-signal-safe; at SEM_VALUE_MAX a wake-up is
+                       already due */
   errno = saved;
 }
 
@@ -49,17 +66,17 @@ report_thread (void *arg)
 {
   (void) arg;
   osp_in_runtime = 1; /* never counted, whatever it runs */
-  char buf[64];
   for (;;)
     {
-      ssize_t n = read (pipe_fd[0], buf, sizeof buf);
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        return NULL;
-      int want = 0;
-      for (ssize_t i = 0; i < n; i++)
-        want |= buf[i];
+      if (sem_wait (&wake) != 0)
+        {
+          if (errno == EINTR)
+            continue;
+          return NULL;
+        }
+      /* One report (snapshot) for all the signals of a burst: the later
+         wake-ups of the burst find nothing asked. */
+      int want = atomic_exchange (&wants, 0);
       if (osp_running () && (want & WANT_REPORT))
         osp_report_emit (&osp_opts);
       if (osp_running () && (want & WANT_SNAPSHOT))
@@ -67,20 +84,42 @@ report_thread (void *arg)
     }
 }
 
+/* Whether SIG still has the disposition a program that never touched it
+   has (SIG_DFL): anything else was set by the program, by its parent
+   (SIG_IGN survives exec), or by a library before us, and is not ours to
+   take over. */
+static int
+signal_free (int sig, const char *key)
+{
+  struct sigaction old;
+  if (sigaction (sig, NULL, &old) != 0)
+    return 0;
+  if (!(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+    return 1;
+  osp_warn ("osp: %s=%s: SIG%s is already %s by the program or its "
+            "parent; %s is off", key, osp_signal_name (sig),
+            osp_signal_name (sig),
+            !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_IGN
+                ? "ignored"
+                : "handled",
+            key);
+  return 0;
+}
+
 int
 osp_online_init (const struct osp_options *o)
 {
-  if (o->report_signal == 0 && o->snapshot_signal == 0)
+  int report = o->report_signal != 0
+               && signal_free (o->report_signal, "report_signal");
+  int snapshot = o->snapshot_signal != 0
+                 && signal_free (o->snapshot_signal, "snapshot_signal");
+  if (!report && !snapshot)
     return 0;
-  if (pipe2 (pipe_fd, O_CLOEXEC) != 0)
+  if (sem_init (&wake, 0, 0) != 0)
     return -1;
-  fcntl (pipe_fd[1], F_SETFL, O_NONBLOCK);
-
   if (osp_start_thread (report_thread, NULL) != 0)
     {
-      close (pipe_fd[0]);
-      close (pipe_fd[1]);
-      pipe_fd[0] = pipe_fd[1] = -1;
+      sem_destroy (&wake);
       return -1;
     }
 
@@ -90,9 +129,9 @@ osp_online_init (const struct osp_options *o)
   sa.sa_flags = SA_RESTART;
   sigemptyset (&sa.sa_mask);
   int rc = 0;
-  if (o->report_signal != 0)
+  if (report)
     rc |= sigaction (o->report_signal, &sa, NULL);
-  if (o->snapshot_signal != 0)
+  if (snapshot)
     rc |= sigaction (o->snapshot_signal, &sa, NULL);
   return rc;
 }

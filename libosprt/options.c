@@ -6,6 +6,10 @@
  * one table (name, parser, accepted values) so that the list printed in
  * those lines can never drift from what the parser really accepts.
  *
+ * In a privileged process (AT_SECURE) OSP_OPTIONS is not read at all
+ * (osp_options_from_env): it is the caller's environment, and would let
+ * any user choose which files a setuid program writes.
+ *
  * Items are separated by ':', so a report path cannot contain ':'.
  * An empty item (a stray or trailing ':') is ignored; a repeated key wins.
  */
@@ -16,6 +20,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <unistd.h>
 
 struct osp_key
@@ -344,8 +349,8 @@ parse_signal (const char *value, int *out)
   return -1;
 }
 
-static const char *
-signal_name (int sig)
+const char *
+osp_signal_name (int sig)
 {
   for (size_t i = 0; i < sizeof report_signals / sizeof *report_signals; i++)
     if (report_signals[i].sig == sig)
@@ -541,6 +546,22 @@ parse_publish_bytes (struct osp_options *o, const char *value)
                       &o->publish_bytes);
 }
 
+/* An octal file mode without execute bits (a report is not a program),
+   e.g. 600, 0640, 0644. */
+static int
+parse_file_mode (struct osp_options *o, const char *value)
+{
+  if (*value < '0' || *value > '7' || strlen (value) > 4)
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long v = strtoul (value, &end, 8);
+  if (errno != 0 || *end != '\0' || (v & ~0666ul) != 0)
+    return -1;
+  o->file_mode = (uint32_t) v;
+  return 0;
+}
+
 static const struct osp_key keys[] = {
   { "mode", "subpaths, subpaths-exact, blocks, off", parse_mode },
   { "report", "stderr, stdout, none, or a file path with %p %h %%",
@@ -593,6 +614,8 @@ static const struct osp_key keys[] = {
                        "optional), not report_signal's", parse_snapshot_signal },
   { "snapshot_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
     parse_snapshot_bytes },
+  { "file_mode", "an octal mode without execute bits, 0..0666 (e.g. 0644)",
+    parse_file_mode },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -641,6 +664,8 @@ osp_options_defaults (struct osp_options *o)
   o->snapshot_path[0] = '\0';
   o->snapshot_signal = 0;
   o->snapshot_bytes = (uint64_t) 256 << 20;
+  o->file_mode = 0600;
+  o->secure = 0;
 }
 
 static void
@@ -757,7 +782,7 @@ check_signals (struct osp_options *o, const struct osp_options *before,
       if (err)
         fprintf (err, "osp: OSP_OPTIONS: snapshot_signal=%s needs snapshot="
                  "FILE (where to write); snapshot_signal is none\n",
-                 signal_name (o->snapshot_signal));
+                 osp_signal_name (o->snapshot_signal));
       o->snapshot_signal = 0;
       return 1;
     }
@@ -766,8 +791,8 @@ check_signals (struct osp_options *o, const struct osp_options *before,
   if (err)
     fprintf (err, "osp: OSP_OPTIONS: snapshot_signal and report_signal are "
              "both %s (accepted: two different signals); snapshot_signal "
-             "is %s\n", signal_name (o->snapshot_signal),
-             signal_name (before->snapshot_signal == o->report_signal
+             "is %s\n", osp_signal_name (o->snapshot_signal),
+             osp_signal_name (before->snapshot_signal == o->report_signal
                               ? 0
                               : before->snapshot_signal));
   o->snapshot_signal = before->snapshot_signal == o->report_signal
@@ -795,6 +820,75 @@ osp_options_parse (struct osp_options *o, const char *spec, FILE *err)
   problems += check_lengths (o, &before, err);
   problems += check_signals (o, &before, err);
   return problems + check_forest (o, err);
+}
+
+/* Privileged (AT_SECURE): the kernel sets it for a setuid or setgid
+   program, one with file capabilities, or when an LSM asks; the C
+   library's secure mode (secure_getenv) keys on the same flag. */
+static int
+privileged (void)
+{
+  return getauxval (AT_SECURE) != 0;
+}
+
+const char *
+osp_options_env (void)
+{
+  const char *env = privileged () ? NULL : getenv ("OSP_OPTIONS");
+  return env ? env : "";
+}
+
+/* Whether SPEC's last verbose item is verbose=1: the one thing a
+   privileged process reads from OSP_OPTIONS, since all it changes there
+   is whether the notice line below is printed. */
+static int
+asks_verbose (const char *spec)
+{
+  int v = 0;
+  while (*spec)
+    {
+      size_t len = strcspn (spec, ":");
+      if (len >= 8 && strncmp (spec, "verbose=", 8) == 0)
+        v = len == 9 && spec[8] == '1';
+      spec += len;
+      if (*spec == ':')
+        spec++;
+    }
+  return v;
+}
+
+void
+osp_options_from_env (struct osp_options *o)
+{
+  const char *env = getenv ("OSP_OPTIONS");
+  if (privileged ())
+    {
+      /* The environment is the unprivileged caller's: none of it may
+         choose what a privileged process writes, or where.  And the
+         profile itself (its control flow) is the privileged program's:
+         no report on the caller's stderr, no view in shared memory (for
+         setgid or capabilities, its owner would be the caller).  The
+         program can still call osp_report (PATH) itself. */
+      o->secure = 1;
+      o->report = OSP_REPORT_NONE;
+      o->publish = 0;
+      if (env != NULL && asks_verbose (env))
+        osp_warn ("osp: this program runs with privileges (setuid, setgid "
+                  "or capabilities): OSP_OPTIONS ignored, no report, "
+                  "snapshot or published view");
+      return;
+    }
+  if (env == NULL)
+    return;
+  /* The problem lines are gathered in memory and written at once through
+     the same fd 2 check as every other line (osp_output_write). */
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *err = open_memstream (&buf, &len);
+  osp_options_parse (o, env, err);
+  if (err != NULL && fclose (err) == 0 && buf != NULL && len > 0)
+    osp_output_write (STDERR_FILENO, buf, len);
+  free (buf);
 }
 
 int

@@ -162,8 +162,16 @@ struct osp_options
   char snapshot_path[OSP_PATH_MAX]; /* template like report_path; "" none */
   int snapshot_signal;            /* 0 = none, else a signal number */
   uint64_t snapshot_bytes;        /* the largest view a snapshot holds */
+  /* The mode of the report and snapshot files (snapfile.c): 0600 unless
+     file_mode= says otherwise; never masked by the umask. */
+  uint32_t file_mode;
+  /* A privileged process (AT_SECURE): OSP_OPTIONS was ignored. */
+  int secure;
 };
 
+/* The name of report_signal's or snapshot_signal's SIG as OSP_OPTIONS
+   spells it ("USR2"), or "none". */
+const char *osp_signal_name (int sig);
 /* The name of policy P as written in OSP_OPTIONS and reports. */
 const char *osp_path_policy_name (enum osp_path_policy p);
 const char *osp_forest_policy_name (enum osp_forest_policy p);
@@ -173,6 +181,14 @@ void osp_options_defaults (struct osp_options *o);
    per problem to ERR (may be NULL).  Returns the number of problems; a key
    with a problem keeps its previous value. */
 int osp_options_parse (struct osp_options *o, const char *spec, FILE *err);
+/* O from the environment at start-up: OSP_OPTIONS parsed into O, its
+   problems written as osp_warn lines; in a privileged process (AT_SECURE:
+   setuid, setgid, file capabilities) OSP_OPTIONS is ignored instead and
+   nothing leaves the process (report=none, publish=off), with one notice
+   line when OSP_OPTIONS holds verbose=1. */
+void osp_options_from_env (struct osp_options *o);
+/* OSP_OPTIONS as this process obeys it: "" in a privileged process. */
+const char *osp_options_env (void);
 /* Expand %p %h %% of TMPL into OUT.  Returns 0, or -1 if OUT is too small. */
 int osp_expand_path (char *out, size_t size, const char *tmpl, long pid,
                      const char *host);
@@ -261,6 +277,9 @@ struct osp_stats
   atomic_uint_fast64_t unregistered_hits, hits_lost, threads;
   atomic_uint_fast64_t path_ticks; /* paths=timer: ticks delivered */
   atomic_uint_fast64_t counter_bytes; /* inline path counters kept */
+  /* Messages and reports not written because fd 2 (or fd 1) is no longer
+     the file it was at start-up (osp_output_write). */
+  atomic_uint_fast64_t output_skipped;
 };
 extern struct osp_stats osp_stats;
 
@@ -792,6 +811,7 @@ struct osp_profile
   uint32_t nmods;
   uint64_t modules, functions, functions_dropped, records_invalid;
   uint64_t abi_mismatches, unregistered_hits, hits_lost, threads;
+  uint64_t output_skipped;
   long pid;
   /* Subpath modes (empty in mode=blocks). */
   enum osp_mode mode;
@@ -829,6 +849,13 @@ int osp_report_emit (const struct osp_options *o);
    the out-of-memory line unless O's report is none). */
 int osp_report_write (const struct osp_options *o,
                       const struct osp_profile *p);
+/* Remember what fds 1 and 2 are (device, inode) at start-up, first thing
+   in osp_init. */
+void osp_output_init (void);
+/* Write LEN bytes of BUF to FD (1 or 2) only if FD is still the file it
+   was at start-up; else count it in osp_stats.output_skipped.  0, or an
+   errno value (EBADF when skipped). */
+int osp_output_write (int fd, const void *buf, size_t len);
 /* Append the subpaths of the current mode to P (sampler.c: the hot-list,
    subexact.c: the table), with estimates, sorted.  Returns 0 or -1. */
 int osp_sampler_collect (struct osp_profile *p, const struct osp_options *o);
@@ -1032,7 +1059,8 @@ void osp_init (void);
 void osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block);
 /* Whether the runtime is counting (not disabled, not done). */
 int osp_running (void);
-/* Print one "osp: ..." line to stderr with write(2) (no stdio locks). */
+/* Print one "osp: ..." line to stderr with write(2) (no stdio locks),
+   through osp_output_write. */
 void osp_warn (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 
 #endif /* OSPRT_H */

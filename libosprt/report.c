@@ -22,6 +22,8 @@
  *   - a file is written to a temporary name in its directory and renamed,
  *     so a reader never sees half a report;
  *   - stdout is flushed first so the report follows the program's output;
+ *   - stdout and stderr are written only while fds 1 and 2 are still the
+ *     files they were at start-up (osp_output_write);
  *   - SIGPIPE is blocked while writing, so a closed pipe cannot kill the
  *     program at exit and change its exit status.
  * Any failure is one line on stderr, never more.
@@ -71,6 +73,7 @@ take (struct osp_profile *p, int live)
   STAT (unregistered_hits);
   STAT (hits_lost);
   STAT (threads);
+  STAT (output_skipped);
 #undef STAT
   p->pid = (long) getpid ();
   p->mode = osp_opts.mode;
@@ -216,6 +219,9 @@ osp_report_stats (const struct osp_stat_out *out, const struct osp_profile *p,
   if (p->paths.shown)
     osp_format_paths_stats (out, p, o);
   osp_format_forest_stats (out, p);
+  /* Only when it happened: reports of every ordinary run stay as they were. */
+  if (p->output_skipped)
+    osp_stat_u (out, "output_skipped", p->output_skipped);
 }
 
 void
@@ -290,6 +296,51 @@ osp_report_format (FILE *out, const struct osp_profile *p,
 
 /* ---- destinations ---------------------------------------------------- */
 
+/* fds 1 and 2 as they were at start-up.  A program may close them and
+   open its own files there (a daemon does); writing "stderr" then would
+   put osp's lines into the program's data.  So every write osp makes to
+   fd 1 or 2 (messages, reports) first checks that the fd still is the
+   same file (device and inode), and is skipped, and counted, otherwise.
+   A fd closed at start-up is never written: whatever gets that number
+   later is the program's.  (A program thread swapping the fd between the
+   check and the write is a window this cannot close; no fd osp keeps open
+   could, without keeping a fd under the program.) */
+static struct
+{
+  int valid;
+  dev_t dev;
+  ino_t ino;
+} std_fd[3];
+
+void
+osp_output_init (void)
+{
+  for (int fd = 1; fd <= 2; fd++)
+    {
+      struct stat st;
+      std_fd[fd].valid = fstat (fd, &st) == 0;
+      if (std_fd[fd].valid)
+        {
+          std_fd[fd].dev = st.st_dev;
+          std_fd[fd].ino = st.st_ino;
+        }
+    }
+}
+
+int
+osp_output_write (int fd, const void *buf, size_t len)
+{
+  struct stat st;
+  if (fd < 1 || fd > 2 || !std_fd[fd].valid || fstat (fd, &st) != 0
+      || st.st_dev != std_fd[fd].dev || st.st_ino != std_fd[fd].ino)
+    {
+      atomic_fetch_add_explicit (&osp_stats.output_skipped, 1,
+                                 memory_order_relaxed);
+      return EBADF;
+    }
+  return osp_write_all (fd, buf, len);
+}
+
 int
 osp_report_emit (const struct osp_options *o)
 {
@@ -348,19 +399,21 @@ osp_report_write (const struct osp_options *o, const struct osp_profile *p)
   if (o->report == OSP_REPORT_FILE)
     {
       const void *pieces[] = { buf };
-      err = osp_file_replace (path, pieces, &len, 1);
+      err = osp_file_replace_mode (path, pieces, &len, 1, o->file_mode);
     }
   else if (o->report == OSP_REPORT_STDOUT)
     {
       fflush (stdout);
-      err = osp_write_all (STDOUT_FILENO, buf, len);
+      err = osp_output_write (STDOUT_FILENO, buf, len);
     }
   else
-    err = osp_write_all (STDERR_FILENO, buf, len);
+    err = osp_output_write (STDERR_FILENO, buf, len);
   free (buf);
+  if (err == EBADF && o->report != OSP_REPORT_FILE)
+    return -1; /* skipped: counted in output_skipped, nowhere to say it */
   if (err != 0)
     osp_warn ("osp: cannot write the report to %s: %s", where,
-              strerror (err));
+              osp_file_strerror (err));
   else if (osp_opts.verbose && o->report == OSP_REPORT_FILE)
     osp_warn ("osp: report written to %s", path);
   return err != 0 ? -1 : 0;

@@ -86,8 +86,8 @@ osp_warn (const char *fmt, ...)
   if ((size_t) n > sizeof buf - 2)
     n = sizeof buf - 2;
   buf[n++] = '\n';
-  ssize_t unused = write (STDERR_FILENO, buf, (size_t) n);
-  (void) unused;
+  osp_output_write (STDERR_FILENO, buf, (size_t) n); /* only the stderr of
+                                                        start-up (report.c) */
 }
 
 static void
@@ -95,10 +95,9 @@ init_once (void)
 {
   osp_in_runtime = 1;
   atomic_signal_fence (memory_order_seq_cst);
+  osp_output_init (); /* before the first message */
   osp_options_defaults (&osp_opts);
-  /* The option messages go through stdio; at this point no other runtime
-     path can hold the stderr lock on this thread. */
-  osp_options_parse (&osp_opts, getenv ("OSP_OPTIONS"), stderr);
+  osp_options_from_env (&osp_opts); /* ignored in a privileged process */
   osp_identity_init ();
   int ok = osp_registry_init (osp_opts.max_functions, osp_opts.verbose) == 0
            && osp_threads_init (osp_opts.max_functions) == 0

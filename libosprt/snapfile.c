@@ -6,8 +6,17 @@
  * ospview (saving, merging) share this file so that there is one writer
  * of the format.  It uses nothing of the runtime but crc32.c.
  *
- * Atomicity: mkstemp in the destination's directory (a rename within one
- * file system is atomic), write, close, rename.  No fsync: a snapshot is
+ * Atomicity: a new temporary file in the destination's directory (a
+ * rename within one file system is atomic), write, close, rename.  Both
+ * are made relative to one descriptor of that directory, so a component
+ * of the path swapped for a symbolic link meanwhile cannot split them.
+ *
+ * Safety (doc/osp.md, "Privileges and the files osp writes"): the file
+ * gets mode 0600 unless the caller asks for another, whatever the umask;
+ * it is never written through a symbolic link (O_EXCL creation, then a
+ * rename, which replaces the name itself), and a symbolic link owned by
+ * another user at the destination is refused, not replaced (ELOOP).
+ * No fsync: a snapshot is
  * a convenience copy of a profile, and a crash of the machine right after
  * the rename loses at most that file - never the old one's readability.
  */
@@ -15,8 +24,10 @@
 #include "snapfile.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,30 +71,112 @@ osp_write_all (int fd, const void *buf, size_t len)
   return err;
 }
 
+/* The directory part of PATH into DIR (".", "/" or PATH up to its last
+   '/'), and its last component; NULL when PATH ends in '/' or is too long. */
+static const char *
+split_path (const char *path, char *dir, size_t size)
+{
+  const char *slash = strrchr (path, '/');
+  const char *base = slash ? slash + 1 : path;
+  size_t n = slash ? (size_t) (slash - path) : 0;
+  if (*base == '\0' || n + 2 > size)
+    return NULL;
+  if (slash == NULL)
+    strcpy (dir, ".");
+  else if (n == 0)
+    strcpy (dir, "/");
+  else
+    {
+      memcpy (dir, path, n);
+      dir[n] = '\0';
+    }
+  return base;
+}
+
+/* A new temporary file "BASE.osp-XXXXXXXX" in DFD, created like mkstemp
+   (O_EXCL, so never through anything already there) but relative to the
+   directory descriptor, so that it and the rename that follows happen in
+   the same directory whatever the path's components are changed to
+   meanwhile.  The descriptor, or -1 (errno set). */
+static int
+create_temp (int dfd, const char *base, char *tmp, size_t size)
+{
+  static atomic_uint counter;
+  for (int attempt = 0; attempt < 100; attempt++)
+    {
+      struct timespec ts;
+      clock_gettime (CLOCK_REALTIME, &ts);
+      unsigned r = (unsigned) ts.tv_nsec * 2654435761u
+                   ^ (unsigned) getpid () * 40503u
+                   ^ atomic_fetch_add (&counter, 1) * 2246822519u;
+      if (snprintf (tmp, size, "%s.osp-%08x", base, r) >= (int) size)
+        {
+          errno = ENAMETOOLONG;
+          return -1;
+        }
+      int fd = openat (dfd, tmp,
+                       O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC
+                           | O_NOCTTY,
+                       0600);
+      if (fd >= 0 || errno != EEXIST)
+        return fd;
+    }
+  errno = EEXIST;
+  return -1;
+}
+
+int
+osp_file_replace_mode (const char *path, const void *const *buf,
+                       const size_t *len, int n, unsigned mode)
+{
+  char dir[PATH_MAX], tmp[NAME_MAX + 1];
+  const char *base = split_path (path, dir, sizeof dir);
+  if (base == NULL)
+    return *path && path[strlen (path) - 1] == '/' ? EISDIR : ENAMETOOLONG;
+  int dfd = open (dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0)
+    return errno;
+  /* The rename below replaces whatever name is there and never writes
+     through it; but a symbolic link of another user there is a trap laid
+     for us (a /tmp race against a privileged writer), not a file of ours
+     to replace. */
+  struct stat st;
+  int err = 0;
+  if (fstatat (dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode)
+      && st.st_uid != geteuid ())
+    err = ELOOP;
+  int fd = err ? -1 : create_temp (dfd, base, tmp, sizeof tmp);
+  if (err == 0 && fd < 0)
+    err = errno;
+  /* The mode exactly as asked, whatever the umask: mkstemp's 0600 by
+     default, so a report is never readable by others by accident. */
+  if (err == 0 && fchmod (fd, (mode_t) mode & 07777) != 0)
+    err = errno;
+  for (int i = 0; i < n && err == 0; i++)
+    err = osp_write_all (fd, buf[i], len[i]);
+  if (fd >= 0 && close (fd) != 0 && err == 0)
+    err = errno;
+  if (err == 0 && renameat (dfd, tmp, dfd, base) != 0)
+    err = errno;
+  if (err != 0 && fd >= 0)
+    unlinkat (dfd, tmp, 0);
+  close (dfd);
+  return err;
+}
+
 int
 osp_file_replace (const char *path, const void *const *buf,
                   const size_t *len, int n)
 {
-  char tmp[PATH_MAX + 16];
-  if (snprintf (tmp, sizeof tmp, "%s.XXXXXX", path) >= (int) sizeof tmp)
-    return ENAMETOOLONG;
-  int fd = mkstemp (tmp);
-  if (fd < 0)
-    return errno;
-  /* mkstemp makes 0600; the result is an ordinary file (0666 & ~umask). */
-  mode_t mask = umask (0);
-  umask (mask);
-  fchmod (fd, 0666 & ~mask);
-  int err = 0;
-  for (int i = 0; i < n && err == 0; i++)
-    err = osp_write_all (fd, buf[i], len[i]);
-  if (close (fd) != 0 && err == 0)
-    err = errno;
-  if (err == 0 && rename (tmp, path) != 0)
-    err = errno;
-  if (err != 0)
-    unlink (tmp);
-  return err;
+  return osp_file_replace_mode (path, buf, len, n, 0600);
+}
+
+const char *
+osp_file_strerror (int err)
+{
+  if (err == ELOOP)
+    return "it is a symbolic link owned by another user";
+  return strerror (err);
 }
 
 void
@@ -111,11 +204,18 @@ int
 osp_snap_write (const char *path, const void *view, uint64_t len,
                 uint32_t flags, const char *writer)
 {
+  return osp_snap_write_mode (path, view, len, flags, writer, 0600);
+}
+
+int
+osp_snap_write_mode (const char *path, const void *view, uint64_t len,
+                     uint32_t flags, const char *writer, unsigned mode)
+{
   struct osp_snap_header h;
   osp_snap_header (&h, view, len, flags, writer);
   static const char pad[8];
   const void *buf[] = { &h, pad, view };
   size_t lens[] = { sizeof h, (size_t) (h.view_offset - sizeof h),
                     (size_t) len };
-  return osp_file_replace (path, buf, lens, 3);
+  return osp_file_replace_mode (path, buf, lens, 3, mode);
 }

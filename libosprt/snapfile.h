@@ -15,19 +15,32 @@
 int osp_write_all (int fd, const void *buf, size_t len);
 
 /* Replace PATH by the concatenation of the N pieces (BUF[i], LEN[i]):
-   written to a temporary file in PATH's directory, mode 0666 & ~umask,
-   then renamed over PATH, so a reader sees the old file or the new one,
-   never a part.  0 or an errno value (the temporary file is removed). */
+   written to a temporary file in PATH's directory, mode MODE exactly
+   (not masked by the umask), then renamed over PATH, so a reader sees the
+   old file or the new one, never a part.  A symbolic link of another
+   user at PATH is refused with ELOOP (osp_file_strerror explains it).
+   0 or an errno value (the temporary file is removed). */
+int osp_file_replace_mode (const char *path, const void *const *buf,
+                           const size_t *len, int n, unsigned mode);
+
+/* osp_file_replace_mode with mode 0600. */
 int osp_file_replace (const char *path, const void *const *buf,
                       const size_t *len, int n);
+
+/* strerror, but naming the foreign symbolic link for ELOOP. */
+const char *osp_file_strerror (int err);
 
 /* The header of a snapshot of the LEN view bytes at VIEW. */
 void osp_snap_header (struct osp_snap_header *h, const void *view,
                       uint64_t len, uint32_t flags, const char *writer);
 
-/* Write the view as snapshot file PATH (osp_file_replace).  0 or an errno
-   value. */
+/* Write the view as snapshot file PATH (osp_file_replace, mode 0600).
+   0 or an errno value. */
 int osp_snap_write (const char *path, const void *view, uint64_t len,
                     uint32_t flags, const char *writer);
+
+/* The same with file mode MODE (osp_file_replace_mode). */
+int osp_snap_write_mode (const char *path, const void *view, uint64_t len,
+                         uint32_t flags, const char *writer, unsigned mode);
 
 #endif

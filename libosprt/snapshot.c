@@ -45,6 +45,15 @@ osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
       return -1;
     }
 
+  /* The exit profile was taken before the exit report was written: a
+     report skipped since (fd 2 no longer the start-up one) must still be
+     counted in the snapshot that tells of it.  A shallow copy: the view
+     writer only reads. */
+  struct osp_profile q = *p;
+  q.output_skipped = atomic_load_explicit (&osp_stats.output_skipped,
+                                           memory_order_relaxed);
+  p = &q;
+
   struct osp_view_run run;
   osp_identity_run (&run, exited);
   size_t cap = FIRST_CAP < o->snapshot_bytes ? FIRST_CAP
@@ -76,12 +85,13 @@ osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
   if (truncated)
     osp_warn ("osp: snapshot %s: rows cut to fit snapshot_bytes=%llu",
               path, (unsigned long long) o->snapshot_bytes);
-  int err = osp_snap_write (path, buf, n, flags, "libosprt");
+  int err = osp_snap_write_mode (path, buf, n, flags, "libosprt",
+                                 o->file_mode);
   free (buf);
   if (err != 0)
     {
       osp_warn ("osp: cannot write the snapshot %s: %s", path,
-                strerror (err));
+                osp_file_strerror (err));
       return -1;
     }
   if (o->verbose)

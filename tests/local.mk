@@ -30,6 +30,8 @@ OSP_E2E_TESTS = \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
 	tests/publish.sh \
+	tests/safety-privileges.sh \
+	tests/safety-fds.sh \
 	tests/bench.sh
 
 TESTS += $(OSP_E2E_TESTS)
@@ -55,6 +57,9 @@ EXTRA_DIST += \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \
 	tests/progs/publish-live.c \
+	tests/progs/safety-work.c \
+	tests/progs/safety-fds.c \
+	tests/progs/safety-signal.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \
@@ -89,6 +94,8 @@ EXTRA_DIST += \
 
 ## The scripts need the plugin and the runtime; make them prerequisites of the test logs.
 $(OSP_E2E_TESTS:.sh=.log): plugin/osp.la libosprt/libosprt.la tests/env.sh
+## safety-privileges.sh also checks the mode of ospview --merge's output.
+tests/safety-privileges.log: viewer/ospview$(EXEEXT)
 
 ## tools/ospaccuracy (path and edge profile accuracy) on hand-written reports: needs neither the
 ## plugin nor the runtime, only tests/env.sh.  Like tools/ospcompare, the tool is distributed,
