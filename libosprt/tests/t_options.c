@@ -20,7 +20,7 @@
   "path_bytes, verify_paths, forest, forest_k, forest_burst, "              \
   "forest_interval, "                                                       \
   "forest_bytes, forest_threads, forest_prune, publish, publish_ms, "       \
-  "publish_bytes, snapshot, snapshot_signal, snapshot_bytes"
+  "publish_bytes, snapshot, snapshot_signal, snapshot_bytes, file_mode"
 
 /* Parse SPEC from defaults; return the messages (malloc'ed). */
 static char *
@@ -304,6 +304,37 @@ test_publish (void)
   free (msg);
 }
 
+/* file_mode: the mode of report and snapshot files, 0600 by default;
+   octal, no execute bits. */
+static void
+test_file_mode (void)
+{
+  struct osp_options o;
+  int n;
+  char *msg = parse (&o, "", &n);
+  CHECK_EQ (o.file_mode, 0600);
+  free (msg);
+  msg = parse (&o, "file_mode=0644", &n);
+  CHECK_EQ (n, 0);
+  CHECK_EQ (o.file_mode, 0644);
+  free (msg);
+  msg = parse (&o, "file_mode=640", &n);
+  CHECK_EQ (o.file_mode, 0640);
+  free (msg);
+  static const char *const bad[] = { "0755", "1644", "07777", "abc",
+                                     "0x1a4", "",     "06440", "-644" };
+  for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+    {
+      char spec[64];
+      snprintf (spec, sizeof spec, "file_mode=%s", bad[i]);
+      msg = parse (&o, spec, &n);
+      CHECK_EQ (n, 1);
+      CHECK_EQ (o.file_mode, 0600);
+      CHECK (strstr (msg, "'file_mode'") != NULL);
+      free (msg);
+    }
+}
+
 static void
 test_snapshot (void)
 {
@@ -396,6 +427,7 @@ main (int argc, char **argv)
   test_forest ();
   test_publish ();
   test_snapshot ();
+  test_file_mode ();
   test_expand ();
 
   /* The whole runtime: bad options print one line each, the program runs

@@ -119,9 +119,13 @@ capture_stderr_of_emit (const struct osp_options *o)
   int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   dup2 (fd, 2);
   close (fd);
+  /* The file is this test's stderr now, as if it had been at start-up
+     (osp writes only to the fd 2 of start-up). */
+  osp_output_init ();
   osp_report_emit (o);
   dup2 (saved, 2);
   close (saved);
+  osp_output_init ();
   char *e = osp_test_slurp (path);
   unlink (path);
   rmdir (dir);
@@ -180,6 +184,7 @@ test_destinations (void)
       close (p[0]);
       dup2 (p[1], 1);
       close (p[1]);
+      osp_output_init (); /* the pipe is stdout, as if since start-up */
       signal (SIGPIPE, SIG_DFL);
       o.report = OSP_REPORT_STDOUT;
       char *err = capture_stderr_of_emit (&o);
