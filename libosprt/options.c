@@ -665,7 +665,6 @@ osp_options_defaults (struct osp_options *o)
   o->snapshot_signal = 0;
   o->snapshot_bytes = (uint64_t) 256 << 20;
   o->file_mode = 0600;
-  o->secure = 0;
 }
 
 static void
@@ -869,7 +868,6 @@ osp_options_from_env (struct osp_options *o)
          no report on the caller's stderr, no view in shared memory (for
          setgid or capabilities, its owner would be the caller).  The
          program can still call osp_report (PATH) itself. */
-      o->secure = 1;
       o->report = OSP_REPORT_NONE;
       o->publish = 0;
       if (env != NULL && asks_verbose (env))

@@ -165,8 +165,6 @@ struct osp_options
   /* The mode of the report and snapshot files (snapfile.c): 0600 unless
      file_mode= says otherwise; never masked by the umask. */
   uint32_t file_mode;
-  /* A privileged process (AT_SECURE): OSP_OPTIONS was ignored. */
-  int secure;
 };
 
 /* The name of report_signal's or snapshot_signal's SIG as OSP_OPTIONS
