@@ -165,6 +165,7 @@ capture_begin (char *path, size_t size, int *saved)
   int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   dup2 (fd, 2);
   close (fd);
+  osp_output_init (); /* the file is fd 2 as of start-up (report.c) */
   return dir;
 }
 
@@ -173,6 +174,7 @@ capture_end (const char *path, char *dir, int saved)
 {
   dup2 (saved, 2);
   close (saved);
+  osp_output_init ();
   char *text = osp_test_slurp (path);
   unlink (path);
   rmdir (dir);
