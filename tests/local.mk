@@ -94,8 +94,10 @@ EXTRA_DIST += \
 
 ## The scripts need the plugin and the runtime; make them prerequisites of the test logs.
 $(OSP_E2E_TESTS:.sh=.log): plugin/osp.la libosprt/libosprt.la tests/env.sh
-## safety-privileges.sh also checks the mode of ospview --merge's output.
-tests/safety-privileges.log: viewer/ospview$(EXEEXT)
+## safety-privileges.sh also checks the mode of ospview --merge's output.  Its log is
+## NAME.sh.log, named through a variable (see the viewer tests below).
+OSP_SAFETY_LOGS = tests/safety-privileges.sh.log tests/safety-fds.sh.log
+$(OSP_SAFETY_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
 ## tools/ospaccuracy (path and edge profile accuracy) on hand-written reports: needs neither the
 ## plugin nor the runtime, only tests/env.sh.  Like tools/ospcompare, the tool is distributed,
