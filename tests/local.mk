@@ -60,6 +60,8 @@ EXTRA_DIST += \
 	tests/progs/safety-work.c \
 	tests/progs/safety-fds.c \
 	tests/progs/safety-signal.c \
+	tests/progs/safety-dlopen.c \
+	tests/progs/safety-dlopen-lib.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \

@@ -15,7 +15,9 @@
 #   3. Signals the program or its parent set are not taken: progs/safety-signal.c started with
 #      SIGUSR2 ignored (trap '' USR2) and report_signal=USR2, or snapshot_signal=USR2, prints
 #      what the plain build prints (the signal still ignored, the program's own handler
-#      installed over it later sees SIG_IGN as the old one), plus one line naming the key.
+#      installed over it later sees SIG_IGN as the old one), plus one line naming the key; and
+#      progs/safety-dlopen.c, which installs a SIGUSR2 handler and then dlopens a library built
+#      with osp (progs/safety-dlopen-lib.c) under report_signal=USR2, keeps its handler.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup safety-fds
@@ -105,5 +107,23 @@ for opts in "report_signal=USR2:report=$W/sig-report.txt" \
   fi
   echo "ok? $(cat "$W/sig-$key.err")"
 done
+
+# A handler the program installed before the runtime started (it dlopens the instrumented
+# library afterwards): its handler still runs, and the disposition stays its own.
+osp_compile "$W/dl" plain_cc -O1 "$OSP_TESTSRC/progs/safety-dlopen.c" -o "$W/dl" -ldl &&
+  osp_compile "$W/dl-lib-plain" plain_cc -O1 -fPIC -shared \
+    "$OSP_TESTSRC/progs/safety-dlopen-lib.c" -o "$W/dl-lib-plain.so" &&
+  osp_compile "$W/dl-lib" osp_cc -O1 -fPIC -shared "$OSP_TESTSRC/progs/safety-dlopen-lib.c" \
+    -o "$W/dl-lib.so" ||
+  { echo "error: cannot build the dlopen programs"; exit 99; }
+osp_exec "$W/dl-plain" "$W/dl" "$W/dl-lib-plain.so"
+osp_exec_with "report_signal=USR2:report=none" "$W/dl-osp" "$W/dl" "$W/dl-lib.so"
+[ "$osp_rc" -eq 0 ] || osp_fail "dlopen, report_signal=USR2: exit status $osp_rc"
+osp_same "dlopen, report_signal=USR2: output" "$W/dl-plain.out" "$W/dl-osp.out"
+if [ "$(wc -l < "$W/dl-osp.err")" -ne 1 ] || ! grep -q "report_signal=USR2.*handled" "$W/dl-osp.err"
+then
+  osp_fail "dlopen, report_signal=USR2: want one line saying SIGUSR2 is handled already"
+  osp_show "$W/dl-osp.err" stderr
+fi
 
 osp_done
