@@ -86,8 +86,8 @@ osp_warn (const char *fmt, ...)
   if ((size_t) n > sizeof buf - 2)
     n = sizeof buf - 2;
   buf[n++] = '\n';
-  osp_output_write (STDERR_FILENO, buf, (size_t) n); /* only the stderr of
-                                                        start-up (report.c) */
+  /* Only while fd 2 is the stderr of start-up (report.c). */
+  osp_output_write (STDERR_FILENO, buf, (size_t) n);
 }
 
 static void
