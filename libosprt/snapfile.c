@@ -148,8 +148,8 @@ osp_file_replace_mode (const char *path, const void *const *buf,
   int fd = err ? -1 : create_temp (dfd, base, tmp, sizeof tmp);
   if (err == 0 && fd < 0)
     err = errno;
-  /* The mode exactly as asked, whatever the umask: mkstemp's 0600 by
-     default, so a report is never readable by others by accident. */
+  /* The mode exactly as asked, whatever the umask (0600 unless asked
+     otherwise), so a profile is never readable by others by accident. */
   if (err == 0 && fchmod (fd, (mode_t) mode & 07777) != 0)
     err = errno;
   for (int i = 0; i < n && err == 0; i++)
