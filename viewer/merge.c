@@ -54,6 +54,9 @@
  * input agrees, drop the rest) and merged_snapshots.
  *
  * Bounded: at most MERGE_MAX_ROWS rows per section; more is refused.
+ * Sums of estimates and errors saturate at the largest double (ospview.h)
+ * and errors add through hypot, so inputs with huge finite numbers merge
+ * into a snapshot that reads back, never into an infinity.
  */
 #include "ospview.h"
 
@@ -180,7 +183,7 @@ struct mrow
   uint32_t last;      /* the last input that added to it, + 1 */
   uint32_t seen;      /* inputs that have it */
   uint64_t count;
-  double est, var, bound_present, err, share;
+  double est, rss, bound_present, err, share; /* rss: sqrt (sum err95^2) */
 };
 
 struct rows
@@ -462,13 +465,15 @@ add_to_row (struct merge *m, int s, uint32_t x, uint32_t i, uint64_t count,
 {
   struct mrow *r = &m->sec[s].r[x];
   r->count = sat_add (r->count, count);
-  r->est += est;
-  r->var += err * err;
+  /* saturating (ospview.h): a merge of huge finite inputs stays finite,
+     so it reads back */
+  r->est = ospview_sat (r->est + est);
+  r->rss = ospview_sat (hypot (r->rss, err));
   if (r->last != i + 1) /* an input's duplicate rows count once here */
     {
       r->last = i + 1;
       r->seen++;
-      r->bound_present += m->in[i].bound[s];
+      r->bound_present = ospview_sat (r->bound_present + m->in[i].bound[s]);
     }
 }
 
@@ -663,12 +668,12 @@ finish_section (struct merge *m, int s)
   struct rows *rs = &m->sec[s];
   double all = 0;
   for (size_t i = 0; i < m->n; i++)
-    all += m->in[i].bound[s];
+    all = ospview_sat (all + m->in[i].bound[s]);
   for (size_t k = 0; k < rs->n; k++)
     {
       struct mrow *r = &rs->r[k];
       double absent = r->seen == m->n ? 0 : all - r->bound_present;
-      r->err = sqrt (r->var) + (absent > 0 ? absent : 0);
+      r->err = ospview_sat (r->rss + (absent > 0 ? absent : 0));
     }
   uint32_t *order = malloc ((rs->n ? rs->n : 1) * sizeof *order);
   if (order == NULL)
@@ -677,7 +682,7 @@ finish_section (struct merge *m, int s)
     order[k] = (uint32_t) k;
   sort_m = m;
   sort_s = s;
-  qsort (order, rs->n, sizeof *order, rank_cmp);
+  ospview_sort (order, rs->n, sizeof *order, rank_cmp);
   return order;
 }
 
@@ -922,22 +927,23 @@ denominator (const struct view *v, int s)
       uint64_t counted = 0; /* older snapshots lack the stat: none */
       view_stat_u64 (v, "path_counted", &counted);
       return view_stat_u64 (v, "path_samples", &x)
-                 ? (double) x * v->run.path_scale + (double) counted
+                 ? ospview_sat ((double) x * v->run.path_scale
+                                + (double) counted)
                  : (double) v->run.path_ends;
     }
   if (view_stat_u64 (v, "forest_items", &x))
-    return (double) x * v->run.forest_scale;
+    return ospview_sat ((double) x * v->run.forest_scale);
   double sum = 0;
   for (uint64_t k = 0; k < v->nforest; k++)
     if (view_forest (v, k)->parent == OSP_VIEW_NO_PARENT)
-      sum += view_forest (v, k)->estimate;
+      sum = ospview_sat (sum + view_forest (v, k)->estimate);
   return sum;
 }
 
 static double
 ratio (double a, double b)
 {
-  return b > 0 ? a / b : 0;
+  return b > 0 ? ospview_sat (a / b) : 0;
 }
 
 static void
@@ -1007,8 +1013,10 @@ write_rows (struct vbuild *b, struct merge *m, uint32_t *order[NSEC])
   double path_total = 0, forest_total = 0;
   for (size_t i = 0; i < m->n; i++)
     {
-      path_total += denominator (&m->in[i].snap.view, SEC_PATH);
-      forest_total += denominator (&m->in[i].snap.view, SEC_FOREST);
+      path_total = ospview_sat (path_total
+                                + denominator (&m->in[i].snap.view, SEC_PATH));
+      forest_total = ospview_sat (
+          forest_total + denominator (&m->in[i].snap.view, SEC_FOREST));
     }
   struct rows *rs = &m->sec[SEC_SUB];
   for (size_t k = 0; k < rs->n; k++)
