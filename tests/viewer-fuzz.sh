@@ -196,13 +196,14 @@ rc=$?
   { echo "error: cannot write the seeds"; exit 99; }
 SEEDS="$W/seed-full.view $W/seed-exact.view $W/seed-empty.view $W/seed-ok.seg $W/seed-exited.seg $W/seed-unpublished.seg $W/seed.ospsnap"
 # Hostile snapshots with every checksum right (progs/viewer-hostile.c, as tests/safety-viewer.sh):
-# a block numbered past its function, a deep chain, escapes in names, huge numbers, no rows.
+# a block numbered past its function, a deep chain, escapes in names, huge numbers, no rows,
+# rows of no blocks.
 osp_compile "$W/hostile" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$abs_top_builddir" \
   -I"$SRC/viewer" -I"$SRC/libosprt" "$SRC/tests/progs/viewer-hostile.c" \
   "$SRC/viewer/viewbuild.c" "$SRC/libosprt/strtab.c" "$SRC/libosprt/crc32.c" \
   "$SRC/libosprt/snapfile.c" -o "$W/hostile" ||
   { echo "error: cannot build progs/viewer-hostile.c"; exit 99; }
-for k in good block huge escapes empty; do
+for k in good block huge escapes empty zerolen; do
   "$W/hostile" "$k" "$W/seed-$k.ospsnap" || { echo "error: cannot write the $k seed"; exit 99; }
   SEEDS="$SEEDS $W/seed-$k.ospsnap"
 done

@@ -394,10 +394,12 @@ row_eq (const void *ctx, uint32_t v)
 {
   const struct merge *m = ctx;
   const struct mrow *r = &m->sec[m->sec_now].r[v];
-  if (m->sec_now == SEC_SUB)
+  if (m->sec_now == SEC_SUB) /* (no memcmp of nothing: KEY_IDS may be
+                                NULL then) */
     return r->len == m->key_len
-           && memcmp (m->mids + r->ids, m->key_ids,
-                      m->key_len * sizeof *m->key_ids) == 0;
+           && (m->key_len == 0
+               || memcmp (m->mids + r->ids, m->key_ids,
+                          m->key_len * sizeof *m->key_ids) == 0);
   return r->fn == m->key_fn && r->id == m->key_id
          && (m->sec_now == SEC_PATH || r->parent == m->key_parent);
 }
@@ -1141,7 +1143,11 @@ merge_build (struct merge *m, const char *out)
     if (add_functions (m, i) != 0)
       return 1;
   m->bcount = malloc ((m->nblocks ? m->nblocks : 1) * sizeof *m->bcount);
-  if (m->bcount == NULL)
+  /* MIDS is never NULL: rows of no blocks still point into it
+     (MIDS + ids), and NULL + 0 is undefined behaviour */
+  m->capmids = 4096;
+  m->mids = malloc (m->capmids * sizeof *m->mids);
+  if (m->bcount == NULL || m->mids == NULL)
     return oom ();
   for (uint32_t k = 0; k < m->nblocks; k++)
     m->bcount[k] = OSP_VIEW_NONE;

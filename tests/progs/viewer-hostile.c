@@ -17,6 +17,7 @@
  *   huge        every estimate, error and share 1.5e308: finite, but the
  *               sum of two is not
  *   empty       no rows at all (sorting empty arrays)
+ *   zerolen     rows of no blocks (empty id runs: NULL pointers, zero sizes)
  *
  * Built with viewer/viewbuild.c (which checks the layout, not the
  * meaning: exactly what a hostile writer can do) and written with
@@ -251,6 +252,19 @@ main (int argc, char **argv)
     }
   else if (strcmp (kind, "empty") == 0)
     run ("/usr/bin/demo", "demo");
+  else if (strcmp (kind, "zerolen") == 0)
+    {
+      /* rows of no blocks (harmless to a reader: the row shows no path) */
+      run ("/usr/bin/demo", "demo");
+      function (0, "work", "demo.c", 0, 1);
+      block (0, 0, 10);
+      subpath (NULL, 0, 1, 10, 0.1);
+      subpath (NULL, 0, 2, 5, 0.05);
+      path (NULL, 0, 0, 1, 1, 10, 0.5);
+      path (NULL, 0, 0, 2, 2, 10, 0.5);
+      uint32_t r = node (NULL, 0, 0, OSP_VIEW_NO_PARENT, 0, 1, 10, 1);
+      node (NULL, 0, 0, r, 1, 2, 10, 1);
+    }
   else
     {
       fprintf (stderr, "viewer-hostile: unknown kind %s\n", kind);
