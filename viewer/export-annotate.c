@@ -69,8 +69,8 @@ files_build (struct files *fs, const struct view *v)
   for (uint64_t i = 0; i < v->nfns; i++)
     {
       const char *key = view_str (v, view_fn (v, i)->file);
-      const char **p = bsearch (&key, fs->name, fs->n, sizeof *fs->name,
-                                str_ptr_cmp);
+      const char **p = ospview_search (&key, fs->name, fs->n,
+                                       sizeof *fs->name, str_ptr_cmp);
       fs->of_fn[i] = (uint32_t) (p - fs->name);
     }
   /* a counting sort: each file's functions, in the view's order */

@@ -116,7 +116,8 @@ static struct sum *
 g_sum (const struct graph *g, uint32_t from, uint32_t to)
 {
   struct dedge key = { .from = from, .to = to };
-  struct dedge *d = bsearch (&key, g->e, g->n, sizeof *g->e, dedge_cmp);
+  struct dedge *d
+      = ospview_search (&key, g->e, g->n, sizeof *g->e, dedge_cmp);
   return d ? &d->s : NULL;
 }
 

@@ -367,15 +367,23 @@ const char *ospview_num (char *buf, size_t n, double x, int prec);
 /* FRACTION as a percentage: ospview_num (100 x FRACTION) and "%". */
 const char *ospview_pct (char *buf, size_t n, double fraction, int prec);
 
-/* The one way the viewer sorts: qsort, but nothing at all for fewer than
-   two elements (an empty array's pointer may be NULL, and qsort (NULL, 0)
-   is undefined behaviour that UBSan reports). */
+/* The one way the viewer sorts and searches: qsort and bsearch, but
+   nothing at all for an empty array (its pointer may be NULL, and
+   qsort (NULL, 0) or bsearch over NULL is undefined behaviour that UBSan
+   reports). */
 static inline void
 ospview_sort (void *base, size_t n, size_t size,
               int (*cmp) (const void *, const void *))
 {
   if (n > 1)
     qsort (base, n, size, cmp);
+}
+
+static inline void *
+ospview_search (const void *key, const void *base, size_t n, size_t size,
+                int (*cmp) (const void *, const void *))
+{
+  return n > 0 ? bsearch (key, base, n, size, cmp) : NULL;
 }
 
 /* ---- batch.c, tui.c, ospview.c --------------------------------------- */
