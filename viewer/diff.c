@@ -80,7 +80,11 @@ struct dent
 {
   char *key;             /* the content key (owned) */
   char *group;           /* forest: the parent's key (rank among siblings) */
-  char *full, *brief;    /* the text shown, whole and shortened (owned) */
+  char *full, *brief;    /* the text shown, whole and shortened (owned);
+                            forest: FULL is the node's own path, its
+                            chain's text is built when needed
+                            (ent_full) */
+  uint32_t chain;        /* forest: its chain's number (struct chains) */
   double share, err;     /* fractions; err: 95% half-width of the share */
   double est, est_err;   /* the estimate behind it (count, samples) */
   double cond;           /* forest: the view's share (of the parent's) */
@@ -120,6 +124,11 @@ struct chains
   char **key;            /* [cap]: NULL free */
   uint32_t *num;         /* [cap] */
   size_t n, cap;
+  /* by number (1..n): the parent chain's number (0: a root) and the
+     node's own path text, for ent_full */
+  uint32_t *up;
+  char **own;
+  size_t ncap;
 };
 
 struct diff
@@ -282,16 +291,34 @@ chains_free (struct chains *c)
 {
   for (size_t i = 0; i < c->cap; i++)
     free (c->key[i]);
+  for (size_t i = 0; i <= c->n && i < c->ncap; i++)
+    free (c->own[i]);
   free (c->key);
   free (c->num);
+  free (c->up);
+  free (c->own);
   memset (c, 0, sizeof *c);
 }
 
-/* The number of the chain KEY names, a new one if unseen: 0 out of
-   memory. */
+/* The number of the chain KEY names, a new one if unseen (continuing
+   chain UP with the path text OWN): 0 out of memory. */
 static uint32_t
-chain_number (struct chains *c, const char *key)
+chain_number (struct chains *c, const char *key, uint32_t up, const char *own)
 {
+  if (c->n + 2 > c->ncap)
+    {
+      size_t ncap = c->ncap ? 2 * c->ncap : 256;
+      uint32_t *u = realloc (c->up, ncap * sizeof *u);
+      if (u != NULL)
+        c->up = u;
+      char **o = u ? realloc (c->own, ncap * sizeof *o) : NULL;
+      if (o == NULL)
+        return 0;
+      c->own = o;
+      for (size_t i = c->ncap; i < ncap; i++)
+        c->own[i] = NULL;
+      c->ncap = ncap;
+    }
   if (2 * (c->n + 1) > c->cap)
     {
       size_t cap = c->cap ? 2 * c->cap : 256;
@@ -323,16 +350,125 @@ chain_number (struct chains *c, const char *key)
     j = (j + 1) & (c->cap - 1);
   if (c->key[j] != NULL)
     return c->num[j];
-  if ((c->key[j] = strdup (key)) == NULL)
-    return 0;
+  char *own_copy = strdup (own);
+  if (own_copy == NULL || (c->key[j] = strdup (key)) == NULL)
+    {
+      free (own_copy);
+      return 0;
+    }
   c->num[j] = (uint32_t) ++c->n;
+  c->up[c->n] = up;
+  c->own[c->n] = own_copy;
   return c->num[j];
 }
 
+/* A chain's text, root first: its parts, at most OSP_VIEW_MAX_DEPTH + 1
+   (view.c caps the depth), read one character at a time with " || "
+   between parts, so that it can be compared without being built. */
+struct citer
+{
+  const char *part[OSP_VIEW_MAX_DEPTH + 1];
+  int n, i, in_sep;
+  const char *p;
+};
+
+static void
+citer_init (struct citer *it, const struct chains *c, const struct dent *e)
+{
+  it->n = 0;
+  if (e->chain == 0)
+    it->part[it->n++] = e->full;
+  else
+    {
+      uint32_t k = e->chain;
+      int n = 0;
+      for (uint32_t x = k; x != 0 && n <= (int) OSP_VIEW_MAX_DEPTH;
+           x = c->up[x])
+        n++;
+      it->n = n;
+      for (uint32_t x = k; x != 0 && n > 0; x = c->up[x])
+        it->part[--n] = c->own[x];
+    }
+  it->i = 0;
+  it->in_sep = 0;
+  it->p = it->n ? it->part[0] : "";
+}
+
+/* The next character (as unsigned char), -1 at the end. */
+static int
+citer_next (struct citer *it)
+{
+  for (;;)
+    {
+      if (*it->p)
+        return (unsigned char) *it->p++;
+      if (it->in_sep)
+        {
+          it->in_sep = 0;
+          it->p = it->part[++it->i];
+          continue;
+        }
+      if (it->i + 1 >= it->n)
+        return -1;
+      it->in_sep = 1;
+      it->p = " || ";
+    }
+}
+
+/* Entry E's whole text (a forest node: its chain's), malloc'ed; NULL out
+   of memory. */
+static char *
+ent_full (const struct chains *c, const struct dent *e)
+{
+  struct citer it;
+  citer_init (&it, c, e);
+  size_t len = 0;
+  for (int k = 0; k < it.n; k++)
+    len += strlen (it.part[k]) + 4;
+  char *s = malloc (len + 1), *q = s;
+  if (s == NULL)
+    return NULL;
+  for (int ch; (ch = citer_next (&it)) >= 0;)
+    *q++ = (char) ch;
+  *q = '\0';
+  return s;
+}
+
+/* strcmp of two entries' whole texts, without building them. */
+static int
+ent_full_cmp (const struct chains *c, const struct dent *a,
+              const struct dent *b)
+{
+  struct citer x, y;
+  citer_init (&x, c, a);
+  citer_init (&y, c, b);
+  for (;;)
+    {
+      int p = citer_next (&x), q = citer_next (&y);
+      if (p != q)
+        return p < q ? -1 : 1;
+      if (p < 0)
+        return 0;
+    }
+}
+
+/* Whether entry E's whole text contains FILTER (out of memory: yes). */
+static int
+ent_matches (const struct chains *c, const struct dent *e,
+             const char *filter)
+{
+  if (e->chain == 0)
+    return strstr (e->full, filter) != NULL;
+  char *s = ent_full (c, e);
+  int m = s == NULL || strstr (s, filter) != NULL;
+  free (s);
+  return m;
+}
+
 /* Forest nodes come parents first: a node's key names its parent's chain
-   (above) and its texts extend its parent's (the entries of this list are
-   still in the view's order; the chain text is bounded by the depth,
-   which view.c caps at OSP_VIEW_MAX_DEPTH).  Its share is made a fraction
+   (above), its chain's whole text is built only when shown, filtered or
+   sorted by (ent_full; the entries of this list are still in the view's
+   order), so memory stays linear in the forest.  Its share is made a fraction
    of all forest items, the product of the view's shares along the chain:
    a node's share of its parent's count jumps to 100% for any new
    continuation however rare, which says nothing about the run.  The
@@ -367,7 +503,8 @@ collect_forest (struct elist *l, const struct view *v, struct chains *ch)
       free (e->key);
       e->key = key;
       e->group = strdup (is_root ? "" : p->key);
-      num[i] = chain_number (ch, key);
+      num[i] = chain_number (ch, key, is_root ? 0 : num[f->parent], e->full);
+      e->chain = num[i];
       root[i] = is_root ? (uint32_t) i : root[f->parent];
       if (e->group == NULL || num[i] == 0)
         goto out;
@@ -377,16 +514,13 @@ collect_forest (struct elist *l, const struct view *v, struct chains *ch)
       uint32_t skipped = f->depth - 1; /* between the root and the parent */
       e->share = ospview_sat (p->share * f->share);
       e->err = share_err (e->share, f->estimate, f->err95);
-      char *full = xasprintf ("%s || %s", p->full, e->full);
       char *brief = skipped == 0
                         ? xasprintf ("%s || %s", r->brief, e->brief)
                         : xasprintf ("%s || (%u more) || %s", r->brief,
                                      skipped, e->brief);
-      free (e->full);
       free (e->brief);
-      e->full = full;
       e->brief = brief;
-      if (!full || !brief)
+      if (!brief)
         goto out;
     }
   rc = 0;
@@ -662,6 +796,7 @@ diff_sort_name (enum scr_sort k)
 
 static enum scr_sort dsort_key;
 static int dsort_rev;
+static const struct chains *dsort_chains;
 
 static double
 row_share (const struct drow *r)
@@ -685,7 +820,7 @@ drow_cmp (const void *pa, const void *pb)
   switch (dsort_key)
     {
     case SORT_NAME:
-      c = strcmp (row_ent (a)->full, row_ent (b)->full);
+      c = ent_full_cmp (dsort_chains, row_ent (a), row_ent (b));
       break;
     case SORT_LENGTH:
       x = row_ent (a)->len;
@@ -763,7 +898,7 @@ pp_text (char *buf, size_t n, double delta)
 #define HEADER_FMT "%9s %9s %10s  %6s %8s %5s  %s"
 
 static char *
-row_text (const struct drow *r, int full)
+row_text (const struct diff *d, const struct drow *r, int full)
 {
   char b0[32], b1[32], ra[32], rk[32];
   pct (b0, sizeof b0, r->d[0]);
@@ -774,9 +909,14 @@ row_text (const struct drow *r, int full)
   char dl[32], er[OSPVIEW_NUM];
   pp_text (dl, sizeof dl, r->delta);
   ospview_num (er, sizeof er, 100.0 * r->err, 2);
-  return xasprintf ("%s %s %8spp%c %6s %8s %5s  %s", b0, b1, dl,
-                    r->within ? '~' : ' ', er, ra, rk,
-                    full ? e->full : e->brief);
+  char *whole = full ? ent_full (&d->chains, e) : NULL;
+  char *s = full && whole == NULL
+                ? NULL
+                : xasprintf ("%s %s %8spp%c %6s %8s %5s  %s", b0, b1, dl,
+                             r->within ? '~' : ' ', er, ra, rk,
+                             full ? whole : e->brief);
+  free (whole);
+  return s;
 }
 
 static const char *const sec_title[NSEC]
@@ -826,7 +966,8 @@ diff_table (const struct diff *d, enum scr_screen s,
     return -1;
   size_t m[NSEC] = { 0 }, start[NSEC + 1] = { 0 };
   for (size_t i = 0; i < ds->nrows; i++)
-    if (!filtering || strstr (row_ent (&ds->rows[i])->full, o->filter))
+    if (!filtering
+        || ent_matches (&d->chains, row_ent (&ds->rows[i]), o->filter))
       m[ds->rows[i].sec]++;
   start[1] = m[0];
   start[2] = m[0] + m[1];
@@ -834,11 +975,12 @@ diff_table (const struct diff *d, enum scr_screen s,
   for (size_t i = 0; i < ds->nrows; i++)
     {
       const struct drow *r = &ds->rows[i];
-      if (!filtering || strstr (row_ent (r)->full, o->filter))
+      if (!filtering || ent_matches (&d->chains, row_ent (r), o->filter))
         sel[start[r->sec] + fill[r->sec]++] = r;
     }
   dsort_key = diff_sort_ok (s, o->sort) ? o->sort : SORT_RANK;
   dsort_rev = o->reverse;
+  dsort_chains = &d->chains;
   for (int k = 0; k < NSEC; k++)
     if (m[k] > 1)
       ospview_sort (sel + start[k], m[k], sizeof *sel, drow_cmp);
@@ -867,7 +1009,7 @@ diff_table (const struct diff *d, enum scr_screen s,
       for (size_t i = 0; i < m[k] && (!o->top || i < o->top); i++)
         {
           const struct drow *r = sel[start[k] + i];
-          if (table_add (t, row_text (r, o->full_paths), r->hkey,
+          if (table_add (t, row_text (d, r, o->full_paths), r->hkey,
                          (uint64_t) (r - ds->rows))
               != 0)
             goto out;
@@ -1017,7 +1159,8 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
         {
           const struct drow *r = &ds->rows[i];
           if (r->sec == SEC_OLD || !(100.0 * r->delta > pp)
-              || (filter && *filter && !strstr (row_ent (r)->full, filter)))
+              || (filter && *filter
+                  && !ent_matches (&d->chains, row_ent (r), filter)))
             continue;
           if (n == cap)
             {
@@ -1211,7 +1354,10 @@ prov_detail (void *ctx, enum scr_screen s, const struct scr_row *row,
   add (sink, 1, s == SCR_FUNCTIONS ? "function:"
                 : s == SCR_FOREST  ? "forest node (from its root):"
                                    : "path:");
-  detail_steps (row_ent (r)->full, add, sink);
+  char *whole = ent_full (&d->chains, row_ent (r));
+  if (whole != NULL)
+    detail_steps (whole, add, sink);
+  free (whole);
 }
 
 /* ---- entry --------------------------------------------------------------- */
