@@ -286,6 +286,14 @@ collect_paths (struct elist *l, const struct view *v)
   return 0;
 }
 
+/* KEY's slot in a table of CAP (a power of 2), seeded per process
+   (ospview_hash_seed: the keys are the snapshots' names). */
+static size_t
+chain_slot (const char *key, size_t cap)
+{
+  return ospview_hash_mix (fnv (ospview_hash_seed (), key)) & (cap - 1);
+}
+
 static void
 chains_free (struct chains *c)
 {
@@ -333,7 +341,7 @@ chain_number (struct chains *c, const char *key, uint32_t up, const char *own)
       for (size_t i = 0; i < c->cap; i++)
         if (c->key[i] != NULL)
           {
-            size_t j = fnv (0xcbf29ce484222325ull, c->key[i]) & (cap - 1);
+            size_t j = chain_slot (c->key[i], cap);
             while (k[j] != NULL)
               j = (j + 1) & (cap - 1);
             k[j] = c->key[i];
@@ -345,7 +353,7 @@ chain_number (struct chains *c, const char *key, uint32_t up, const char *own)
       c->num = num;
       c->cap = cap;
     }
-  size_t j = fnv (0xcbf29ce484222325ull, key) & (c->cap - 1);
+  size_t j = chain_slot (key, c->cap);
   while (c->key[j] != NULL && strcmp (c->key[j], key) != 0)
     j = (j + 1) & (c->cap - 1);
   if (c->key[j] != NULL)

@@ -106,7 +106,7 @@ ht_reserve (struct htab *t)
   for (size_t i = 0; i < t->cap; i++)
     if (t->s[i].v != UINT32_MAX)
       {
-        size_t j = t->s[i].h & (cap - 1);
+        size_t j = ospview_hash_mix (t->s[i].h) & (cap - 1);
         while (s[j].v != UINT32_MAX)
           j = (j + 1) & (cap - 1);
         s[j] = t->s[i];
@@ -122,7 +122,7 @@ ht_reserve (struct htab *t)
 static struct hslot *
 ht_find (const struct htab *t, uint64_t h, ht_eq eq, const void *ctx)
 {
-  size_t j = h & (t->cap - 1);
+  size_t j = ospview_hash_mix (h) & (t->cap - 1);
   while (t->s[j].v != UINT32_MAX && !(t->s[j].h == h && eq (ctx, t->s[j].v)))
     j = (j + 1) & (t->cap - 1);
   return &t->s[j];
@@ -136,10 +136,14 @@ ht_put (struct htab *t, struct hslot *at, uint64_t h, uint32_t v)
   t->n++;
 }
 
+/* Hashes start from the process's seed (ospview_hash_seed) and slots
+   are taken through ospview_hash_mix: the keys (names, ids) are the
+   inputs', and a hostile input must not be able to put them all in one
+   slot. */
 static uint64_t
 mix (uint64_t h, uint64_t x)
 {
-  h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+  h ^= x + ospview_hash_seed () + (h << 6) + (h >> 2);
   return h * 0xff51afd7ed558ccdu;
 }
 

@@ -139,6 +139,22 @@ int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
 int view_stat_f64 (const struct view *v, const char *name, double *out);
 const char *view_stat_str (const struct view *v, const char *name);
 
+/* A random 64-bit seed, the same for the whole process, for the readers'
+   hash tables (diff.c, merge.c): the names and ids they hash come from
+   the view, so with a fixed seed a hostile view could make every key
+   land in one slot (quadratic work); with this one it cannot know where
+   keys land.  Nothing hash-ordered is ever output. */
+uint64_t ospview_hash_seed (void);
+/* A 64-bit hash made good in its low bits (splitmix64's finaliser), for
+   slot = ospview_hash_mix (h) & (cap - 1). */
+static inline uint64_t
+ospview_hash_mix (uint64_t z)
+{
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
 /* ---- snapshot.c ------------------------------------------------------ */
 
 /* A snapshot file read into memory and validated. */

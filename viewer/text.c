@@ -13,6 +13,8 @@
  * C0 controls, DEL and C1 controls (U+0080..U+009F, which some terminals
  * obey as CSI, OSC...) become '?' in text and DOT, \uXXXX escapes in JSON.
  * Numbers: see ospview.h (saturating arithmetic, one formatting rule).
+ * And the seed of the readers' hash tables (ospview_hash_seed), which
+ * keeps a hostile view from choosing names that all collide.
  */
 #define _GNU_SOURCE
 #include "export.h"
@@ -22,6 +24,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 /* ---- strings: valid UTF-8 out, whatever came in ---------------------- */
 
@@ -154,3 +158,22 @@ ospview_pct (char *buf, size_t n, double fraction, int prec)
   return buf;
 }
 
+/* ---- the readers' hash seed (ospview.h) ---------------------------- */
+
+uint64_t
+ospview_hash_seed (void)
+{
+  static uint64_t seed;
+  if (seed == 0)
+    {
+      /* not cryptographic, but unknown to whoever wrote the view: the
+         clock, the pid and where ASLR put the stack and this code */
+      struct timespec ts;
+      clock_gettime (CLOCK_MONOTONIC, &ts);
+      uint64_t x = (uint64_t) ts.tv_nsec ^ (uint64_t) ts.tv_sec << 32;
+      x ^= (uint64_t) getpid () << 16;
+      x ^= (uint64_t) (uintptr_t) &ts ^ (uint64_t) (uintptr_t) &seed << 7;
+      seed = ospview_hash_mix (x) | 1;
+    }
+  return seed;
+}
