@@ -92,7 +92,9 @@ exercise (const struct view *v)
         scr_table_free (&t);
       }
   scr_keyset_free (&toggled);
-  struct scr_live l = { "prog", 1, 1, OSP_SHM_ONLINE, 1, 2, 3, 4, 0 };
+  struct scr_live l = { .program = "prog", .pid = 1, .start_ns = 1,
+                        .state = OSP_SHM_ONLINE, .alive = 1,
+                        .heartbeat_ns = 2, .now_ns = 3, .publishes = 4 };
   struct scr_table t;
   if (scr_status (&t, v, &l) != 0)
     abort ();
