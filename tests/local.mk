@@ -143,6 +143,14 @@ OSP_VIEWER_LOGS = tests/viewer-batch.sh.log tests/viewer-fuzz.sh.log tests/snaps
 	tests/viewer-merge.sh.log tests/viewer-diff.sh.log tests/viewer-export.sh.log
 $(OSP_VIEWER_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
+## ospview on hostile snapshots that pass every checksum (issue 32; doc/osp.md "Safety"): bad
+## indices, depth and name caps, terminal escapes, huge numbers (progs/viewer-hostile.c).
+OSP_SAFETY_VIEWER_TESTS = tests/safety-viewer.sh
+TESTS += $(OSP_SAFETY_VIEWER_TESTS)
+EXTRA_DIST += $(OSP_SAFETY_VIEWER_TESTS) tests/progs/viewer-hostile.c
+OSP_SAFETY_VIEWER_LOGS = tests/safety-viewer.sh.log
+$(OSP_SAFETY_VIEWER_LOGS): viewer/ospview$(EXEEXT) tests/env.sh
+
 ## ospview's terminal UI (viewer/tui.c, keys.c) driven through tmux: keys, screens, the forest,
 ## the filter, help, pause, resizing, the program's exit.  Skipped (77) without tmux.
 OSP_VIEWER_TMUX_TESTS = tests/viewer-tmux.sh

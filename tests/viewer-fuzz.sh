@@ -18,11 +18,14 @@
 #      header and view checksums, truncated, extended, shorter than a header, empty, a bare view,
 #      a directory, a missing file; --save into a missing directory fails with one line.
 #   2. Fuzzing viewer/fuzz-view.c (view_parse and every screen of an accepted view, a whole
-#      segment through seg_attach_path and seg_read, or a snapshot through snap_parse) for $OSP_FUZZ_SECONDS (default 20) s under
+#      segment through seg_attach_path and seg_read, or a snapshot through snap_parse; and every
+#      accepted view saved as a snapshot and put through --json, --dot, --annotate, --diff and
+#      --merge, with itself and with the previous one) for $OSP_FUZZ_SECONDS (default 20) s under
 #      AddressSanitizer and UBSan: with clang's libFuzzer when clang can link -fsanitize=fuzzer,
 #      else with the gcc-built mutator progs/viewer-mutate.c (OSP_FUZZ_ENGINE=mutate forces the
-#      mutator).  Seeds: views and segments written by viewer-writer, a snapshot of one.  Any sanitizer report,
-#      crash or leak fails.
+#      mutator).  Seeds: views and segments written by viewer-writer, a snapshot of one, and the
+#      hostile snapshots of progs/viewer-hostile.c.  Any sanitizer report, crash, leak or
+#      undocumented exit status fails.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup viewer-fuzz
@@ -192,16 +195,30 @@ rc=$?
   "$OSPVIEW" --segment "$W/seed-ok.seg" --save "$W/seed.ospsnap" > /dev/null ||
   { echo "error: cannot write the seeds"; exit 99; }
 SEEDS="$W/seed-full.view $W/seed-exact.view $W/seed-empty.view $W/seed-ok.seg $W/seed-exited.seg $W/seed-unpublished.seg $W/seed.ospsnap"
+# Hostile snapshots with every checksum right (progs/viewer-hostile.c, as tests/safety-viewer.sh):
+# a block numbered past its function, a deep chain, escapes in names, huge numbers, no rows,
+# rows of no blocks.
+osp_compile "$W/hostile" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$abs_top_builddir" \
+  -I"$SRC/viewer" -I"$SRC/libosprt" "$SRC/tests/progs/viewer-hostile.c" \
+  "$SRC/viewer/viewbuild.c" "$SRC/libosprt/strtab.c" "$SRC/libosprt/crc32.c" \
+  "$SRC/libosprt/snapfile.c" -o "$W/hostile" ||
+  { echo "error: cannot build progs/viewer-hostile.c"; exit 99; }
+for k in good block huge escapes empty zerolen; do
+  "$W/hostile" "$k" "$W/seed-$k.ospsnap" || { echo "error: cannot write the $k seed"; exit 99; }
+  SEEDS="$SEEDS $W/seed-$k.ospsnap"
+done
+"$W/hostile" chain "$W/seed-chain.ospsnap" 40 || { echo "error: cannot write the chain seed"; exit 99; }
+SEEDS="$SEEDS $W/seed-chain.ospsnap"
 
-FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/viewer/snapshot.c $SRC/libosprt/crc32.c $SRC/libosprt/snapfile.c"
-FUZZ_INC="-I$SRC/include -I$SRC/viewer -I$SRC/libosprt"
+FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/viewer/snapshot.c $SRC/viewer/source.c $SRC/viewer/text.c $SRC/viewer/export.c $SRC/viewer/export-json.c $SRC/viewer/export-dot.c $SRC/viewer/export-annotate.c $SRC/viewer/diff.c $SRC/viewer/merge.c $SRC/viewer/viewbuild.c $SRC/libosprt/crc32.c $SRC/libosprt/snapfile.c $SRC/libosprt/strtab.c"
+FUZZ_INC="-I$abs_top_builddir -I$SRC/include -I$SRC/viewer -I$SRC/libosprt"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -DREAD_PAUSE_NS=0"
 # The segment inputs go through a scratch file: on tmpfs when there is one (several times
 # faster than most build directories' file systems).
 OSPVIEW_FUZZ_FILE=$(mktemp /dev/shm/ospview-fuzz.XXXXXX 2> /dev/null) ||
   OSPVIEW_FUZZ_FILE=$W/fuzz-input.seg
 export OSPVIEW_FUZZ_FILE
-trap 'rm -f "$OSPVIEW_FUZZ_FILE"' EXIT
+trap 'rm -f "$OSPVIEW_FUZZ_FILE" "$OSPVIEW_FUZZ_FILE".*.ospsnap' EXIT
 export ASAN_OPTIONS=abort_on_error=0:halt_on_error=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 

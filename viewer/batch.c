@@ -32,18 +32,30 @@ pause_for (double seconds)
     ;
 }
 
+/* A line of text from a view: names, the program and its arguments are
+   the profiled program's, so through the sanitiser (ospview_puts). */
+static void
+line (const char *s)
+{
+  ospview_puts (stdout, s ? s : "");
+  putchar ('\n');
+}
+
 static void
 print_table (const struct scr_table *t)
 {
-  printf ("\n%s\n", t->title ? t->title : "");
+  putchar ('\n');
+  line (t->title);
   if (t->n == 0 && t->note)
     {
-      printf ("  (%s)\n", t->note);
+      fputs ("  (", stdout);
+      ospview_puts (stdout, t->note);
+      fputs (")\n", stdout);
       return;
     }
-  printf ("%s\n", t->header ? t->header : "");
+  line (t->header);
   for (size_t i = 0; i < t->n; i++)
-    printf ("%s\n", t->rows[i].text);
+    line (t->rows[i].text);
 }
 
 /* One refresh: 0, or 1 if the view could not be read or used. */
@@ -57,7 +69,7 @@ refresh (const struct source *s, const struct ospview_opts *o, void **buf,
   source_live (s, &live);
   if (len < 0)
     {
-      fprintf (stderr, "ospview: %s\n", err);
+      ospview_error ("%s", err);
       return 1;
     }
   struct view v;
@@ -66,7 +78,7 @@ refresh (const struct source *s, const struct ospview_opts *o, void **buf,
     {
       if (view_parse (&v, *buf, (size_t) len, err, sizeof err) != 0)
         {
-          fprintf (stderr, "ospview: %s: %s\n", source_name (s), err);
+          ospview_error ("%s: %s", source_name (s), err);
           return 1;
         }
       have = 1;
@@ -74,11 +86,11 @@ refresh (const struct source *s, const struct ospview_opts *o, void **buf,
   struct scr_table t;
   if (scr_status (&t, have ? &v : NULL, &live) != 0)
     {
-      fprintf (stderr, "ospview: out of memory\n");
+      ospview_error ("out of memory");
       return 1;
     }
   for (size_t i = 0; i < t.n; i++)
-    printf ("%s\n", t.rows[i].text);
+    line (t.rows[i].text);
   scr_table_free (&t);
   if (!have)
     return 0;
@@ -96,7 +108,7 @@ refresh (const struct source *s, const struct ospview_opts *o, void **buf,
         continue;
       if (scr_build (&t, &v, (enum scr_screen) scr, &so) != 0)
         {
-          fprintf (stderr, "ospview: out of memory\n");
+          ospview_error ("out of memory");
           return 1;
         }
       print_table (&t);

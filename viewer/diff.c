@@ -11,7 +11,12 @@
  *   forest     the chain of (function, path text) from the root down to the
  *              node: a node is the same node when it continues the same
  *              chain (its share is a fraction of its parent's, so the parent
- *              is part of what it means)
+ *              is part of what it means).  Not spelled out: a chain is
+ *              numbered the first time either snapshot shows it (struct
+ *              chains, shared by both sides), and a node's key is its
+ *              parent's chain number and its own (function, path text), so
+ *              keys stay the size of one node's text however deep the
+ *              chain (a 20,000-node chain once took 8 GB of keys)
  *   functions  name and file (first lines may move between builds)
  * Two rows of one snapshot with the same key (different blocks with the
  * same lines, e.g. after inlining or tail duplication) cannot be told
@@ -46,6 +51,9 @@
  * contract is the size of the growth; stderr says "within error" for
  * those); stderr names the largest few.
  *
+ * Arithmetic on the shares saturates and every number is printed by
+ * ospview_num (ospview.h): huge inputs give "1.80e+308%", never "inf%".
+ *
  * The same tables are the text output (-b N, any N, or stdout not a
  * terminal: printed once, deterministic: times in UTC) and the terminal
  * UI (tui.c over a "table provider", struct tui_provider in tui.h: no
@@ -72,7 +80,11 @@ struct dent
 {
   char *key;             /* the content key (owned) */
   char *group;           /* forest: the parent's key (rank among siblings) */
-  char *full, *brief;    /* the text shown, whole and shortened (owned) */
+  char *full, *brief;    /* the text shown, whole and shortened (owned);
+                            forest: FULL is the node's own path, its
+                            chain's text is built when needed
+                            (ent_full) */
+  uint32_t chain;        /* forest: its chain's number (struct chains) */
   double share, err;     /* fractions; err: 95% half-width of the share */
   double est, est_err;   /* the estimate behind it (count, samples) */
   double cond;           /* forest: the view's share (of the parent's) */
@@ -102,12 +114,30 @@ struct dscr
   const char *basis;     /* functions: "paths" or "subpaths" */
 };
 
+/* Forest chains by content, numbered from 1 in the order first met (OLD's
+   nodes, then NEW's): the key "PARENT-NUMBER\tfunction\tpath text" of a
+   node names its chain (0 for a root's parent), so equal numbers mean
+   equal chains in both snapshots.  Open addressing over owned copies of
+   the keys. */
+struct chains
+{
+  char **key;            /* [cap]: NULL free */
+  uint32_t *num;         /* [cap] */
+  size_t n, cap;
+  /* by number (1..n): the parent chain's number (0: a root) and the
+     node's own path text, for ent_full */
+  uint32_t *up;
+  char **own;
+  size_t ncap;
+};
+
 struct diff
 {
   struct snapshot snap[2];
   const char *path[2];
   struct dscr scr[SCR_NSCREENS];
   unsigned screens;      /* compared (--screen) */
+  struct chains chains;
 };
 
 static const char *const side_name[2] = { "OLD", "NEW" };
@@ -147,7 +177,10 @@ base_name (const char *p)
 static double
 share_err (double share, double estimate, double err95)
 {
-  return estimate > 0 && err95 > 0 ? share * err95 / estimate : 0.0;
+  /* share / estimate first: err95 x share may overflow where the result
+     does not */
+  return estimate > 0 && err95 > 0 ? ospview_sat (share / estimate * err95)
+                                   : 0.0;
 }
 
 static void
@@ -253,17 +286,211 @@ collect_paths (struct elist *l, const struct view *v)
   return 0;
 }
 
-/* Forest nodes come parents first: a node's key and texts extend its
-   parent's (the entries of this list are still in the view's order).  Its
-   share is made a fraction of all forest items, the product of the
-   view's shares along the chain: a node's share of its parent's count
-   jumps to 100% for any new continuation however rare, which says
-   nothing about the run.  The shortened text is the root's path, how
-   many paths are left out, the node's own path. */
+/* KEY's slot in a table of CAP (a power of 2), seeded per process
+   (ospview_hash_seed: the keys are the snapshots' names). */
+static size_t
+chain_slot (const char *key, size_t cap)
+{
+  return ospview_hash_mix (fnv (ospview_hash_seed (), key)) & (cap - 1);
+}
+
+static void
+chains_free (struct chains *c)
+{
+  for (size_t i = 0; i < c->cap; i++)
+    free (c->key[i]);
+  for (size_t i = 0; i <= c->n && i < c->ncap; i++)
+    free (c->own[i]);
+  free (c->key);
+  free (c->num);
+  free (c->up);
+  free (c->own);
+  memset (c, 0, sizeof *c);
+}
+
+/* The number of the chain KEY names, a new one if unseen (continuing
+   chain UP with the path text OWN): 0 out of memory. */
+static uint32_t
+chain_number (struct chains *c, const char *key, uint32_t up, const char *own)
+{
+  if (c->n + 2 > c->ncap)
+    {
+      size_t ncap = c->ncap ? 2 * c->ncap : 256;
+      uint32_t *u = realloc (c->up, ncap * sizeof *u);
+      if (u != NULL)
+        c->up = u;
+      char **o = u ? realloc (c->own, ncap * sizeof *o) : NULL;
+      if (o == NULL)
+        return 0;
+      c->own = o;
+      for (size_t i = c->ncap; i < ncap; i++)
+        c->own[i] = NULL;
+      c->ncap = ncap;
+    }
+  if (2 * (c->n + 1) > c->cap)
+    {
+      size_t cap = c->cap ? 2 * c->cap : 256;
+      char **k = calloc (cap, sizeof *k);
+      uint32_t *num = calloc (cap, sizeof *num);
+      if (k == NULL || num == NULL || c->n >= UINT32_MAX - 1)
+        {
+          free (k);
+          free (num);
+          return 0;
+        }
+      for (size_t i = 0; i < c->cap; i++)
+        if (c->key[i] != NULL)
+          {
+            size_t j = chain_slot (c->key[i], cap);
+            while (k[j] != NULL)
+              j = (j + 1) & (cap - 1);
+            k[j] = c->key[i];
+            num[j] = c->num[i];
+          }
+      free (c->key);
+      free (c->num);
+      c->key = k;
+      c->num = num;
+      c->cap = cap;
+    }
+  size_t j = chain_slot (key, c->cap);
+  while (c->key[j] != NULL && strcmp (c->key[j], key) != 0)
+    j = (j + 1) & (c->cap - 1);
+  if (c->key[j] != NULL)
+    return c->num[j];
+  char *own_copy = strdup (own);
+  if (own_copy == NULL || (c->key[j] = strdup (key)) == NULL)
+    {
+      free (own_copy);
+      return 0;
+    }
+  c->num[j] = (uint32_t) ++c->n;
+  c->up[c->n] = up;
+  c->own[c->n] = own_copy;
+  return c->num[j];
+}
+
+/* A chain's text, root first: its parts, at most OSP_VIEW_MAX_DEPTH + 1
+   (view.c caps the depth), read one character at a time with " || "
+   between parts, so that it can be compared without being built. */
+struct citer
+{
+  const char *part[OSP_VIEW_MAX_DEPTH + 1];
+  int n, i, in_sep;
+  const char *p;
+};
+
+static void
+citer_init (struct citer *it, const struct chains *c, const struct dent *e)
+{
+  it->n = 0;
+  if (e->chain == 0)
+    it->part[it->n++] = e->full;
+  else
+    {
+      uint32_t k = e->chain;
+      int n = 0;
+      for (uint32_t x = k; x != 0 && n <= (int) OSP_VIEW_MAX_DEPTH;
+           x = c->up[x])
+        n++;
+      it->n = n;
+      for (uint32_t x = k; x != 0 && n > 0; x = c->up[x])
+        it->part[--n] = c->own[x];
+    }
+  it->i = 0;
+  it->in_sep = 0;
+  it->p = it->n ? it->part[0] : "";
+}
+
+/* The next character (as unsigned char), -1 at the end. */
 static int
-collect_forest (struct elist *l, const struct view *v)
+citer_next (struct citer *it)
+{
+  for (;;)
+    {
+      if (*it->p)
+        return (unsigned char) *it->p++;
+      if (it->in_sep)
+        {
+          it->in_sep = 0;
+          it->p = it->part[++it->i];
+          continue;
+        }
+      if (it->i + 1 >= it->n)
+        return -1;
+      it->in_sep = 1;
+      it->p = " || ";
+    }
+}
+
+/* Entry E's whole text (a forest node: its chain's), malloc'ed; NULL out
+   of memory. */
+static char *
+ent_full (const struct chains *c, const struct dent *e)
+{
+  struct citer it;
+  citer_init (&it, c, e);
+  size_t len = 0;
+  for (int k = 0; k < it.n; k++)
+    len += strlen (it.part[k]) + 4;
+  char *s = malloc (len + 1), *q = s;
+  if (s == NULL)
+    return NULL;
+  for (int ch; (ch = citer_next (&it)) >= 0;)
+    *q++ = (char) ch;
+  *q = '\0';
+  return s;
+}
+
+/* strcmp of two entries' whole texts, without building them. */
+static int
+ent_full_cmp (const struct chains *c, const struct dent *a,
+              const struct dent *b)
+{
+  struct citer x, y;
+  citer_init (&x, c, a);
+  citer_init (&y, c, b);
+  for (;;)
+    {
+      int p = citer_next (&x), q = citer_next (&y);
+      if (p != q)
+        return p < q ? -1 : 1;
+      if (p < 0)
+        return 0;
+    }
+}
+
+/* Whether entry E's whole text contains FILTER (out of memory: yes). */
+static int
+ent_matches (const struct chains *c, const struct dent *e,
+             const char *filter)
+{
+  if (e->chain == 0)
+    return strstr (e->full, filter) != NULL;
+  char *s = ent_full (c, e);
+  int m = s == NULL || strstr (s, filter) != NULL;
+  free (s);
+  return m;
+}
+
+/* Forest nodes come parents first: a node's key names its parent's chain
+   (above), its chain's whole text is built only when shown, filtered or
+   sorted by (ent_full; the entries of this list are still in the view's
+   order), so memory stays linear in the forest.  Its share is made a fraction
+   of all forest items, the product of the view's shares along the chain:
+   a node's share of its parent's count jumps to 100% for any new
+   continuation however rare, which says nothing about the run.  The
+   shortened text is the root's path, how many paths are left out, the
+   node's own path. */
+static int
+collect_forest (struct elist *l, const struct view *v, struct chains *ch)
 {
   size_t base = l->n;
+  uint32_t *num = malloc ((v->nforest ? v->nforest : 1) * sizeof *num);
+  uint32_t *root = malloc ((v->nforest ? v->nforest : 1) * sizeof *root);
+  int rc = -1;
+  if (num == NULL || root == NULL)
+    goto out;
   for (uint64_t i = 0; i < v->nforest; i++)
     {
       const struct osp_vforest *f = view_forest (v, i);
@@ -271,46 +498,44 @@ collect_forest (struct elist *l, const struct view *v)
       if (add_path (l, v, name, f->ids, f->len, i, f->share, f->estimate,
                     f->err95)
           != 0)
-        return -1;
+        goto out;
       struct dent *e = &l->e[l->n - 1];
       e->cond = f->share;
-      if (f->parent == OSP_VIEW_NO_PARENT || f->parent >= i)
-        {
-          e->group = strdup ("");
-          if (e->group == NULL)
-            return -1;
-          continue;
-        }
-      const struct dent *p = &l->e[base + f->parent];
-      /* the root: up the chain (parents come first: indices decrease) */
-      uint32_t at = f->parent, skipped = 0;
-      while (view_forest (v, at)->parent != OSP_VIEW_NO_PARENT
-             && view_forest (v, at)->parent < at)
-        {
-          at = view_forest (v, at)->parent;
-          skipped++;
-        }
-      const struct dent *root = &l->e[base + at];
-      e->share = p->share * f->share;
-      e->err = share_err (e->share, f->estimate, f->err95);
-      char *key = xasprintf ("%s\n%s", p->key, e->key);
-      char *full = xasprintf ("%s || %s", p->full, e->full);
-      char *brief = skipped == 0
-                        ? xasprintf ("%s || %s", root->brief, e->brief)
-                        : xasprintf ("%s || (%u more) || %s", root->brief,
-                                     skipped, e->brief);
-      char *group = strdup (p->key);
+      /* view.c: a parent comes before its child, depths add up */
+      int is_root = f->parent == OSP_VIEW_NO_PARENT;
+      const struct dent *p = is_root ? NULL : &l->e[base + f->parent];
+      char *key = xasprintf ("%08x\t%s", is_root ? 0u : num[f->parent],
+                             e->key);
+      if (key == NULL)
+        goto out;
       free (e->key);
-      free (e->full);
-      free (e->brief);
       e->key = key;
-      e->full = full;
+      e->group = strdup (is_root ? "" : p->key);
+      num[i] = chain_number (ch, key, is_root ? 0 : num[f->parent], e->full);
+      e->chain = num[i];
+      root[i] = is_root ? (uint32_t) i : root[f->parent];
+      if (e->group == NULL || num[i] == 0)
+        goto out;
+      if (is_root)
+        continue;
+      const struct dent *r = &l->e[base + root[i]];
+      uint32_t skipped = f->depth - 1; /* between the root and the parent */
+      e->share = ospview_sat (p->share * f->share);
+      e->err = share_err (e->share, f->estimate, f->err95);
+      char *brief = skipped == 0
+                        ? xasprintf ("%s || %s", r->brief, e->brief)
+                        : xasprintf ("%s || (%u more) || %s", r->brief,
+                                     skipped, e->brief);
+      free (e->brief);
       e->brief = brief;
-      e->group = group;
-      if (!key || !full || !brief || !group)
-        return -1;
+      if (!brief)
+        goto out;
     }
-  return 0;
+  rc = 0;
+out:
+  free (num);
+  free (root);
+  return rc;
 }
 
 /* Functions: the summed share of their paths (BASIS "paths") or of the
@@ -319,7 +544,7 @@ static int
 collect_functions (struct elist *l, const struct view *v, int by_paths)
 {
   double *sh = calloc (v->nfns ? v->nfns : 1, sizeof *sh);
-  double *e2 = calloc (v->nfns ? v->nfns : 1, sizeof *e2);
+  double *e2 = calloc (v->nfns ? v->nfns : 1, sizeof *e2); /* errors */
   double *est = calloc (v->nfns ? v->nfns : 1, sizeof *est);
   int rc = -1;
   if (sh == NULL || e2 == NULL || est == NULL)
@@ -329,9 +554,9 @@ collect_functions (struct elist *l, const struct view *v, int by_paths)
       {
         const struct osp_vpath *p = view_path (v, i);
         double e = share_err (p->share, p->estimate, p->err95);
-        sh[p->fn] += p->share;
-        e2[p->fn] += e * e;
-        est[p->fn] += p->estimate;
+        sh[p->fn] = ospview_sat (sh[p->fn] + p->share);
+        e2[p->fn] = ospview_sat (hypot (e2[p->fn], e));
+        est[p->fn] = ospview_sat (est[p->fn] + p->estimate);
       }
   else
     for (uint64_t i = 0; i < v->nsubpaths; i++)
@@ -341,9 +566,9 @@ collect_functions (struct elist *l, const struct view *v, int by_paths)
           continue;
         uint32_t fn = view_block (v, v->ids[s->ids])->fn;
         double e = share_err (s->share, s->estimate, s->err95);
-        sh[fn] += s->share;
-        e2[fn] += e * e;
-        est[fn] += s->estimate;
+        sh[fn] = ospview_sat (sh[fn] + s->share);
+        e2[fn] = ospview_sat (hypot (e2[fn], e));
+        est[fn] = ospview_sat (est[fn] + s->estimate);
       }
   for (uint64_t i = 0; i < v->nfns; i++)
     {
@@ -361,7 +586,7 @@ collect_functions (struct elist *l, const struct view *v, int by_paths)
         goto out;
       e->index = i;
       e->share = sh[i];
-      e->err = sqrt (e2[i]);
+      e->err = e2[i]; /* already the root of the sum of squares */
       e->est = est[i];
     }
   rc = 0;
@@ -387,7 +612,7 @@ static void
 merge_dups (struct elist *l)
 {
   if (l->n > 1)
-    qsort (l->e, l->n, sizeof *l->e, ent_key_cmp);
+    ospview_sort (l->e, l->n, sizeof *l->e, ent_key_cmp);
   size_t m = 0;
   for (size_t i = 0; i < l->n; i++)
     {
@@ -395,12 +620,11 @@ merge_dups (struct elist *l)
       if (m > 0 && strcmp (l->e[m - 1].key, e->key) == 0)
         {
           struct dent *k = &l->e[m - 1];
-          k->share += e->share;
-          k->cond += e->cond;
-          k->err = sqrt (k->err * k->err + e->err * e->err);
-          k->est += e->est;
-          k->est_err = sqrt (k->est_err * k->est_err
-                             + e->est_err * e->est_err);
+          k->share = ospview_sat (k->share + e->share);
+          k->cond = ospview_sat (k->cond + e->cond);
+          k->err = ospview_sat (hypot (k->err, e->err));
+          k->est = ospview_sat (k->est + e->est);
+          k->est_err = ospview_sat (hypot (k->est_err, e->est_err));
           k->merged += e->merged;
           dent_free (e);
           continue;
@@ -437,7 +661,7 @@ set_ranks (struct elist *l)
   for (size_t i = 0; i < l->n; i++)
     ord[i] = i;
   rank_ents = l->e;
-  qsort (ord, l->n, sizeof *ord, rank_cmp);
+  ospview_sort (ord, l->n, sizeof *ord, rank_cmp);
   /* equal shares share a rank: 1 + the rows with a larger share */
   uint32_t r = 0, pos = 0;
   const char *g = NULL;
@@ -479,7 +703,7 @@ build_screen (struct diff *d, enum scr_screen s)
       struct elist l = { 0 };
       int rc = s == SCR_SUBPATHS ? collect_subpaths (&l, v)
                : s == SCR_PATHS  ? collect_paths (&l, v)
-               : s == SCR_FOREST ? collect_forest (&l, v)
+               : s == SCR_FOREST ? collect_forest (&l, v, &d->chains)
                                  : collect_functions (&l, v, by_paths);
       if (rc == 0)
         {
@@ -514,8 +738,8 @@ build_screen (struct diff *d, enum scr_screen s)
       /* functions: only those with a share somewhere */
       if (s == SCR_FUNCTIONS && s0 == 0 && s1 == 0)
         continue;
-      r->delta = s1 - s0;
-      r->err = sqrt (e0 * e0 + e1 * e1);
+      r->delta = ospview_sat (s1 - s0);
+      r->err = ospview_sat (hypot (e0, e1));
       r->within = fabs (r->delta) < r->err;
       r->sec = r->d[0] && r->d[1] ? SEC_BOTH : r->d[0] ? SEC_OLD : SEC_NEW;
       r->hkey = fnv (fnv (0xcbf29ce484222325ull, scr_screen_name (s)),
@@ -533,6 +757,7 @@ diff_free (struct diff *d)
 {
   for (int s = 0; s < SCR_NSCREENS; s++)
     dscr_free (&d->scr[s]);
+  chains_free (&d->chains);
   snap_free (&d->snap[0]);
   snap_free (&d->snap[1]);
 }
@@ -579,6 +804,7 @@ diff_sort_name (enum scr_sort k)
 
 static enum scr_sort dsort_key;
 static int dsort_rev;
+static const struct chains *dsort_chains;
 
 static double
 row_share (const struct drow *r)
@@ -602,7 +828,7 @@ drow_cmp (const void *pa, const void *pb)
   switch (dsort_key)
     {
     case SORT_NAME:
-      c = strcmp (row_ent (a)->full, row_ent (b)->full);
+      c = ent_full_cmp (dsort_chains, row_ent (a), row_ent (b));
       break;
     case SORT_LENGTH:
       x = row_ent (a)->len;
@@ -628,8 +854,9 @@ drow_cmp (const void *pa, const void *pb)
 static void
 pct (char *buf, size_t n, const struct dent *e)
 {
+  char p[OSPVIEW_NUM];
   if (e)
-    snprintf (buf, n, "%8.2f%%", 100.0 * e->share);
+    snprintf (buf, n, "%9s", ospview_pct (p, sizeof p, e->share, 2));
   else
     snprintf (buf, n, "%9s", "-");
 }
@@ -667,17 +894,19 @@ ratio_text (char *buf, size_t n, const struct drow *r)
 static void
 pp_text (char *buf, size_t n, double delta)
 {
-  double x = 100.0 * delta;
+  double x = ospview_sat (100.0 * delta);
+  char p[OSPVIEW_NUM];
   if (fabs (x) < 0.005)
     snprintf (buf, n, "0.00");
   else
-    snprintf (buf, n, "%+.2f", x);
+    snprintf (buf, n, "%s%s", x > 0 ? "+" : "", ospview_num (p, sizeof p, x,
+                                                              2));
 }
 
 #define HEADER_FMT "%9s %9s %10s  %6s %8s %5s  %s"
 
 static char *
-row_text (const struct drow *r, int full)
+row_text (const struct diff *d, const struct drow *r, int full)
 {
   char b0[32], b1[32], ra[32], rk[32];
   pct (b0, sizeof b0, r->d[0]);
@@ -685,11 +914,17 @@ row_text (const struct drow *r, int full)
   ratio_text (ra, sizeof ra, r);
   rank_text (rk, sizeof rk, r);
   const struct dent *e = row_ent (r);
-  char dl[32];
+  char dl[32], er[OSPVIEW_NUM];
   pp_text (dl, sizeof dl, r->delta);
-  return xasprintf ("%s %s %8spp%c %6.2f %8s %5s  %s", b0, b1, dl,
-                    r->within ? '~' : ' ', 100.0 * r->err, ra, rk,
-                    full ? e->full : e->brief);
+  ospview_num (er, sizeof er, 100.0 * r->err, 2);
+  char *whole = full ? ent_full (&d->chains, e) : NULL;
+  char *s = full && whole == NULL
+                ? NULL
+                : xasprintf ("%s %s %8spp%c %6s %8s %5s  %s", b0, b1, dl,
+                             r->within ? '~' : ' ', er, ra, rk,
+                             full ? whole : e->brief);
+  free (whole);
+  return s;
 }
 
 static const char *const sec_title[NSEC]
@@ -739,7 +974,8 @@ diff_table (const struct diff *d, enum scr_screen s,
     return -1;
   size_t m[NSEC] = { 0 }, start[NSEC + 1] = { 0 };
   for (size_t i = 0; i < ds->nrows; i++)
-    if (!filtering || strstr (row_ent (&ds->rows[i])->full, o->filter))
+    if (!filtering
+        || ent_matches (&d->chains, row_ent (&ds->rows[i]), o->filter))
       m[ds->rows[i].sec]++;
   start[1] = m[0];
   start[2] = m[0] + m[1];
@@ -747,14 +983,15 @@ diff_table (const struct diff *d, enum scr_screen s,
   for (size_t i = 0; i < ds->nrows; i++)
     {
       const struct drow *r = &ds->rows[i];
-      if (!filtering || strstr (row_ent (r)->full, o->filter))
+      if (!filtering || ent_matches (&d->chains, row_ent (r), o->filter))
         sel[start[r->sec] + fill[r->sec]++] = r;
     }
   dsort_key = diff_sort_ok (s, o->sort) ? o->sort : SORT_RANK;
   dsort_rev = o->reverse;
+  dsort_chains = &d->chains;
   for (int k = 0; k < NSEC; k++)
     if (m[k] > 1)
-      qsort (sel + start[k], m[k], sizeof *sel, drow_cmp);
+      ospview_sort (sel + start[k], m[k], sizeof *sel, drow_cmp);
 
   int rc = -1;
   t->header = xasprintf (HEADER_FMT, "baseline", "new", "delta", "+/-95",
@@ -780,7 +1017,7 @@ diff_table (const struct diff *d, enum scr_screen s,
       for (size_t i = 0; i < m[k] && (!o->top || i < o->top); i++)
         {
           const struct drow *r = sel[start[k] + i];
-          if (table_add (t, row_text (r, o->full_paths), r->hkey,
+          if (table_add (t, row_text (d, r, o->full_paths), r->hkey,
                          (uint64_t) (r - ds->rows))
               != 0)
             goto out;
@@ -930,7 +1167,8 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
         {
           const struct drow *r = &ds->rows[i];
           if (r->sec == SEC_OLD || !(100.0 * r->delta > pp)
-              || (filter && *filter && !strstr (row_ent (r)->full, filter)))
+              || (filter && *filter
+                  && !ent_matches (&d->chains, row_ent (r), filter)))
             continue;
           if (n == cap)
             {
@@ -949,19 +1187,20 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
         }
     }
   if (n > 1)
-    qsort (v, n, sizeof *v, trig_cmp);
+    ospview_sort (v, n, sizeof *v, trig_cmp);
   for (size_t i = 0; i < n && i < FAIL_LINES; i++)
     {
       const struct drow *r = v[i].r;
-      char was[32];
+      char was[OSPVIEW_NUM], now[OSPVIEW_NUM], dl[OSPVIEW_NUM + 2];
       if (r->d[0])
-        snprintf (was, sizeof was, "%.2f%%", 100.0 * r->d[0]->share);
+        ospview_pct (was, sizeof was, r->d[0]->share, 2);
       else
         snprintf (was, sizeof was, "none");
-      ospview_error ("--fail-above=%g: %s: %+.2fpp (%s -> "
-               "%.2f%%%s): %s", pp, scr_screen_name (v[i].s),
-               100.0 * r->delta, was, 100.0 * r->d[1]->share,
-               r->within ? ", within error" : "", row_ent (r)->brief);
+      pp_text (dl, sizeof dl, r->delta);
+      ospview_error ("--fail-above=%g: %s: %spp (%s -> %s%s): %s", pp,
+                     scr_screen_name (v[i].s), dl, was,
+                     ospview_pct (now, sizeof now, r->d[1]->share, 2),
+                     r->within ? ", within error" : "", row_ent (r)->brief);
     }
   if (n > FAIL_LINES)
     ospview_error ("--fail-above=%g: and %zu more rows", pp,
@@ -972,6 +1211,15 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
 
 /* ---- text ---------------------------------------------------------------- */
 
+/* Every line holds names, programs or arguments from the snapshots (and
+   the filter the user typed): through the sanitiser, like batch.c. */
+static void
+line (const char *s)
+{
+  ospview_puts (stdout, s);
+  putchar ('\n');
+}
+
 static int
 print_text (const struct diff *d, const struct ospview_opts *o)
 {
@@ -979,7 +1227,7 @@ print_text (const struct diff *d, const struct ospview_opts *o)
   if (diff_status (d, &t, 1) != 0)
     return -1;
   for (size_t i = 0; i < t.n; i++)
-    printf ("%s\n", t.rows[i].text);
+    line (t.rows[i].text);
   scr_table_free (&t);
   struct scr_opts so;
   memset (&so, 0, sizeof so);
@@ -993,14 +1241,19 @@ print_text (const struct diff *d, const struct ospview_opts *o)
         continue;
       if (diff_table (d, (enum scr_screen) s, &so, &t) != 0)
         return -1;
-      printf ("\n%s\n", t.title);
+      putchar ('\n');
+      line (t.title);
       if (t.n == 0)
-        printf ("  (%s)\n", t.note ? t.note : "nothing to show");
+        {
+          fputs ("  (", stdout);
+          ospview_puts (stdout, t.note ? t.note : "nothing to show");
+          fputs (")\n", stdout);
+        }
       else
         {
-          printf ("%s\n", t.header);
+          line (t.header);
           for (size_t i = 0; i < t.n; i++)
-            printf ("%s\n", t.rows[i].text);
+            line (t.rows[i].text);
         }
       scr_table_free (&t);
     }
@@ -1034,21 +1287,22 @@ detail_side (const struct diff *d, enum scr_screen s, int k,
       add (sink, 1, line);
       return;
     }
-  int n = snprintf (line, sizeof line, "%s: share %.2f%% +/- %.2fpp, rank "
-                    "%u", side_name[k], 100.0 * e->share, 100.0 * e->err,
-                    e->rank);
+  char a[OSPVIEW_NUM], b[OSPVIEW_NUM], c[OSPVIEW_NUM], x[OSPVIEW_NUM];
+  int n = snprintf (line, sizeof line, "%s: share %s +/- %spp, rank %u",
+                    side_name[k], ospview_pct (a, sizeof a, e->share, 2),
+                    ospview_num (b, sizeof b, 100.0 * e->err, 2), e->rank);
+  ospview_num (c, sizeof c, e->est, 0);
+  ospview_num (x, sizeof x, e->est_err, 0);
   if (s == SCR_FUNCTIONS)
-    snprintf (line + n, sizeof line - (size_t) n, ", estimate %.0f",
-              e->est);
+    snprintf (line + n, sizeof line - (size_t) n, ", estimate %s", c);
   else if (s == SCR_FOREST)
     snprintf (line + n, sizeof line - (size_t) n,
-              ", %.2f%% of its parent's, estimate %.0f +/- %.0f",
-              100.0 * e->cond, e->est, e->est_err);
+              ", %s of its parent's, estimate %s +/- %s",
+              ospview_pct (a, sizeof a, e->cond, 2), c, x);
   else
     snprintf (line + n, sizeof line - (size_t) n,
-              ", estimate %.0f +/- %.0f, %u blocks%s", e->est, e->est_err,
-              e->len, e->merged > 1 ? " (rows with the same text added)"
-                                    : "");
+              ", estimate %s +/- %s, %u blocks%s", c, x, e->len,
+              e->merged > 1 ? " (rows with the same text added)" : "");
   add (sink, 1, line);
 }
 
@@ -1092,11 +1346,12 @@ prov_detail (void *ctx, enum scr_screen s, const struct scr_row *row,
       return;
     }
   const struct drow *r = &ds->rows[row->index];
-  char line[256], rk[32], ra[32];
+  char line[256], rk[32], ra[32], dl[OSPVIEW_NUM + 2], er[OSPVIEW_NUM];
   rank_text (rk, sizeof rk, r);
   ratio_text (ra, sizeof ra, r);
-  snprintf (line, sizeof line, "delta %+.2fpp +/- %.2fpp (%s), ratio %s, "
-            "rank %s", 100.0 * r->delta, 100.0 * r->err,
+  pp_text (dl, sizeof dl, r->delta);
+  snprintf (line, sizeof line, "delta %spp +/- %spp (%s), ratio %s, "
+            "rank %s", dl, ospview_num (er, sizeof er, 100.0 * r->err, 2),
             r->err == 0 ? "exact"
             : r->within ? "within error"
                         : "outside the error",
@@ -1107,7 +1362,10 @@ prov_detail (void *ctx, enum scr_screen s, const struct scr_row *row,
   add (sink, 1, s == SCR_FUNCTIONS ? "function:"
                 : s == SCR_FOREST  ? "forest node (from its root):"
                                    : "path:");
-  detail_steps (row_ent (r)->full, add, sink);
+  char *whole = ent_full (&d->chains, row_ent (r));
+  if (whole != NULL)
+    detail_steps (whole, add, sink);
+  free (whole);
 }
 
 /* ---- entry --------------------------------------------------------------- */

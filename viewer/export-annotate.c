@@ -62,15 +62,15 @@ files_build (struct files *fs, const struct view *v)
     return -1;
   for (uint64_t i = 0; i < v->nfns; i++)
     fs->name[i] = view_str (v, view_fn (v, i)->file);
-  qsort (fs->name, v->nfns, sizeof *fs->name, str_ptr_cmp);
+  ospview_sort (fs->name, v->nfns, sizeof *fs->name, str_ptr_cmp);
   for (uint64_t i = 0; i < v->nfns; i++)
     if (fs->n == 0 || strcmp (fs->name[fs->n - 1], fs->name[i]) != 0)
       fs->name[fs->n++] = fs->name[i];
   for (uint64_t i = 0; i < v->nfns; i++)
     {
       const char *key = view_str (v, view_fn (v, i)->file);
-      const char **p = bsearch (&key, fs->name, fs->n, sizeof *fs->name,
-                                str_ptr_cmp);
+      const char **p = ospview_search (&key, fs->name, fs->n,
+                                       sizeof *fs->name, str_ptr_cmp);
       fs->of_fn[i] = (uint32_t) (p - fs->name);
     }
   /* a counting sort: each file's functions, in the view's order */
@@ -159,7 +159,7 @@ lines_row (void *ctx, const struct ex_row *r)
       L->iv[n++] = (struct ivl) { L->fs->of_fn[b->fn], b->first_line,
                                   ex_last_line (b) };
     }
-  qsort (L->iv, n, sizeof *L->iv, ivl_cmp);
+  ospview_sort (L->iv, n, sizeof *L->iv, ivl_cmp);
   for (size_t i = 0; i < n;)
     {
       struct ivl m = L->iv[i++];
@@ -181,7 +181,7 @@ lines_row (void *ctx, const struct ex_row *r)
 static int
 lines_sweep (struct lines *L)
 {
-  qsort (L->ev, L->nev, sizeof *L->ev, ev_cmp);
+  ospview_sort (L->ev, L->nev, sizeof *L->ev, ev_cmp);
   double sum[2] = { 0, 0 };
   long cnt[2] = { 0, 0 };
   for (size_t i = 0; i < L->nev;)
@@ -191,7 +191,7 @@ lines_sweep (struct lines *L)
       for (; i < L->nev && L->ev[i].file == file && L->ev[i].line == line; i++)
         {
           uint32_t c = L->ev[i].col;
-          sum[c] += L->ev[i].d;
+          sum[c] = ospview_sat (sum[c] + L->ev[i].d);
           cnt[c] += L->ev[i].c;
           if (cnt[c] == 0)
             sum[c] = 0; /* exactly: no rounding residue on blank lines */
@@ -284,14 +284,23 @@ text_free (struct text *t)
   free (t->start);
 }
 
-/* A source line as it is, but control characters (not tabs) as '?'. */
+/* A source line through the one sanitiser (text.c: the file is named by
+   the view, so it may be anything), its tabs kept. */
 static void
 put_src (FILE *o, const char *s)
 {
-  for (; *s; s++)
-    fputc (((unsigned char) *s < 0x20 && *s != '\t') || *s == 0x7f ? '?'
-                                                                   : *s,
-           o);
+  char *copy = strdup (s);
+  if (copy == NULL)
+    return;
+  char *p = copy;
+  for (char *tab; (tab = strchr (p, '\t')) != NULL; p = tab + 1)
+    {
+      *tab = '\0';
+      ex_put (o, p, EX_PLAIN);
+      fputc ('\t', o);
+    }
+  ex_put (o, p, EX_PLAIN);
+  free (copy);
 }
 
 struct ann
@@ -308,7 +317,7 @@ put_shares (const struct ann *a, const double *share)
   char c[2][32];
   for (int k = 0; k < 2; k++)
     if (s[k] > 0)
-      snprintf (c[k], sizeof c[k], "%.2f%%", 100 * s[k]);
+      ospview_pct (c[k], sizeof c[k], s[k], 2);
     else
       c[k][0] = '\0';
   printf ("%2s %9s %9s ", s[a->col] > 0 && s[a->col] >= a->hot ? ">>" : "",

@@ -82,7 +82,7 @@ g_add (struct graph *g, uint32_t from, uint32_t to, uint32_t flags, int cfg)
 static void
 g_sort (struct graph *g)
 {
-  qsort (g->e, g->n, sizeof *g->e, dedge_cmp);
+  ospview_sort (g->e, g->n, sizeof *g->e, dedge_cmp);
   size_t m = 0;
   for (size_t i = 0; i < g->n; i++)
     if (m > 0 && dedge_cmp (&g->e[m - 1], &g->e[i]) == 0)
@@ -116,7 +116,8 @@ static struct sum *
 g_sum (const struct graph *g, uint32_t from, uint32_t to)
 {
   struct dedge key = { .from = from, .to = to };
-  struct dedge *d = bsearch (&key, g->e, g->n, sizeof *g->e, dedge_cmp);
+  struct dedge *d
+      = ospview_search (&key, g->e, g->n, sizeof *g->e, dedge_cmp);
   return d ? &d->s : NULL;
 }
 
@@ -164,9 +165,9 @@ g_credit (struct sum *s, uint64_t stamp, double share, int is_path)
     return;
   s->stamp = stamp;
   if (is_path)
-    s->path += share;
+    s->path = ospview_sat (s->path + share);
   else
-    s->sub += share;
+    s->sub = ospview_sat (s->sub + share);
 }
 
 /* What is drawn of S: the paths' sum, or the subpaths' (BY_PATH 0). */
@@ -262,6 +263,17 @@ g_build (struct graph *g, const struct view *v, uint32_t fi)
   return ex_rows (v, g_row, g);
 }
 
+/* W as a fraction of the largest, MAX, in [0, 1] (what penwidth and
+   colour scale by): 0 when there is nothing to scale by.  W and MAX are
+   saturated sums (finite), so W / MAX is never NaN. */
+static double
+heat (double w, double max)
+{
+  if (!(max > 0) || !(w > 0))
+    return 0;
+  return w >= max ? 1 : w / max;
+}
+
 /* Cold (blue) to hot (red) for T in [0, 1], as Graphviz "H S V". */
 static void
 put_heat (FILE *f, double t, double sat)
@@ -336,7 +348,8 @@ dot_unknown (const struct view *v, const char *want)
       return;
     }
   for (uint64_t i = 0; i < v->npaths; i++)
-    c[view_path (v, i)->fn].heat += view_path (v, i)->share;
+    c[view_path (v, i)->fn].heat
+        = ospview_sat (c[view_path (v, i)->fn].heat + view_path (v, i)->share);
   size_t wl = strlen (want);
   unsigned limit = 2 + (unsigned) (wl / 3 > 2 ? wl / 3 : 2);
   for (uint32_t i = 0; i < v->nfns; i++)
@@ -346,7 +359,7 @@ dot_unknown (const struct view *v, const char *want)
       if (c[i].close > limit)
         c[i].close = UINT32_MAX; /* not close: ranked by heat only */
     }
-  qsort (c, v->nfns, sizeof *c, cand_cmp);
+  ospview_sort (c, v->nfns, sizeof *c, cand_cmp);
   fprintf (stderr, "; %s: ", c[0].close != UINT32_MAX ? "close or hot ones"
                                                       : "the hottest");
   for (uint64_t i = 0; i < v->nfns && i < DOT_SUGGEST; i++)
@@ -505,14 +518,16 @@ export_dot (const struct view *v, const char *arg)
         fprintf (o, ":%u", bl->first_line);
       if (ex_known (bl->count))
         fprintf (o, "\\n%llu entries", (unsigned long long) bl->count);
+      char x[OSPVIEW_NUM], y[OSPVIEW_NUM];
       if (w > 0)
-        fprintf (o, "\\n%.1f%%", 100 * w);
-      fprintf (o, "\", osp_paths=\"%.6f\", osp_subpaths=\"%.6f\"",
-               g.blk[b].path, g.blk[b].sub);
+        fprintf (o, "\\n%s", ospview_pct (x, sizeof x, w, 1));
+      fprintf (o, "\", osp_paths=\"%s\", osp_subpaths=\"%s\"",
+               ospview_num (x, sizeof x, g.blk[b].path, 6),
+               ospview_num (y, sizeof y, g.blk[b].sub, 6));
       if (w > 0 && bmax > 0)
         {
           fputs (", fillcolor=\"", o);
-          put_heat (o, w / bmax, 0.35);
+          put_heat (o, heat (w, bmax), 0.35);
           fputc ('"', o);
         }
       fputs ("];\n", o);
@@ -526,11 +541,11 @@ export_dot (const struct view *v, const char *arg)
       dot_node_name (o, &g, d->from);
       fputs (" -> ", o);
       dot_node_name (o, &g, d->to);
-      fprintf (o, " [penwidth=%.2f", emax > 0 ? 1 + 8 * w / emax : 1.0);
+      fprintf (o, " [penwidth=%.2f", 1 + 8 * heat (w, emax));
       if (w > 0 && emax > 0)
         {
           fputs (", color=\"", o);
-          put_heat (o, w / emax, 0.85);
+          put_heat (o, heat (w, emax), 0.85);
           fputc ('"', o);
         }
       else
@@ -538,16 +553,19 @@ export_dot (const struct view *v, const char *arg)
       const char *tf = d->flags & OSP_EDGE_TRUE    ? "T"
                        : d->flags & OSP_EDGE_FALSE ? "F"
                                                    : "";
+      char x[OSPVIEW_NUM], y[OSPVIEW_NUM];
       if (w >= DOT_LABEL_MIN)
-        fprintf (o, ", label=\"%s%s%.1f%%\"", tf, *tf ? " " : "", 100 * w);
+        fprintf (o, ", label=\"%s%s%s\"", tf, *tf ? " " : "",
+                 ospview_pct (x, sizeof x, w, 1));
       else if (*tf)
         fprintf (o, ", label=\"%s\"", tf);
       if (d->flags & (OSP_EDGE_ABNORMAL | OSP_EDGE_EH))
         fputs (", style=dotted", o);
       else if (d->flags & OSP_EDGE_BACK)
         fputs (", style=dashed", o);
-      fprintf (o, ", osp_paths=\"%.6f\", osp_subpaths=\"%.6f\"];\n",
-               d->s.path, d->s.sub);
+      fprintf (o, ", osp_paths=\"%s\", osp_subpaths=\"%s\"];\n",
+               ospview_num (x, sizeof x, d->s.path, 6),
+               ospview_num (y, sizeof y, d->s.sub, 6));
     }
   fputs ("}\n", o);
   g_free (&g);

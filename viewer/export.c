@@ -8,7 +8,7 @@
  *                (export-annotate.c)
  *
  * This file is the entry, export_main, and the helpers the exports share
- * (export.h): string output, file-name matching, the rows whose shares
+ * (export.h): file-name matching, the rows whose shares
  * are summed.
  *
  * Why it looks like this: the screens answer "what is hot" in the
@@ -19,8 +19,12 @@
  * way batch.c does (source_read, view_parse: a refused view is one
  * stderr line, exit 1) and trust nothing else: names and source lines
  * come from the profiled program, so strings are written as valid UTF-8
- * (bad bytes become U+FFFD) and escaped for JSON and DOT by one walker
- * (ex_put), so the formats cannot disagree about a name.  Output is
+ * (bad bytes become U+FFFD, control characters C0, DEL and C1 '?' or a
+ * JSON escape) and escaped for JSON and DOT by one walker (ex_put, in
+ * text.c), so the formats cannot disagree about a name.  The batch
+ * screens, --diff's text and every message go through the same walker
+ * (ospview_puts): no byte a view holds reaches a terminal as a control
+ * sequence.  Output is
  * deterministic: the view's order, or names, never addresses or hash
  * order.  Each export is its own file because they share little beyond
  * this: a newcomer reads export.h, this file and the one export at hand.
@@ -40,75 +44,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-/* ---- strings: valid UTF-8 out, whatever came in ---------------------- */
-
-/* The length of the valid UTF-8 sequence at P (NUL-terminated), 0 if the
-   bytes there are not one. */
-static size_t
-utf8_seq (const unsigned char *p)
-{
-  unsigned c = p[0];
-  if (c < 0x80)
-    return 1;
-  size_t n;
-  unsigned lo = 0x80, hi = 0xbf;
-  if (c >= 0xc2 && c <= 0xdf)
-    n = 2;
-  else if (c >= 0xe0 && c <= 0xef)
-    {
-      n = 3;
-      if (c == 0xe0)
-        lo = 0xa0;
-      else if (c == 0xed)
-        hi = 0x9f;
-    }
-  else if (c >= 0xf0 && c <= 0xf4)
-    {
-      n = 4;
-      if (c == 0xf0)
-        lo = 0x90;
-      else if (c == 0xf4)
-        hi = 0x8f;
-    }
-  else
-    return 0;
-  if (p[1] < lo || p[1] > hi)
-    return 0;
-  for (size_t i = 2; i < n; i++)
-    if (p[i] < 0x80 || p[i] > 0xbf)
-      return 0;
-  return n;
-}
-
-void
-ex_put (FILE *f, const char *s, enum ex_esc esc)
-{
-  const unsigned char *p = (const unsigned char *) s;
-  while (*p)
-    {
-      size_t n = utf8_seq (p);
-      if (n == 0)
-        {
-          fputs (esc == EX_JSON ? "\\ufffd" : "\xef\xbf\xbd", f);
-          p++;
-          continue;
-        }
-      if (esc != EX_PLAIN && (*p == '"' || *p == '\\'))
-        fprintf (f, "\\%c", *p);
-      else if (esc == EX_JSON && *p == '\n')
-        fputs ("\\n", f);
-      else if (esc == EX_JSON && *p == '\t')
-        fputs ("\\t", f);
-      else if (esc == EX_JSON && (*p < 0x20 || *p == 0x7f))
-        fprintf (f, "\\u%04x", *p);
-      else if (*p < 0x20 || *p == 0x7f)
-        fputc ('?', f);
-      else
-        fwrite (p, 1, n, f);
-      p += n;
-    }
-}
 
 const char *
 ex_base_name (const char *path)
@@ -207,14 +142,14 @@ load (const struct source *s, struct loaded *l)
   long len = source_read (s, &l->buf, &l->cap, err, sizeof err);
   const char *name = source_name (s);
   if (len < 0) /* a segment's messages start with its path already */
-    fprintf (stderr, "ospview: %s%s%s\n",
-             strncmp (err, name, strlen (name)) == 0 ? "" : name,
-             strncmp (err, name, strlen (name)) == 0 ? "" : ": ", err);
+    ospview_error ("%s%s%s",
+                   strncmp (err, name, strlen (name)) == 0 ? "" : name,
+                   strncmp (err, name, strlen (name)) == 0 ? "" : ": ", err);
   else if (len == 0)
-    fprintf (stderr, "ospview: %s: no view published yet (try again in a "
-             "moment)\n", name);
+    ospview_error ("%s: no view published yet (try again in a moment)",
+                   name);
   else if (view_parse (&l->v, l->buf, (size_t) len, err, sizeof err) != 0)
-    fprintf (stderr, "ospview: %s: %s\n", name, err);
+    ospview_error ("%s: %s", name, err);
   else
     return 0;
   return -1;

@@ -20,9 +20,18 @@
  * mutations reach the checks behind the checksums.  The contract
  * checked besides "no crash": a refusal comes with a one-line message, an
  * acceptance yields screens whose every row is a string.
+ *
+ * Beyond parsing: every accepted view is also saved as a snapshot file
+ * and goes through everything else that reads one - --json, --dot (of
+ * its first function and of an unknown one), --annotate, --diff with
+ * itself and with the previous accepted input, --merge likewise - each of
+ * which must end with its documented exit status (their output goes to
+ * /dev/null; sanitizer reports still reach the real stderr).  view.c
+ * validates once so that these can trust the view: this is where that
+ * promise is tested.
  */
 #define _GNU_SOURCE
-#include "ospview.h"
+#include "tui.h"
 
 #include "crc32.h"
 
@@ -31,6 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sanitizer/common_interface_defs.h>
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 
@@ -81,11 +92,122 @@ exercise (const struct view *v)
         scr_table_free (&t);
       }
   scr_keyset_free (&toggled);
-  struct scr_live l = { "prog", 1, 1, OSP_SHM_ONLINE, 1, 2, 3, 4, 0 };
+  struct scr_live l = { .program = "prog", .pid = 1, .start_ns = 1,
+                        .state = OSP_SHM_ONLINE, .alive = 1,
+                        .heartbeat_ns = 2, .now_ns = 3, .publishes = 4 };
   struct scr_table t;
   if (scr_status (&t, v, &l) != 0)
     abort ();
   scr_table_free (&t);
+}
+
+/* ---- beyond parsing -------------------------------------------------- */
+
+/* diff.c's terminal UI is never reached (stdout is not a terminal here):
+   the fuzz target links no ncurses. */
+int
+tui_run_tables (const struct tui_provider *p, const struct ospview_opts *o)
+{
+  (void) p;
+  (void) o;
+  abort ();
+}
+
+/* Scratch files: the current input, the previous accepted one, a merge's
+   output.  Next to OSPVIEW_FUZZ_FILE (tmpfs in the test), else in /tmp. */
+static char scratch[3][300];
+static int have_prev, quiet_fd = -1, real_out = -1, real_err = -1;
+
+static void
+scratch_init (void)
+{
+  if (scratch[0][0] != '\0')
+    return;
+  const char *p = getenv ("OSPVIEW_FUZZ_FILE");
+  char base[256];
+  if (p)
+    snprintf (base, sizeof base, "%s", p);
+  else
+    snprintf (base, sizeof base, "/tmp/ospview-fuzz-%ld", (long) getpid ());
+  static const char *const ext[3] = { ".a.ospsnap", ".b.ospsnap",
+                                      ".out.ospsnap" };
+  for (int k = 0; k < 3; k++)
+    snprintf (scratch[k], sizeof scratch[k], "%s%s", base, ext[k]);
+  /* The tools' output and messages go to /dev/null; the sanitizers keep
+     reporting on the real stderr. */
+  quiet_fd = open ("/dev/null", O_WRONLY);
+  real_out = dup (STDOUT_FILENO);
+  real_err = dup (STDERR_FILENO);
+  if (real_err >= 0)
+    __sanitizer_set_report_fd ((void *) (intptr_t) real_err);
+}
+
+static void
+quiet (int on)
+{
+  fflush (stdout);
+  fflush (stderr);
+  if (quiet_fd < 0 || real_out < 0 || real_err < 0)
+    return;
+  dup2 (on ? quiet_fd : real_out, STDOUT_FILENO);
+  dup2 (on ? quiet_fd : real_err, STDERR_FILENO);
+}
+
+static void
+want_status (const char *what, int rc, int ok_mask)
+{
+  if (rc < 0 || rc > 7 || !(ok_mask >> rc & 1))
+    {
+      quiet (0);
+      fprintf (stderr, "fuzz-view: %s: exit status %d\n", what, rc);
+      abort ();
+    }
+}
+
+static void
+beyond (const struct view *v, const void *bytes, size_t len)
+{
+  static unsigned long round;
+  scratch_init ();
+  char err[512];
+  const char *cur = scratch[0], *prev = scratch[1], *out = scratch[2];
+  if (snap_save (cur, bytes, len, 0, err, sizeof err) != 0)
+    return;
+  char fn[256] = "main";
+  if (v->nfns > 0)
+    snprintf (fn, sizeof fn, "%s", view_str (v, view_fn (v, 0)->name));
+  round++;
+  quiet (1);
+  struct source src;
+  if (source_open_file (&src, cur, err, sizeof err) == 0)
+    {
+      want_status ("--json", export_main (&src, EXPORT_JSON, NULL), 1);
+      want_status ("--dot", export_main (&src, EXPORT_DOT, fn), 3);
+      want_status ("--dot zz", export_main (&src, EXPORT_DOT, "zz"), 3);
+      want_status ("--annotate", export_main (&src, EXPORT_ANNOTATE, NULL),
+                   3);
+      source_close (&src);
+    }
+  struct ospview_opts o;
+  memset (&o, 0, sizeof o);
+  o.count = 1;
+  o.sort = (enum scr_sort) (round % SORT_NKEYS);
+  o.reverse = (int) (round & 1);
+  o.top = round % 3;
+  o.filter = round % 4 == 1 ? "demo" : NULL;
+  want_status ("--diff self", diff_main (cur, cur, &o, 0.0), 1 | 1 << 3);
+  const char *two[2] = { cur, cur };
+  want_status ("--merge self", merge_main (out, two, 2), 3);
+  if (have_prev)
+    {
+      want_status ("--diff prev", diff_main (prev, cur, &o, 1.0),
+                   1 | 1 << 3);
+      two[0] = prev;
+      want_status ("--merge prev", merge_main (out, two, 2), 3);
+    }
+  quiet (0);
+  if (rename (cur, prev) == 0)
+    have_prev = 1;
 }
 
 /* Recompute the checksum of every section that lies inside the view: a
@@ -133,6 +255,7 @@ one_view (const uint8_t *data, size_t size)
         {
           fuzz_view_accepted++;
           exercise (&v);
+          beyond (&v, buf, size);
         }
       else
         {
@@ -220,6 +343,7 @@ one_snapshot (const uint8_t *data, size_t size)
         {
           fuzz_view_accepted++;
           exercise (&s.view);
+          beyond (&s.view, s.view_bytes, s.len);
           snap_free (&s); /* frees FILE */
         }
       else

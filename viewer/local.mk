@@ -14,6 +14,7 @@ viewer_ospview_SOURCES = \
 	viewer/screens.c \
 	viewer/status.c \
 	viewer/batch.c \
+	viewer/text.c \
 	viewer/export.h \
 	viewer/export.c \
 	viewer/export-json.c \

@@ -54,6 +54,9 @@
  * input agrees, drop the rest) and merged_snapshots.
  *
  * Bounded: at most MERGE_MAX_ROWS rows per section; more is refused.
+ * Sums of estimates and errors saturate at the largest double (ospview.h)
+ * and errors add through hypot, so inputs with huge finite numbers merge
+ * into a snapshot that reads back, never into an infinity.
  */
 #include "ospview.h"
 
@@ -103,7 +106,7 @@ ht_reserve (struct htab *t)
   for (size_t i = 0; i < t->cap; i++)
     if (t->s[i].v != UINT32_MAX)
       {
-        size_t j = t->s[i].h & (cap - 1);
+        size_t j = ospview_hash_mix (t->s[i].h) & (cap - 1);
         while (s[j].v != UINT32_MAX)
           j = (j + 1) & (cap - 1);
         s[j] = t->s[i];
@@ -119,7 +122,7 @@ ht_reserve (struct htab *t)
 static struct hslot *
 ht_find (const struct htab *t, uint64_t h, ht_eq eq, const void *ctx)
 {
-  size_t j = h & (t->cap - 1);
+  size_t j = ospview_hash_mix (h) & (t->cap - 1);
   while (t->s[j].v != UINT32_MAX && !(t->s[j].h == h && eq (ctx, t->s[j].v)))
     j = (j + 1) & (t->cap - 1);
   return &t->s[j];
@@ -133,10 +136,14 @@ ht_put (struct htab *t, struct hslot *at, uint64_t h, uint32_t v)
   t->n++;
 }
 
+/* Hashes start from the process's seed (ospview_hash_seed) and slots
+   are taken through ospview_hash_mix: the keys (names, ids) are the
+   inputs', and a hostile input must not be able to put them all in one
+   slot. */
 static uint64_t
 mix (uint64_t h, uint64_t x)
 {
-  h ^= x + 0x9e3779b97f4a7c15u + (h << 6) + (h >> 2);
+  h ^= x + ospview_hash_seed () + (h << 6) + (h >> 2);
   return h * 0xff51afd7ed558ccdu;
 }
 
@@ -180,7 +187,7 @@ struct mrow
   uint32_t last;      /* the last input that added to it, + 1 */
   uint32_t seen;      /* inputs that have it */
   uint64_t count;
-  double est, var, bound_present, err, share;
+  double est, rss, bound_present, err, share; /* rss: sqrt (sum err95^2) */
 };
 
 struct rows
@@ -391,10 +398,12 @@ row_eq (const void *ctx, uint32_t v)
 {
   const struct merge *m = ctx;
   const struct mrow *r = &m->sec[m->sec_now].r[v];
-  if (m->sec_now == SEC_SUB)
+  if (m->sec_now == SEC_SUB) /* (no memcmp of nothing: KEY_IDS may be
+                                NULL then) */
     return r->len == m->key_len
-           && memcmp (m->mids + r->ids, m->key_ids,
-                      m->key_len * sizeof *m->key_ids) == 0;
+           && (m->key_len == 0
+               || memcmp (m->mids + r->ids, m->key_ids,
+                          m->key_len * sizeof *m->key_ids) == 0);
   return r->fn == m->key_fn && r->id == m->key_id
          && (m->sec_now == SEC_PATH || r->parent == m->key_parent);
 }
@@ -462,13 +471,15 @@ add_to_row (struct merge *m, int s, uint32_t x, uint32_t i, uint64_t count,
 {
   struct mrow *r = &m->sec[s].r[x];
   r->count = sat_add (r->count, count);
-  r->est += est;
-  r->var += err * err;
+  /* saturating (ospview.h): a merge of huge finite inputs stays finite,
+     so it reads back */
+  r->est = ospview_sat (r->est + est);
+  r->rss = ospview_sat (hypot (r->rss, err));
   if (r->last != i + 1) /* an input's duplicate rows count once here */
     {
       r->last = i + 1;
       r->seen++;
-      r->bound_present += m->in[i].bound[s];
+      r->bound_present = ospview_sat (r->bound_present + m->in[i].bound[s]);
     }
 }
 
@@ -663,12 +674,12 @@ finish_section (struct merge *m, int s)
   struct rows *rs = &m->sec[s];
   double all = 0;
   for (size_t i = 0; i < m->n; i++)
-    all += m->in[i].bound[s];
+    all = ospview_sat (all + m->in[i].bound[s]);
   for (size_t k = 0; k < rs->n; k++)
     {
       struct mrow *r = &rs->r[k];
       double absent = r->seen == m->n ? 0 : all - r->bound_present;
-      r->err = sqrt (r->var) + (absent > 0 ? absent : 0);
+      r->err = ospview_sat (r->rss + (absent > 0 ? absent : 0));
     }
   uint32_t *order = malloc ((rs->n ? rs->n : 1) * sizeof *order);
   if (order == NULL)
@@ -677,7 +688,7 @@ finish_section (struct merge *m, int s)
     order[k] = (uint32_t) k;
   sort_m = m;
   sort_s = s;
-  qsort (order, rs->n, sizeof *order, rank_cmp);
+  ospview_sort (order, rs->n, sizeof *order, rank_cmp);
   return order;
 }
 
@@ -922,22 +933,23 @@ denominator (const struct view *v, int s)
       uint64_t counted = 0; /* older snapshots lack the stat: none */
       view_stat_u64 (v, "path_counted", &counted);
       return view_stat_u64 (v, "path_samples", &x)
-                 ? (double) x * v->run.path_scale + (double) counted
+                 ? ospview_sat ((double) x * v->run.path_scale
+                                + (double) counted)
                  : (double) v->run.path_ends;
     }
   if (view_stat_u64 (v, "forest_items", &x))
-    return (double) x * v->run.forest_scale;
+    return ospview_sat ((double) x * v->run.forest_scale);
   double sum = 0;
   for (uint64_t k = 0; k < v->nforest; k++)
     if (view_forest (v, k)->parent == OSP_VIEW_NO_PARENT)
-      sum += view_forest (v, k)->estimate;
+      sum = ospview_sat (sum + view_forest (v, k)->estimate);
   return sum;
 }
 
 static double
 ratio (double a, double b)
 {
-  return b > 0 ? a / b : 0;
+  return b > 0 ? ospview_sat (a / b) : 0;
 }
 
 static void
@@ -1007,8 +1019,10 @@ write_rows (struct vbuild *b, struct merge *m, uint32_t *order[NSEC])
   double path_total = 0, forest_total = 0;
   for (size_t i = 0; i < m->n; i++)
     {
-      path_total += denominator (&m->in[i].snap.view, SEC_PATH);
-      forest_total += denominator (&m->in[i].snap.view, SEC_FOREST);
+      path_total = ospview_sat (path_total
+                                + denominator (&m->in[i].snap.view, SEC_PATH));
+      forest_total = ospview_sat (
+          forest_total + denominator (&m->in[i].snap.view, SEC_FOREST));
     }
   struct rows *rs = &m->sec[SEC_SUB];
   for (size_t k = 0; k < rs->n; k++)
@@ -1133,7 +1147,11 @@ merge_build (struct merge *m, const char *out)
     if (add_functions (m, i) != 0)
       return 1;
   m->bcount = malloc ((m->nblocks ? m->nblocks : 1) * sizeof *m->bcount);
-  if (m->bcount == NULL)
+  /* MIDS is never NULL: rows of no blocks still point into it
+     (MIDS + ids), and NULL + 0 is undefined behaviour */
+  m->capmids = 4096;
+  m->mids = malloc (m->capmids * sizeof *m->mids);
+  if (m->bcount == NULL || m->mids == NULL)
     return oom ();
   for (uint32_t k = 0; k < m->nblocks; k++)
     m->bcount[k] = OSP_VIEW_NONE;

@@ -85,20 +85,6 @@ usage (FILE *out)
 "      --version        the version\n");
 }
 
-void
-ospview_error (const char *fmt, ...)
-{
-  char buf[2048];
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (buf, sizeof buf, fmt, ap);
-  va_end (ap);
-  for (char *c = buf; *c; c++)
-    if ((unsigned char) *c < ' ' || *c == 0x7f)
-      *c = '?';
-  fprintf (stderr, "ospview: %s\n", buf);
-}
-
 /* Command-line errors: one line, exit 2. */
 static void
 bad (const char *fmt, const char *a, const char *b)
@@ -200,8 +186,10 @@ print_list (const struct seg_info *l, int n)
                          : l[i].heartbeat_ns;
       fmt_age (up, sizeof up, end, l[i].start_ns);
       fmt_age (hb, sizeof hb, now, l[i].heartbeat_ns);
-      printf ("%8ld  %-8s %9s %10s  %s\n", (long) l[i].pid, state_word (&l[i]),
-              up, hb, l[i].program);
+      printf ("%8ld  %-8s %9s %10s  ", (long) l[i].pid, state_word (&l[i]),
+              up, hb);
+      ospview_puts (stdout, l[i].program); /* the process's own name */
+      putchar ('\n');
     }
 }
 
@@ -213,7 +201,7 @@ do_list (void)
   int n = seg_list (l, MAX_LIST, err, sizeof err);
   if (n < 0)
     {
-      fprintf (stderr, "ospview: %s\n", err);
+      ospview_error ("%s", err);
       return 1;
     }
   if (n == 0)
@@ -237,7 +225,7 @@ pick (void)
   int n = seg_list (l, MAX_LIST, err, sizeof err);
   if (n < 0)
     {
-      fprintf (stderr, "ospview: %s\n", err);
+      ospview_error ("%s", err);
       exit (1);
     }
   if (n == 0)
@@ -278,15 +266,15 @@ save_now (const struct source *s, const char *path)
   struct view v;
   int rc = 1;
   if (len < 0)
-    fprintf (stderr, "ospview: %s: %s\n", source_name (s), err);
+    ospview_error ("%s: %s", source_name (s), err);
   else if (len == 0)
     fprintf (stderr, "ospview: %s: no view published yet (try again in a "
              "moment)\n", source_name (s));
   else if (view_parse (&v, buf, (size_t) len, err, sizeof err) != 0)
-    fprintf (stderr, "ospview: %s: %s\n", source_name (s), err);
+    ospview_error ("%s: %s", source_name (s), err);
   else if (snap_save (path, buf, (size_t) len, OSP_SNAP_VIEWER, err,
                       sizeof err) != 0)
-    fprintf (stderr, "ospview: %s\n", err);
+    ospview_error ("%s", err);
   else
     {
       printf ("saved %s (%ld bytes, view #%llu of pid %lld)\n", path, len,
@@ -508,7 +496,7 @@ main (int argc, char **argv)
     }
   if (rc != 0)
     {
-      fprintf (stderr, "ospview: %s\n", err);
+      ospview_error ("%s", err);
       return 1;
     }
   if (act == ACT_SAVE)

@@ -15,6 +15,8 @@
  *   export.c   --json, --dot=FUNCTION, --annotate: a view exported;
  *              reading it and the helpers the exports share (export.h)
  *   export-json.c, export-dot.c, export-annotate.c  one export each
+ *   text.c     the one sanitiser of text out (ospview_puts, ex_put,
+ *              ospview_error) and the one rule for numbers (ospview_num)
  *   diff.c     --diff OLD NEW: two snapshots compared by content
  *   merge.c    --merge OUT IN...: snapshots of one program merged
  *   viewbuild.c  building a view from parts (merge.c; viewbuild.h)
@@ -31,7 +33,9 @@
 #define OSPVIEW_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <sys/types.h>
 
 #include "osp/shm.h"
@@ -134,6 +138,22 @@ const char *view_str (const struct view *v, uint32_t off);
 int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
 int view_stat_f64 (const struct view *v, const char *name, double *out);
 const char *view_stat_str (const struct view *v, const char *name);
+
+/* A random 64-bit seed, the same for the whole process, for the readers'
+   hash tables (diff.c, merge.c): the names and ids they hash come from
+   the view, so with a fixed seed a hostile view could make every key
+   land in one slot (quadratic work); with this one it cannot know where
+   keys land.  Nothing hash-ordered is ever output. */
+uint64_t ospview_hash_seed (void);
+/* A 64-bit hash made good in its low bits (splitmix64's finaliser), for
+   slot = ospview_hash_mix (h) & (cap - 1). */
+static inline uint64_t
+ospview_hash_mix (uint64_t z)
+{
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
 
 /* ---- snapshot.c ------------------------------------------------------ */
 
@@ -341,10 +361,51 @@ int diff_main (const char *old_path, const char *new_path,
    (1 with one stderr line naming the file and the problem). */
 int merge_main (const char *out, const char *const *in, size_t n);
 
+/* Write S to F as text and nothing else: the one sanitiser of every text
+   output (batch screens, --diff text, messages, exports in plain form;
+   the UI draws through its own, tui.c's put_text): invalid UTF-8 as
+   U+FFFD, control characters (C0 with tab and newline, DEL, C1) as '?',
+   so that no name, program or argument from a view can move the cursor,
+   clear the screen or set the terminal's title.  (text.c) */
+void ospview_puts (FILE *f, const char *s);
+
+/* Numbers.  A view's doubles are finite and >= 0 (view.c), but a hostile
+   one may hold 1e300: arithmetic on them saturates (ospview_sat after a
+   sum or product, hypot for errors in quadrature), so that no infinity or
+   NaN reaches a table, a sort, a DOT attribute or a merged snapshot; and
+   every number is printed by one rule (ospview_num): fixed-point with
+   PREC decimals below 1e12, else scientific with three significant digits
+   ("1.00e+300"): at most 16 characters, whatever the view holds.
+   (text.c, like the sanitiser below) */
+double ospview_sat (double x);          /* to [-DBL_MAX, DBL_MAX]; NaN 0 */
+#define OSPVIEW_NUM 32                  /* room for any ospview_num */
+const char *ospview_num (char *buf, size_t n, double x, int prec);
+/* FRACTION as a percentage: ospview_num (100 x FRACTION) and "%". */
+const char *ospview_pct (char *buf, size_t n, double fraction, int prec);
+
+/* The one way the viewer sorts and searches: qsort and bsearch, but
+   nothing at all for an empty array (its pointer may be NULL, and
+   qsort (NULL, 0) or bsearch over NULL is undefined behaviour that UBSan
+   reports). */
+static inline void
+ospview_sort (void *base, size_t n, size_t size,
+              int (*cmp) (const void *, const void *))
+{
+  if (n > 1)
+    qsort (base, n, size, cmp);
+}
+
+static inline void *
+ospview_search (const void *key, const void *base, size_t n, size_t size,
+                int (*cmp) (const void *, const void *))
+{
+  return n > 0 ? bsearch (key, base, n, size, cmp) : NULL;
+}
+
 /* ---- batch.c, tui.c, ospview.c --------------------------------------- */
 
-/* "ospview: MESSAGE" on stderr, one line: control characters (from names
-   in a view, which are not trusted) shown as '?'. */
+/* "ospview: MESSAGE" on stderr, one line: through ospview_puts (names in
+   a view are not trusted).  (text.c) */
 void ospview_error (const char *fmt, ...) __attribute__ ((format (printf, 1, 2)));
 
 struct ospview_opts

@@ -76,6 +76,12 @@ scr_sort_ok (enum scr_screen s, enum scr_sort k)
          && (ok[s] >> k & 1);
 }
 
+/* A number or a percentage for a row, by the rule above (a compound
+   literal lives until the end of the enclosing block: the whole row). */
+#define NUM(x, prec) ospview_num ((char[OSPVIEW_NUM]) { 0 }, OSPVIEW_NUM, \
+                                  (x), (prec))
+#define PCT(x) ospview_pct ((char[OSPVIEW_NUM]) { 0 }, OSPVIEW_NUM, (x), 2)
+
 /* ---- key sets -------------------------------------------------------- */
 
 static size_t
@@ -457,7 +463,7 @@ emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
   sort_key = key;
   sort_rev = o->reverse;
   if (sort_key != SORT_RANK || sort_rev)
-    qsort (c, m, sizeof *c, cand_cmp);
+    ospview_sort (c, m, sizeof *c, cand_cmp);
   for (size_t i = 0; i < m; i++)
     {
       if (rc != 0 || (o->top && t->n >= o->top))
@@ -534,9 +540,9 @@ build_subpaths (struct scr_table *t, const struct view *v,
       struct sb b = { 0 };
       char err[40] = "";
       if (!exact)
-        snprintf (err, sizeof err, "+/- %.0f", s->err95);
-      sb_printf (&b, "%5u %14.0f %12s %6.2f%% %5u  ", s->rank, s->estimate,
-                 err, 100.0 * s->share, s->len);
+        snprintf (err, sizeof err, "+/- %s", NUM (s->err95, 0));
+      sb_printf (&b, "%5u %14s %12s %7s %5u  ", s->rank,
+                 NUM (s->estimate, 0), err, PCT (s->share), s->len);
       put_path (&b, v, s->ids, s->len, o->full_paths, steps);
       c[i].index = i;
       c[i].match = (unsigned char) path_matches (v, s->ids, s->len, o, steps);
@@ -591,10 +597,14 @@ build_paths (struct scr_table *t, const struct view *v,
       if (!exact && !timer && p->err95 == 0)
         snprintf (err, sizeof err, "exact");
       else if (!exact && !timer)
-        snprintf (err, sizeof err, "+/- %.0f", p->err95);
-      sb_printf (&b, "%5u %14.0f %12s %6.2f%% %8u %5u  ", p->rank,
-                 timer ? (double) p->samples : p->estimate, err,
-                 100.0 * p->share, p->branches, p->len);
+        snprintf (err, sizeof err, "+/- %s", NUM (p->err95, 0));
+      char num[OSPVIEW_NUM];
+      if (timer)
+        snprintf (num, sizeof num, "%llu", (unsigned long long) p->samples);
+      else
+        ospview_num (num, sizeof num, p->estimate, 0);
+      sb_printf (&b, "%5u %14s %12s %7s %8u %5u  ", p->rank, num, err,
+                 PCT (p->share), p->branches, p->len);
       put_path (&b, v, p->ids, p->len, o->full_paths, steps);
       c[i].index = i;
       c[i].match = (unsigned char) path_matches (v, p->ids, p->len, o, steps);
@@ -821,7 +831,7 @@ build_forest (struct scr_table *t, const struct view *v,
           k[m++] = k[j];
       nd[i].n = m;
       if (m > 1 && (sort_key != SORT_RANK || sort_rev))
-        qsort (k, m, sizeof *k, fkid_cmp);
+        ospview_sort (k, m, sizeof *k, fkid_cmp);
     }
 
   /* Depth-first from the pseudo root N; the tree drawing of a row: for
@@ -868,13 +878,13 @@ build_forest (struct scr_table *t, const struct view *v,
       char num[40], err[40] = "";
       if (burst)
         {
-          snprintf (num, sizeof num, "%.0f", f->estimate);
-          snprintf (err, sizeof err, "+/- %.0f", f->err95);
+          snprintf (num, sizeof num, "%s", NUM (f->estimate, 0));
+          snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
         }
       else
         snprintf (num, sizeof num, "%llu", (unsigned long long) f->count);
       int kidopen = nd[kid].n > 0 && (nd[kid].open || filtering);
-      sb_printf (&b, "%14s %12s %6.2f%%  ", num, err, 100.0 * f->share);
+      sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (f->share));
       if (depth > DRAW_DEPTH)
         sb_printf (&b, "+%u", depth - DRAW_DEPTH);
       sb_printf (&b, "%s%s%s", pre,

@@ -807,6 +807,7 @@ draw_tabs (struct tui *t)
   snprintf (buf, sizeof buf, "  %s  sort %s%s",
             t->table.title ? t->table.title
             : t->have_view || t->prov ? ""
+            : t->problem[0]           ? "no view to show"
                                       : "waiting for the first view",
             tui_sort_name (t, c->sort), c->reverse ? " reversed" : "");
   put_text (w, buf, 0, t->cols - x);
@@ -853,7 +854,10 @@ draw_list (struct tui *t)
       char note[400];
       snprintf (note, sizeof note, "  (%s)",
                 t->table.note ? t->table.note
-                : !t->have_view && !t->prov ? "no profile published yet"
+                : !t->have_view && !t->prov
+                    ? (t->problem[0] ? t->problem /* e.g. a writer stuck
+                                                     mid-write: as -b says */
+                                     : "no profile published yet")
                 : t->filter[0]  ? "no row matches the filter"
                                 : "nothing to show");
       put_line (w, 2, 0, note, 0);

@@ -5,10 +5,19 @@
  * shared memory (or from a file), so it may be cut short, torn, written by
  * another version, or hostile.  view_parse checks every byte the viewer
  * will use - header, section table, section bounds and checksums, every
- * string offset, every index and id run, the forest's shape - with
- * arithmetic that cannot overflow, and refuses the whole view with one line
- * naming the first problem.  After it returns 0 the screens index the
- * arrays without further checks; nothing of a refused view is used.
+ * string offset, every index and id run, every block's place in its
+ * function (merge.c, the exports and the screens' keys name a block by
+ * its function and number), the forest's shape - with arithmetic that
+ * cannot overflow, and refuses the whole view with one line naming the
+ * first problem.  After it returns 0 the screens, --merge, --diff and the
+ * exports index the arrays without further checks; nothing of a refused
+ * view is used.  This is the one place a view is validated.
+ *
+ * Caps (osp/view.h): strings of at most OSP_VIEW_STR_MAX bytes and forest
+ * depth at most OSP_VIEW_MAX_DEPTH, what the runtime can write.  Without
+ * them a 1 MB function name made every row 1 MB (2 GB for 2,000 rows) and
+ * a 20,000-node chain made --diff's chain texts quadratic (8 GB); with
+ * them every reader's time and memory are linear in the view.
  *
  * Forward compatibility as view.h says: a newer minor may add section
  * kinds (skipped unseen, their checksums not even computed) and grow
@@ -205,16 +214,40 @@ check_fns (const struct view *v, const struct strcheck *sc, char *err,
                      (unsigned long long) i, f->block0, f->nblocks,
                      (unsigned long long) v->nblocks);
       for (uint32_t b = 0; b < f->nblocks; b++)
-        if (view_block (v, (uint64_t) f->block0 + b)->fn != i)
-          return fail (err, errlen,
-                       "function %llu: its block %u names another function",
-                       (unsigned long long) i, f->block0 + b);
+        {
+          const struct osp_vblock *bl = view_block (v, (uint64_t) f->block0
+                                                           + b);
+          if (bl->fn != i)
+            return fail (err, errlen,
+                         "function %llu: its block %u names another function",
+                         (unsigned long long) i, f->block0 + b);
+          /* merge.c, the keys of screens.c and the exports name a block
+             by (function, number): the number is its place */
+          if (bl->block != b)
+            return fail (err, errlen,
+                         "block %llu: numbered %u, but it is block %u of its "
+                         "function %llu", (unsigned long long) f->block0 + b,
+                         bl->block, b, (unsigned long long) i);
+        }
     }
+  /* Every block inside its own function's range: with the loop above, the
+     ranges then partition BLOCKS and BLOCKS[x] is block x - block0 of
+     function fn for every x. */
   for (uint64_t i = 0; i < v->nblocks; i++)
-    if (view_block (v, i)->fn >= v->nfns)
-      return fail (err, errlen, "block %llu: function %u out of range (%llu)",
-                   (unsigned long long) i, view_block (v, i)->fn,
-                   (unsigned long long) v->nfns);
+    {
+      const struct osp_vblock *bl = view_block (v, i);
+      if (bl->fn >= v->nfns)
+        return fail (err, errlen,
+                     "block %llu: function %u out of range (%llu)",
+                     (unsigned long long) i, bl->fn,
+                     (unsigned long long) v->nfns);
+      const struct osp_vfn *f = view_fn (v, bl->fn);
+      if (i < f->block0 || i - f->block0 >= f->nblocks)
+        return fail (err, errlen,
+                     "block %llu: of function %u, outside its blocks "
+                     "[%u, +%u)", (unsigned long long) i, bl->fn, f->block0,
+                     f->nblocks);
+    }
   for (uint64_t i = 0; i < v->nedges; i++)
     {
       const struct osp_vedge *e = view_edge (v, i);
@@ -335,6 +368,11 @@ check_rows (const struct view *v, char *err, size_t errlen)
                          "not come before it", (unsigned long long) i,
                          n->parent);
           const struct osp_vforest *p = view_forest (v, n->parent);
+          if (p->depth >= OSP_VIEW_MAX_DEPTH)
+            return fail (err, errlen, "forest node %llu: deeper than %u "
+                         "(the runtime's forest_k is at most %u)",
+                         (unsigned long long) i, OSP_VIEW_MAX_DEPTH,
+                         OSP_VIEW_MAX_DEPTH + 1);
           if (n->depth != p->depth + 1)
             return fail (err, errlen, "forest node %llu: depth %u under a "
                          "parent at depth %u", (unsigned long long) i,
@@ -472,6 +510,23 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
           memset (v, 0, sizeof *v);
           return fail (err, errlen, "STRINGS does not start with the empty "
                        "string");
+        }
+      /* No run of more than OSP_VIEW_STR_MAX bytes without a NUL: then no
+         string at any offset is longer (one pass, whatever refers to
+         what). */
+      uint64_t run = 0;
+      for (uint64_t i = 0; i < s->count; i++)
+        {
+          run = v->strings[i] == '\0' ? 0 : run + 1;
+          if (run > OSP_VIEW_STR_MAX)
+            {
+              memset (v, 0, sizeof *v);
+              return fail (err, errlen, "STRINGS: a string at offset %llu "
+                           "is longer than %u bytes (names, files and "
+                           "arguments are at most that)",
+                           (unsigned long long) (i + 1 - run),
+                           OSP_VIEW_STR_MAX);
+            }
         }
     }
   if (found[OSP_VS_RUN])

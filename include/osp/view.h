@@ -22,7 +22,9 @@
  * knows (it reads only the fields it knows, striding by elem_size), the
  * CRC of every section it uses, and every reference inside a section
  * (string offsets inside STRINGS and NUL-terminated there, block indices
- * below the BLOCKS count, id runs inside IDS, parents before children).
+ * below the BLOCKS count, every block inside its function's range and
+ * numbered by its place there, id runs inside IDS, parents before
+ * children), and the limits below (string length, forest depth).
  * Unknown section kinds are skipped.  A view that fails a check is refused
  * with one message naming the problem; nothing in it is trusted.
  *
@@ -32,7 +34,8 @@
  *   RUN      one struct osp_vrun: the process, the options, the totals
  *   FUNCS    struct osp_vfn per registered function
  *   BLOCKS   struct osp_vblock per block of every function, functions in
- *            FUNCS order (a function's blocks are [block0, block0+nblocks))
+ *            FUNCS order (a function's blocks are [block0, block0+nblocks),
+ *            block k of them numbered k)
  *   IDS      uint32 block indices (into BLOCKS): the blocks of subpaths,
  *            paths and forest nodes, each a run [ids, ids + len)
  *   SUBPATHS struct osp_vsubpath per hot subpath, ranked (rank 1 first)
@@ -61,6 +64,17 @@
 #define OSP_VIEW_NO_PARENT UINT32_MAX
 /* An edge's destination "the function's exit". */
 #define OSP_VIEW_EXIT UINT32_MAX
+
+/* Limits a reader enforces (a view past them is refused, whatever its
+   checksums say): no string longer than OSP_VIEW_STR_MAX bytes before its
+   NUL (the runtime cuts names, files, the program, its arguments and
+   OSP_OPTIONS at 4096 bytes), and no forest node deeper than
+   OSP_VIEW_MAX_DEPTH (the runtime's forest_k is at most 64, so its deepest
+   node is at depth 63).  They keep every reader's time and memory linear
+   in the view: a row's text repeats its functions' names, and a forest
+   node's diff key and chain text repeat its ancestors'. */
+#define OSP_VIEW_STR_MAX 4096u
+#define OSP_VIEW_MAX_DEPTH 63u
 
 enum osp_view_kind
 {
