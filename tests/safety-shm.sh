@@ -10,7 +10,7 @@
 #      keeps its segment when a program outside starts (its start-up sweep leaves another
 #      namespace's segments alone); a second program with the same pid number in a second
 #      namespace publishes beside the first without taking its segment; ospview -p finds
-#      both by the pids it sees.
+#      both by the pids it sees, and shows them running.
 #   3. Privilege (as root, with setpriv; else skipped): root attaches to another user's program
 #      and `ospview -l` lists it; a third, unprivileged user is refused it and does not see it.
 #   4. A killed, unreaped program (a zombie) is listed as dead by `ospview -l`, not running.
@@ -164,6 +164,8 @@ if [ -n "$ns_ok" ]; then
     "$OSPVIEW" -p "$q" -b 1 > "$W/ns-$q.view" 2> "$W/ns-$q.err" ||
       osp_fail "ospview -p $q (pid $NP in its namespace): $(cat "$W/ns-$q.err")"
     grep -q "pid $NP " "$W/ns-$q.view" || osp_fail "ospview -p $q: not the view of pid $NP"
+    grep -q "pid $NP  up .* running" "$W/ns-$q.view" ||
+      { osp_fail "ospview -p $q: not shown running"; osp_show "$W/ns-$q.view"; }
   done
   [ "$found" = 2 ] || osp_fail "namespaces: $found programs of pid $NP found from here, want 2"
   echo go >&4

@@ -760,6 +760,28 @@ seg_alive (pid_t pid)
          || (state != 'Z' && state != 'X');
 }
 
+int
+seg_running (const struct seg *s)
+{
+  const struct osp_shm_header *h = &s->fixed;
+  if (s->pid > 0 && (int64_t) s->pid != h->pid)
+    {
+      /* Attached through /proc from another pid namespace: the pid we
+         see, with the start time the header recorded (ticks since boot
+         are the same in every namespace). */
+      if (!seg_alive (s->pid))
+        return 0;
+      char state;
+      uint64_t start;
+      return proc_stat (s->pid, &state, &start) != 0 || h->proc_start == 0
+             || start == h->proc_start;
+    }
+  uint64_t ns = pidns_of (0);
+  if (h->major >= 2 && h->pidns != 0 && ns != 0 && h->pidns != ns)
+    return 1; /* its pid means another process here: not known */
+  return header_alive (h);
+}
+
 static int
 by_newest (const void *a, const void *b)
 {
