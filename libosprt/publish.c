@@ -262,6 +262,8 @@ enum seg_kind
 static enum seg_kind
 classify (int dir, const char *name, uint64_t ns, uint64_t started)
 {
+  /* O_NONBLOCK: a FIFO under our name (anyone may make one in /dev/shm)
+     must not stop the program until someone writes it. */
   int fd = openat (dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     return SEG_OTHER;

@@ -17,6 +17,9 @@
 #   5. A segment truncated again and again while ospview reads it 200 times in a row: each run
 #      ends with status 0 or 1, each failed read one line naming the file, never a signal
 #      (SIGBUS).
+#   6. A FIFO made under the program's segment name before it starts: the program runs as usual
+#      after one "cannot publish (...: File exists)" line, and ospview --segment on it says "not a
+#      regular file"; neither waits for a writer.
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup safety-shm
 osp_need_build
@@ -296,5 +299,22 @@ touch "$W/t.stop"
 wait "$tpid"
 echo "truncated while read (10 runs of 200 reads): $views read through, $refusals with reads refused, $signals killed by a signal"
 [ "$signals" = 0 ] || osp_fail "truncated: ospview was killed by a signal in $signals runs of 10"
+
+# ---- 6. a FIFO under the program's name ----
+# Anyone may make files in /dev/shm: a FIFO named like the program's segment must be one
+# "cannot publish" line, not a program (or a viewer) waiting for a writer forever.
+echo go | OSP_OPTIONS=report=none timeout 60 sh -c 'mkfifo "$0/osp-$1-$$"; echo $$ > "$2"; exec "$3" wait' \
+  "$SHM" "$U" "$W/fifo.pid" "$P.osp" > "$W/fifo.out" 2> "$W/fifo.err"
+rc=$?
+fpid=$(cat "$W/fifo.pid")
+[ "$rc" = 0 ] || osp_fail "FIFO: the program ended with status $rc (124: it hung)"
+grep -q "^done " "$W/fifo.out" || osp_fail "FIFO: the program did not finish"
+want="osp: cannot publish ($SHM/osp-$U-$fpid: File exists): the program runs and profiles as before"
+[ "$(cat "$W/fifo.err")" = "$want" ] || { osp_fail "FIFO: not the one line"; osp_show "$W/fifo.err"; }
+timeout 20 "$OSPVIEW" --segment "$SHM/osp-$U-$fpid" -b 1 > /dev/null 2> "$W/fifo-view.err"
+rc=$?
+[ "$rc" = 1 ] && grep -q "not a regular file" "$W/fifo-view.err" ||
+  { osp_fail "FIFO: ospview --segment: status $rc (124: it hung)"; osp_show "$W/fifo-view.err"; }
+rm -f "$SHM/osp-$U-$fpid"
 
 osp_done

@@ -412,7 +412,9 @@ seg_attach_path (struct seg *s, const char *path, char *err, size_t errlen)
 {
   memset (s, 0, sizeof *s);
   s->fd = -1;
-  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO of that name (anyone can make one in /dev/shm)
+     must be refused below, not wait for a writer forever. */
+  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     {
       if (errno == ELOOP)
