@@ -1060,7 +1060,7 @@ struct child
 /* Run SCENARIO in a new process with OSP_OPTIONS; PRE: 1 takes its
    segment's name first with a plain file, 2 with a segment of its pid
    as an exec'ed image would leave, 3 limits its file size to 1M (as a
-   full /dev/shm would, posix_fallocate fails). */
+   full /dev/shm would: sizing the segment fails). */
 static int
 spawn (struct child *c, const char *scenario, const char *options, int pre,
        const char *err)
