@@ -4,17 +4,40 @@
  * include/osp/view.h).
  *
  * The segment.  One file per process, OSP_SHM_DIR "/osp-<euid>-<pid>"
- * (the POSIX shared-memory object "/osp-<euid>-<pid>": glibc's shm_open
- * is open(2) in /dev/shm, which is called directly here, with O_NOFOLLOW,
- * and so needs no librt), created O_EXCL mode 0600, its whole size
- * reserved with posix_fallocate so that a full /dev/shm fails here, at
- * creation, and never as a SIGBUS when a page is first written.  The
- * header is filled, then its state set ONLINE with a release store, last.
- * Before creating it, the runtime removes the segments of this user whose
- * process is gone (kill (pid, 0) fails with ESRCH): a crashed or killed
- * program cannot unlink its own.  A file of this very pid is a segment
- * left by the image this process exec'ed from (it has osp's magic and our
- * pid) and is replaced; anything else there makes publishing fail.
+ * (the POSIX shared-memory object of that name: glibc's shm_open is
+ * open(2) in /dev/shm, which is called directly here, with O_NOFOLLOW,
+ * and so needs no librt).  /dev/shm is shared across pid namespaces,
+ * where two processes may both be pid 7: the header records our pid
+ * namespace and start time, and when the name is held by a segment of
+ * another pid namespace, ours is "/osp-<euid>-<pid>-<pidns>" (shm.h).
+ * It is created O_EXCL mode 0600, sized with ftruncate (no memory yet),
+ * its header's page reserved with posix_fallocate; each view buffer's
+ * pages are reserved (reserve) before the writer first writes them, by
+ * reopening the name and checking it is still the same file (the program
+ * may have closed every descriptor).  So a full /dev/shm is one line,
+ * never a SIGBUS, and a segment costs the views it holds (a few KB for a
+ * small program), not publish_bytes twice: 8 MB by default, which a
+ * forked child that ended with _exit used to leave behind, allocated.
+ * The header is filled, then its state set ONLINE with a release store,
+ * last.
+ *
+ * The sweep.  A crashed or killed program, or a fork child that ended
+ * with _exit, cannot unlink its own segment.  So the runtime removes the
+ * segments of this user whose process is provably gone (classify): the
+ * header says our pid namespace (another namespace's pids mean nothing
+ * here: left alone), and its pid is free (kill (pid, 0) fails with
+ * ESRCH) or taken by a process whose start time (/proc/PID/stat) is not
+ * the one the header recorded (the pid was reused).  A file without
+ * osp's magic is not provably a segment and is left alone too.  The
+ * sweep runs at start-up, in the publisher of a process that has forked
+ * (at most once a second, after forks and for as long as the last sweep
+ * found segments of live children of ours), and at the exit of a process
+ * that has forked: a parent reclaims its children's leftovers.  When our
+ * name is taken, a segment of ours left by the image this process
+ * exec'ed from (osp's magic, our pid namespace, pid and start time: exec
+ * keeps all three), or of a process provably gone, is replaced; a segment
+ * of another pid namespace makes us take the name with our namespace;
+ * anything else makes publishing fail.
  *
  * Publishing.  A runtime thread (osp_start_thread: every signal blocked,
  * osp_in_runtime set, it runs no instrumented code; start_publisher waits
@@ -109,7 +132,14 @@ static uint64_t cap;           /* bytes of each view buffer */
 /* Under osp_publish_lock. */
 static struct osp_shm_header *hdr; /* the mapping, or NULL */
 static size_t map_size;
-static char path[64];              /* OSP_SHM_DIR "/osp-<euid>-<pid>" */
+static char path[96];              /* OSP_SHM_DIR "/osp-<euid>-..." */
+static dev_t seg_dev;              /* the file we created (reserve) */
+static ino_t seg_ino;
+static uint64_t reserved[2];       /* bytes of each buffer reserved */
+static uint64_t forks;             /* forks made by this process */
+static uint64_t swept_forks;       /* `forks' at the last sweep */
+static uint64_t swept_ns;          /* CLOCK_MONOTONIC of the last sweep */
+static int children_left;          /* segments of live children then */
 static pid_t creator;              /* the pid that created the segment */
 static pid_t owner;                /* the process this state is for */
 static void *scratch;              /* cap bytes: the view being written */
@@ -144,55 +174,194 @@ cannot (const char *what, int err)
 
 /* ---- the segment ----------------------------------------------------- */
 
-/* Remove the segments of this user whose process is gone. */
-static void
-sweep_stale (void)
+/* The inode of this process's pid namespace, 0 if unknown (no /proc). */
+static uint64_t
+self_pidns (void)
 {
-  DIR *d = opendir (OSP_SHM_DIR);
-  if (d == NULL)
-    return;
-  char prefix[32];
-  int plen = snprintf (prefix, sizeof prefix, "%s%lu-", OSP_SHM_PREFIX + 1,
-                       (unsigned long) geteuid ());
-  struct dirent *e;
-  while ((e = readdir (d)) != NULL)
-    {
-      if (strncmp (e->d_name, prefix, (size_t) plen) != 0)
-        continue;
-      const char *digits = e->d_name + plen;
-      char *end;
-      errno = 0;
-      unsigned long long pid = strtoull (digits, &end, 10);
-      if (*digits < '1' || *digits > '9' || *end != '\0' || errno != 0
-          || pid > INT32_MAX || (pid_t) pid == getpid ())
-        continue;
-      if (kill ((pid_t) pid, 0) == 0 || errno != ESRCH)
-        continue;
-      struct stat st;
-      if (fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0
-          && S_ISREG (st.st_mode) && st.st_uid == geteuid ())
-        unlinkat (dirfd (d), e->d_name, 0);
-    }
-  closedir (d);
+  struct stat st;
+  return stat ("/proc/self/ns/pid", &st) == 0 ? (uint64_t) st.st_ino : 0;
 }
 
-/* Whether the file at PATH is a segment of this pid left by the program
-   this process exec'ed from (osp's magic, our pid, our user). */
-static int
-left_by_exec (void)
+/* The start time of process PID ("self" if 0) in clock ticks since boot,
+   /proc/PID/stat field 22, and (PPID not NULL) its parent, field 4; 0 if
+   unknown.  The command name (field 2) is in parentheses and may hold
+   anything: the fields after it are counted from its last ')'. */
+static uint64_t
+proc_start (pid_t pid, pid_t *ppid)
 {
-  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  char file[48], buf[1024];
+  if (ppid != NULL)
+    *ppid = 0;
+  if (pid == 0)
+    snprintf (file, sizeof file, "/proc/self/stat");
+  else
+    snprintf (file, sizeof file, "/proc/%ld/stat", (long) pid);
+  int fd = open (file, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     return 0;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  char *p = strrchr (buf, ')');
+  if (p == NULL || p[1] != ' ')
+    return 0;
+  /* p + 2 is field 3 (state); field 22 is 19 fields further. */
+  p += 2;
+  for (int field = 3; field < 22; field++)
+    {
+      p = strchr (p, ' ');
+      if (p == NULL)
+        return 0;
+      p++;
+      if (field == 3 && ppid != NULL)
+        *ppid = (pid_t) strtol (p, NULL, 10);
+    }
+  return strtoull (p, NULL, 10);
+}
+
+/* NAME's pid if it is a segment name of user UID ("osp-<uid>-<pid>" or
+   "osp-<uid>-<pid>-<pidns>"), else 0. */
+static pid_t
+name_pid (const char *name, unsigned long uid)
+{
+  char prefix[32];
+  int plen = snprintf (prefix, sizeof prefix, "%s%lu-", OSP_SHM_PREFIX + 1,
+                       uid);
+  if (strncmp (name, prefix, (size_t) plen) != 0)
+    return 0;
+  const char *digits = name + plen;
+  char *end;
+  errno = 0;
+  unsigned long long pid = strtoull (digits, &end, 10);
+  if (*digits < '1' || *digits > '9' || errno != 0 || pid > INT32_MAX)
+    return 0;
+  if (*end == '-')
+    {
+      const char *ns = end + 1;
+      if (*ns < '1' || *ns > '9')
+        return 0;
+      strtoull (ns, &end, 10);
+    }
+  return *end == '\0' ? (pid_t) pid : 0;
+}
+
+/* What the segment file NAME in directory DIR (AT_FDCWD: NAME is a path)
+   is to us. */
+enum seg_kind
+{
+  SEG_OTHER,    /* not a segment of ours (not a file, not ours, not osp) */
+  SEG_ALIVE,    /* a segment of a process that may run */
+  SEG_CHILD,    /* the same, of a child of ours (it may end with _exit) */
+  SEG_GONE,     /* of our pid namespace, its process provably gone */
+  SEG_EXEC,     /* this very process's, left by the image it exec'ed */
+  SEG_FOREIGN   /* a segment of another pid namespace */
+};
+
+static enum seg_kind
+classify (int dir, const char *name, uint64_t ns, uint64_t started)
+{
+  /* O_NONBLOCK: a FIFO under our name (anyone may make one in /dev/shm)
+     must not stop the program until someone writes it. */
+  int fd = openat (dir, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return SEG_OTHER;
   struct stat st;
   struct osp_shm_header h;
   int ours = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
              && st.st_uid == geteuid ()
              && pread (fd, &h, sizeof h, 0) == (ssize_t) sizeof h
-             && memcmp (h.magic, OSP_SHM_MAGIC, sizeof h.magic) == 0
-             && h.pid == (int64_t) getpid ();
+             && memcmp (h.magic, OSP_SHM_MAGIC, sizeof h.magic) == 0;
   close (fd);
-  return ours;
+  if (!ours || h.pid <= 0 || h.pid > INT32_MAX)
+    return SEG_OTHER;
+  /* An older layout records neither namespace nor start time: its pid
+     is all there is to go by. */
+  int v2 = h.major >= 2;
+  if (v2 && h.pidns != 0 && ns != 0 && h.pidns != ns)
+    return SEG_FOREIGN;
+  pid_t pid = (pid_t) h.pid;
+  if (pid == getpid ())
+    {
+      if (!v2 || (h.proc_start == started && started != 0))
+        return SEG_EXEC;
+      /* Our pid, another start: its process was an earlier holder. */
+      return h.proc_start != 0 && started != 0 ? SEG_GONE : SEG_ALIVE;
+    }
+  if (kill (pid, 0) != 0 && errno == ESRCH)
+    return SEG_GONE;
+  /* The pid is taken: gone only if by another process. */
+  pid_t parent;
+  uint64_t now = proc_start (pid, &parent);
+  if (v2 && h.proc_start != 0 && now != 0 && now != h.proc_start)
+    return SEG_GONE;
+  return parent == getpid () ? SEG_CHILD : SEG_ALIVE;
+}
+
+/* Remove the segments of this user whose process is provably gone. */
+static void
+sweep_stale (void)
+{
+  swept_forks = forks;
+  swept_ns = clock_ns (CLOCK_MONOTONIC);
+  DIR *d = opendir (OSP_SHM_DIR);
+  if (d == NULL)
+    return;
+  uint64_t ns = self_pidns ();
+  int children = 0;
+  struct dirent *e;
+  while ((e = readdir (d)) != NULL)
+    if (name_pid (e->d_name, (unsigned long) geteuid ()) != 0)
+      switch (classify (dirfd (d), e->d_name, ns, 0))
+        {
+        case SEG_GONE:
+          unlinkat (dirfd (d), e->d_name, 0);
+          break;
+        case SEG_CHILD:
+          children++;
+          break;
+        default:
+          break;
+        }
+  closedir (d);
+  children_left = children;
+}
+
+/* Reserve the first N bytes of view buffer B before they are written
+   (the file is sparse: a page first touched on a full /dev/shm would be
+   a SIGBUS).  Reopens the name, which must still be the file created.
+   Under the lock.  0, or -1 after one line (publishing is then off). */
+static int
+reserve (int b, uint64_t n)
+{
+  if (n <= reserved[b])
+    return 0;
+  /* Grow geometrically: a view that grows by a few bytes a publish does
+     not reopen the file every time. */
+  uint64_t want = reserved[b] * 2 > n ? reserved[b] * 2 : n;
+  want = (want + 4095) & ~(uint64_t) 4095;
+  if (want > cap)
+    want = cap;
+  int fd = open (path, O_RDWR | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  int err = fd < 0 ? errno : 0;
+  struct stat st;
+  if (err == 0 && (fstat (fd, &st) != 0 || st.st_dev != seg_dev
+                   || st.st_ino != seg_ino))
+    err = ESTALE; /* removed or replaced under us */
+  if (err == 0)
+    err = posix_fallocate (fd, (off_t) hdr->buf_off[b], (off_t) want);
+  if (fd >= 0)
+    close (fd);
+  if (err != 0)
+    {
+      cannot (path, err);
+      failed = 1;
+      unlink (path); /* no stale views under our name */
+      return -1;
+    }
+  reserved[b] = want;
+  return 0;
 }
 
 /* Create, size, map and fill this process's segment.  Under the lock.
@@ -201,32 +370,46 @@ static int
 create_segment (void)
 {
   pid_t pid = getpid ();
+  uint64_t ns = self_pidns ();
+  uint64_t started = proc_start (0, NULL);
   snprintf (path, sizeof path, "%s%s%lu-%ld", OSP_SHM_DIR, OSP_SHM_PREFIX,
             (unsigned long) geteuid (), (long) pid);
-  int fd = -1;
+  int fd = -1, open_err = 0;
   for (int attempt = 0; fd < 0; attempt++)
     {
       fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                  0600);
-      if (fd < 0 && errno == EEXIST && attempt == 0 && left_by_exec ())
-        {
-          unlink (path);
-          continue;
-        }
-      if (fd < 0)
-        {
-          cannot (path, errno);
-          failed = 1;
-          return -1;
-        }
+      open_err = errno;
+      if (fd >= 0 || open_err != EEXIST || attempt >= 2)
+        break;
+      enum seg_kind k = classify (AT_FDCWD, path, ns, started);
+      if (k == SEG_EXEC || k == SEG_GONE)
+        unlink (path);
+      else if (k == SEG_FOREIGN && attempt == 0 && ns != 0)
+        snprintf (path, sizeof path, "%s%s%lu-%ld-%llu", OSP_SHM_DIR,
+                  OSP_SHM_PREFIX, (unsigned long) geteuid (), (long) pid,
+                  (unsigned long long) ns);
+      else
+        break;
+    }
+  if (fd < 0)
+    {
+      cannot (path, open_err);
+      failed = 1;
+      return -1;
     }
   uint64_t off0 = round64 (sizeof (struct osp_shm_header));
   uint64_t size = off0 + 2 * cap;
   int err = 0;
-  if (fchmod (fd, 0600) != 0)
+  struct stat st;
+  if (fchmod (fd, 0600) != 0 || fstat (fd, &st) != 0)
+    err = errno;
+  /* The whole size, but memory for the header only (reserve does the
+     buffers). */
+  if (err == 0 && ftruncate (fd, (off_t) size) != 0)
     err = errno;
   if (err == 0)
-    err = posix_fallocate (fd, 0, (off_t) size);
+    err = posix_fallocate (fd, 0, (off_t) off0);
   void *m = MAP_FAILED;
   if (err == 0)
     {
@@ -242,6 +425,9 @@ create_segment (void)
       failed = 1;
       return -1;
     }
+  seg_dev = st.st_dev;
+  seg_ino = st.st_ino;
+  reserved[0] = reserved[1] = 0;
 
   struct osp_shm_header *h = m;
   creator = pid;
@@ -257,6 +443,8 @@ create_segment (void)
   h->instance_id = run.instance_id;
   h->pid = pid;
   h->start_ns = run.start_ns;
+  h->pidns = ns;
+  h->proc_start = started;
   h->buf_off[0] = off0;
   h->buf_off[1] = off0 + cap;
   h->buf_cap = cap;
@@ -293,6 +481,8 @@ copy_out (void *dst, const void *src, size_t n)
 static int
 publish_locked (const struct osp_profile *p, int last)
 {
+  if (failed)
+    return -1;
   uint64_t t0 = clock_ns (CLOCK_MONOTONIC);
   struct osp_profile own;
   if (p == NULL)
@@ -324,6 +514,8 @@ publish_locked (const struct osp_profile *p, int last)
 
   /* The seqlock of osp/shm.h; only this (locked) writer stores. */
   uint64_t b = 1 - atomic_load_explicit (&hdr->current, memory_order_relaxed);
+  if (reserve ((int) b, n) != 0)
+    return -1;
   uint64_t s = atomic_load_explicit (&hdr->seq[b], memory_order_relaxed);
   atomic_store_explicit (&hdr->seq[b], s + 1, memory_order_relaxed);
   atomic_thread_fence (memory_order_release);
@@ -365,6 +557,11 @@ publisher_main (void *arg)
           || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
         next = now;
       pthread_mutex_lock (&osp_publish_lock);
+      /* Children that ended with _exit left their segments: reclaim them
+         soon, at most once a second however often this process forks. */
+      if ((forks != swept_forks || children_left)
+          && clock_ns (CLOCK_MONOTONIC) - swept_ns >= 1000000000u)
+        sweep_stale ();
       int stop = failed || exited;
       if (!stop && osp_running ())
         {
@@ -441,7 +638,7 @@ int
 osp_publish_active (void)
 {
   pthread_mutex_lock (&osp_publish_lock);
-  int active = hdr != NULL && !exited;
+  int active = hdr != NULL && !exited && !failed;
   pthread_mutex_unlock (&osp_publish_lock);
   return active;
 }
@@ -480,6 +677,10 @@ osp_publish_exit (const struct osp_profile *p)
                                  memory_order_release);
           unlink (path);
         }
+      /* The leftovers of children that ended with _exit since the
+         publisher's last sweep. */
+      if (enabled && (forks != swept_forks || children_left))
+        sweep_stale ();
       exited = 1; /* a fork child's publisher makes no segment now */
     }
   pthread_mutex_unlock (&osp_publish_lock);
@@ -494,6 +695,7 @@ osp_publish_fork_prepare (void)
 void
 osp_publish_fork_release (void)
 {
+  forks++; /* the parent's side: it has children to reclaim after */
   pthread_mutex_unlock (&osp_publish_lock);
 }
 
@@ -510,6 +712,8 @@ osp_publish_fork_child (void)
   creator = 0;
   owner = getpid ();
   warned_size = 0;
+  forks = swept_forks = 0;
+  children_left = 0;
   int restart = enabled && !failed && !exited && FORK_CHILD_PUBLISHES;
   pthread_mutex_unlock (&osp_publish_lock);
   if (restart && start_publisher () != 0)

@@ -32,6 +32,7 @@ OSP_E2E_TESTS = \
 	tests/publish.sh \
 	tests/safety-privileges.sh \
 	tests/safety-fds.sh \
+	tests/safety-shm.sh \
 	tests/bench.sh
 
 TESTS += $(OSP_E2E_TESTS)
@@ -62,6 +63,7 @@ EXTRA_DIST += \
 	tests/progs/safety-signal.c \
 	tests/progs/safety-dlopen.c \
 	tests/progs/safety-dlopen-lib.c \
+	tests/progs/shm-safety.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \

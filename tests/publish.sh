@@ -10,7 +10,7 @@
 #   4. The name is taken (a directory made under the program's pid before it starts): exactly one
 #      stderr line "osp: cannot publish (...): the program runs and profiles as before", the
 #      output and the exit report as usual, the name left alone.
-#   4b. No room for the segment (a file size limit makes posix_fallocate fail, as a full
+#   4b. No room for the segment (a file size limit makes sizing it fail, as a full
 #      /dev/shm would): the same one line, no file left behind, output as usual.
 #   5. fork: three children living 300 ms each (so their publishers make their own segments):
 #      output as plain, nothing on stderr, no segment left behind by any process.
@@ -128,7 +128,7 @@ else
   osp_fail "name taken: the file was removed"
 fi
 
-# ---- 4b. no room: posix_fallocate fails (a 2 MB file size limit stands in for a full /dev/shm) ----
+# ---- 4b. no room: sizing the segment fails (a 2 MB file size limit stands in for a full /dev/shm) ----
 echo go | osp_run sh -c 'trap "" XFSZ; ulimit -f 4096; echo $$ > "$0"; exec "$1" wait' \
   "$W/full.pid" "$P.osp" > "$W/full.out" 2> "$W/full.err"
 echo "$?" > "$W/full.rc"

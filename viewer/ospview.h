@@ -63,7 +63,7 @@ struct seg
   int fd;
   void *map;
   size_t size;
-  pid_t pid;
+  pid_t pid; /* the process as seen here (seg_attach), else the header's */
   const struct osp_shm_header *hdr; /* validated */
   /* Added by segment.c: the header as validated at attach (a private
      copy; its offsets and sizes are the ones used, the shared page's fixed
@@ -85,8 +85,14 @@ void seg_detach (struct seg *s);
    -1 with ERR (torn after the retries, length out of range, ...). */
 long seg_read (const struct seg *s, void **buf, size_t *cap, char *err,
                size_t errlen);
-/* Whether PID exists (kill (pid, 0); EPERM counts as alive). */
+/* Whether PID exists (kill (pid, 0); EPERM counts as alive) and is no
+   zombie. */
 int seg_alive (pid_t pid);
+/* Whether the process of attached segment S still runs: its pid (as seen
+   here) exists, is no zombie and has the start time the header recorded;
+   1 when that cannot be known (a segment of another pid namespace given
+   by path). */
+int seg_running (const struct seg *s);
 
 /* ---- view.c ---------------------------------------------------------- */
 

@@ -12,7 +12,22 @@
  *   - the file is opened O_NOFOLLOW and must be a regular file of ours;
  *   - the view is copied out under the writer's seqlock (shm.h's reader
  *     protocol) with a bounded number of retries, and the copy is then
- *     validated like any untrusted input (view.c).
+ *     validated like any untrusted input (view.c);
+ *   - the file may be truncated at any moment (by its writer, its owner,
+ *     anyone who can write it), and touching a mapped page past the new
+ *     end is a SIGBUS: a handler of ours (bus_handler) maps zero pages over
+ *     the rest of an attached segment and marks it lost, so the access
+ *     reads zeros and seg_read reports the truncation (one line) instead
+ *     of the viewer dying.
+ * Who may read a segment: its owner, and root or a holder of
+ * CAP_SYS_PTRACE, who may read the process's memory anyway (ptrace's
+ * rule); the file's mode (0600) refuses everybody else.  A pid names a
+ * process in a pid namespace (shm.h): seg_attach finds the namespace and
+ * the pid the process has in it under /proc/PID, so a process in a
+ * container is found from outside it, and a segment whose header names
+ * another namespace is never taken for the pid's.  Alive means: the pid
+ * exists, is not a zombie (killed but not yet reaped), and has the start
+ * time the header recorded.
  * Every failure is one line naming the file and the problem.
  */
 #define _GNU_SOURCE
@@ -54,12 +69,223 @@ seterr (char *err, size_t errlen, const char *fmt, ...)
   va_end (ap);
 }
 
-/* The path of PID's segment for the effective user. */
-static void
-seg_path (char *out, size_t n, pid_t pid)
+/* ---- processes ------------------------------------------------------- */
+
+/* Whether we may read any user's segment: root, or CAP_SYS_PTRACE in our
+   effective set (/proc/self/status CapEff, bit 19). */
+static int
+privileged (void)
 {
-  snprintf (out, n, "%s%s%lu-%ld", OSP_SHM_DIR, OSP_SHM_PREFIX,
-            (unsigned long) geteuid (), (long) pid);
+  if (geteuid () == 0)
+    return 1;
+  FILE *f = fopen ("/proc/self/status", "re");
+  if (f == NULL)
+    return 0;
+  char line[256];
+  unsigned long long caps = 0;
+  while (fgets (line, sizeof line, f))
+    if (sscanf (line, "CapEff: %llx", &caps) == 1)
+      break;
+  fclose (f);
+  return (caps >> 19) & 1;
+}
+
+/* The inode of PID's pid namespace ("self" if 0), 0 if unknown. */
+static uint64_t
+pidns_of (pid_t pid)
+{
+  char file[64];
+  if (pid == 0)
+    snprintf (file, sizeof file, "/proc/self/ns/pid");
+  else
+    snprintf (file, sizeof file, "/proc/%ld/ns/pid", (long) pid);
+  struct stat st;
+  return stat (file, &st) == 0 ? (uint64_t) st.st_ino : 0;
+}
+
+/* From /proc/PID/stat: the state letter and the start time (field 22,
+   clock ticks since boot).  0, or -1 if the process is not there. */
+static int
+proc_stat (pid_t pid, char *state, uint64_t *start)
+{
+  char file[64], buf[1024];
+  snprintf (file, sizeof file, "/proc/%ld/stat", (long) pid);
+  int fd = open (file, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  ssize_t n = read (fd, buf, sizeof buf - 1);
+  close (fd);
+  if (n <= 0)
+    return -1;
+  buf[n] = '\0';
+  /* The command name (field 2) is in parentheses and may hold anything:
+     count the fields from its last ')'. */
+  char *p = strrchr (buf, ')');
+  if (p == NULL || p[1] != ' ')
+    return -1;
+  p += 2;
+  *state = *p;
+  *start = 0;
+  for (int field = 3; field < 22 && p; field++)
+    {
+      p = strchr (p, ' ');
+      if (p)
+        p++;
+    }
+  if (p)
+    *start = strtoull (p, NULL, 10);
+  return 0;
+}
+
+/* PID's pid as it sees itself (the last NSpid of /proc/PID/status), PID
+   itself when that cannot be read. */
+static pid_t
+inner_pid (pid_t pid)
+{
+  char file[64], line[256];
+  snprintf (file, sizeof file, "/proc/%ld/status", (long) pid);
+  FILE *f = fopen (file, "re");
+  if (f == NULL)
+    return pid;
+  pid_t inner = pid;
+  while (fgets (line, sizeof line, f))
+    if (strncmp (line, "NSpid:", 6) == 0)
+      {
+        char *p = line + 6, *end;
+        for (;;)
+          {
+            long v = strtol (p, &end, 10);
+            if (end == p)
+              break;
+            if (v > 0 && (long) (pid_t) v == v)
+              inner = (pid_t) v;
+            p = end;
+          }
+        break;
+      }
+  fclose (f);
+  return inner;
+}
+
+/* Whether the process of header H (pid, start time), of our pid
+   namespace, still runs: it exists (EPERM: another user's, it exists),
+   is no zombie, and, when both are known, has the recorded start time. */
+static int
+header_alive (const struct osp_shm_header *h)
+{
+  if (h->pid <= 0 || h->pid > INT32_MAX)
+    return 0;
+  pid_t pid = (pid_t) h->pid;
+  if (!seg_alive (pid))
+    return 0;
+  char state;
+  uint64_t start;
+  if (proc_stat (pid, &state, &start) != 0)
+    return 1; /* no /proc: kill's answer is all we have */
+  return h->major < 2 || h->proc_start == 0 || start == 0
+         || start == h->proc_start;
+}
+
+/* ---- SIGBUS: a segment truncated under us ----------------------------- */
+
+/* The attached mappings (a viewer attaches one at a time, -l one after
+   another; a few slots spare). */
+#define MAPS 8
+static void *volatile map_addr[MAPS];
+static volatile size_t map_len[MAPS];
+static volatile sig_atomic_t map_lost[MAPS];
+
+/* A fault inside an attached mapping: the file shrank under it.  Zero
+   pages over the whole mapping (mmap is a plain system call, safe here),
+   marked lost; the faulting access is retried and reads zeros.  Anywhere
+   else: a real bug, the default action. */
+static void
+bus_handler (int sig, siginfo_t *si, void *ctx)
+{
+  (void) ctx;
+  char *a = si->si_addr;
+  for (int i = 0; i < MAPS; i++)
+    {
+      char *m = map_addr[i];
+      if (m != NULL && a >= m && a < m + map_len[i])
+        {
+          if (mmap (m, map_len[i], PROT_READ,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED, -1, 0)
+              != MAP_FAILED)
+            {
+              map_lost[i] = 1;
+              return;
+            }
+          break;
+        }
+    }
+  signal (sig, SIG_DFL);
+}
+
+static int
+map_register (void *m, size_t len)
+{
+  static int installed;
+  if (!installed)
+    {
+      struct sigaction sa;
+      memset (&sa, 0, sizeof sa);
+      sa.sa_sigaction = bus_handler;
+      sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+      sigemptyset (&sa.sa_mask);
+      if (sigaction (SIGBUS, &sa, NULL) != 0)
+        return -1;
+      installed = 1;
+    }
+  for (int i = 0; i < MAPS; i++)
+    if (map_addr[i] == NULL)
+      {
+        map_len[i] = len;
+        map_lost[i] = 0;
+        map_addr[i] = m;
+        return 0;
+      }
+  return -1;
+}
+
+static void
+map_unregister (void *m)
+{
+  for (int i = 0; i < MAPS; i++)
+    if (map_addr[i] == m)
+      {
+        map_addr[i] = NULL;
+        map_len[i] = 0;
+      }
+}
+
+/* After a loss: map the file FD again over M (LEN bytes) when it has its
+   size back (a writer that truncated and rewrote it); 0 then, else -1. */
+static int
+map_recover (void *m, size_t len, int fd)
+{
+  struct stat st;
+  for (int i = 0; i < MAPS; i++)
+    if (map_addr[i] == m && map_lost[i])
+      {
+        if (fstat (fd, &st) != 0 || (uint64_t) st.st_size < len
+            || mmap (m, len, PROT_READ, MAP_SHARED | MAP_FIXED, fd, 0)
+                   == MAP_FAILED)
+          return -1;
+        map_lost[i] = 0;
+        return 0;
+      }
+  return 0;
+}
+
+/* Whether the mapping at M was lost to a truncation. */
+static int
+map_was_lost (const void *m)
+{
+  for (int i = 0; i < MAPS; i++)
+    if (map_addr[i] == m)
+      return map_lost[i] != 0;
+  return 0;
 }
 
 /* Check the private copy H of the first N bytes of an object of SIZE bytes
@@ -186,7 +412,9 @@ seg_attach_path (struct seg *s, const char *path, char *err, size_t errlen)
 {
   memset (s, 0, sizeof *s);
   s->fd = -1;
-  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  /* O_NONBLOCK: a FIFO of that name (anyone can make one in /dev/shm)
+     must be refused below, not wait for a writer forever. */
+  int fd = open (path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0)
     {
       if (errno == ELOOP)
@@ -209,6 +437,8 @@ seg_attach_path (struct seg *s, const char *path, char *err, size_t errlen)
       return -1;
     }
   uint64_t size = (uint64_t) st.st_size;
+  /* Only now is the size known: a file that shrinks from here on is the
+     SIGBUS handler's (above). */
   struct osp_shm_header h;
   memset (&h, 0, sizeof h);
   size_t want = size < sizeof h ? (size_t) size : sizeof h;
@@ -237,6 +467,13 @@ seg_attach_path (struct seg *s, const char *path, char *err, size_t errlen)
       close (fd);
       return -1;
     }
+  if (map_register (map, (size_t) size) != 0)
+    {
+      seterr (err, errlen, "%s: too many segments attached", path);
+      munmap (map, (size_t) size);
+      close (fd);
+      return -1;
+    }
   s->fd = fd;
   s->map = map;
   s->size = (size_t) size;
@@ -247,50 +484,113 @@ seg_attach_path (struct seg *s, const char *path, char *err, size_t errlen)
   return 0;
 }
 
-int
-seg_attach (struct seg *s, pid_t pid, char *err, size_t errlen)
+/* Try the segment file PATH for the process of pid IPID in pid namespace
+   NS (0: unknown).  1 attached, 0 not this process's segment (*WHY says
+   why, when it exists), -1 failed with ERR. */
+static int
+try_name (struct seg *s, const char *path, pid_t ipid, uint64_t ns, int priv,
+          char *why, size_t whylen, char *err, size_t errlen)
 {
-  char path[128];
-  seg_path (path, sizeof path, pid);
   struct stat st;
   if (lstat (path, &st) != 0)
     {
       if (errno == ENOENT)
-        seterr (err, errlen, "no osp segment for pid %ld%s", (long) pid,
-                kill (pid, 0) == 0 || errno == EPERM
-                    ? " (is it built with osp and running as you?)"
-                    : " (no such process)");
-      else
-        seterr (err, errlen, "%s: %s", path, strerror (errno));
-      memset (s, 0, sizeof *s);
-      s->fd = -1;
+        return 0;
+      seterr (err, errlen, "%s: %s", path, strerror (errno));
       return -1;
     }
-  if (st.st_uid != geteuid ())
+  if (st.st_uid != geteuid () && !priv)
     {
       seterr (err, errlen, "%s: not owned by you (uid %lu): refused", path,
               (unsigned long) st.st_uid);
-      memset (s, 0, sizeof *s);
-      s->fd = -1;
       return -1;
     }
   if (seg_attach_path (s, path, err, errlen) != 0)
     return -1;
-  if (s->fixed.pid != (int64_t) pid)
+  const struct osp_shm_header *h = &s->fixed;
+  if (h->major >= 2 && h->pidns != 0 && ns != 0 && h->pidns != ns)
+    {
+      /* Same number, another pid namespace: not this process. */
+      seterr (why, whylen, "%s is a process of another pid namespace's",
+              path);
+      seg_detach (s);
+      return 0;
+    }
+  if (h->pid != (int64_t) ipid)
     {
       seterr (err, errlen, "%s: the header names pid %lld, not %ld", path,
-              (long long) s->fixed.pid, (long) pid);
+              (long long) h->pid, (long) ipid);
       seg_detach (s);
       return -1;
     }
-  return 0;
+  return 1;
+}
+
+int
+seg_attach (struct seg *s, pid_t pid, char *err, size_t errlen)
+{
+  memset (s, 0, sizeof *s);
+  s->fd = -1;
+  /* The process as it sees itself: in a pid namespace of its own (a
+     container) its pid and namespace are not ours. */
+  uint64_t ns = pidns_of (pid);
+  pid_t ipid = ns != 0 ? inner_pid (pid) : pid;
+  if (ns == 0)
+    ns = pidns_of (0);
+  int priv = privileged ();
+  /* Whose: ours; root also looks under the process's owner. */
+  unsigned long uids[2] = { (unsigned long) geteuid (), 0 };
+  int nuids = 1;
+  char file[64];
+  struct stat pst;
+  snprintf (file, sizeof file, "/proc/%ld", (long) pid);
+  if (priv && stat (file, &pst) == 0 && pst.st_uid != geteuid ())
+    uids[nuids++] = (unsigned long) pst.st_uid;
+  char why[256] = "";
+  for (int u = 0; u < nuids; u++)
+    for (int form = 0; form < 2; form++)
+      {
+        char path[128];
+        if (form == 0)
+          snprintf (path, sizeof path, "%s%s%lu-%ld", OSP_SHM_DIR,
+                    OSP_SHM_PREFIX, uids[u], (long) ipid);
+        else if (ns != 0)
+          snprintf (path, sizeof path, "%s%s%lu-%ld-%llu", OSP_SHM_DIR,
+                    OSP_SHM_PREFIX, uids[u], (long) ipid,
+                    (unsigned long long) ns);
+        else
+          continue;
+        int r = try_name (s, path, ipid, ns, priv, why, sizeof why, err,
+                          errlen);
+        if (r != 0)
+          {
+            if (r > 0)
+              s->pid = pid;
+            return r > 0 ? 0 : -1;
+          }
+      }
+  if (!priv && stat (file, &pst) == 0 && pst.st_uid != geteuid ())
+    seterr (err, errlen, "pid %ld runs as another user (uid %lu): only that "
+            "user or root may read its profile (refused)", (long) pid,
+            (unsigned long) pst.st_uid);
+  else
+    seterr (err, errlen, "no osp segment for pid %ld%s%s%s", (long) pid,
+            seg_alive (pid) ? " (is it built with osp and running as you?)"
+                            : " (no such process)",
+            *why ? ": " : "", why);
+  memset (s, 0, sizeof *s);
+  s->fd = -1;
+  return -1;
 }
 
 void
 seg_detach (struct seg *s)
 {
   if (s->map != NULL)
-    munmap (s->map, s->size);
+    {
+      map_unregister (s->map);
+      munmap (s->map, s->size);
+    }
   if (s->fd >= 0)
     close (s->fd);
   memset (s, 0, sizeof *s);
@@ -327,13 +627,19 @@ seg_read (const struct seg *s, void **buf, size_t *cap, char *err,
      trusted to stay the same. */
   const struct osp_shm_header *f = &s->fixed;
   struct stat st;
+  if (map_recover (s->map, s->size, s->fd) != 0)
+    {
+      seterr (err, errlen, "%s: the segment was truncated while being read",
+              s->path);
+      return -1;
+    }
   if (fstat (s->fd, &st) == 0 && (uint64_t) st.st_size < s->size)
     {
       seterr (err, errlen, "%s: the segment shrank to %llu bytes", s->path,
               (unsigned long long) st.st_size);
       return -1;
     }
-  for (int t = 0; t < READ_TRIES; t++)
+  for (int t = 0; t < READ_TRIES && !map_was_lost (s->map); t++)
     {
       if (t > 0 && READ_PAUSE_NS > 0)
         {
@@ -388,9 +694,17 @@ seg_read (const struct seg *s, void **buf, size_t *cap, char *err,
       copy_racy (*buf, (const char *) s->map + f->buf_off[b], (size_t) l);
       atomic_thread_fence (memory_order_acquire);
       uint64_t s2 = atomic_load_explicit (&h->seq[b], memory_order_relaxed);
+      if (map_was_lost (s->map))
+        break;
       if (s1 != s2)
         continue;
       return (long) l;
+    }
+  if (map_was_lost (s->map))
+    {
+      seterr (err, errlen, "%s: the segment was truncated while being read",
+              s->path);
+      return -1;
     }
   seterr (err, errlen, "%s: the segment kept changing while being read",
           s->path);
@@ -399,35 +713,75 @@ seg_read (const struct seg *s, void **buf, size_t *cap, char *err,
 
 /* ---- listing --------------------------------------------------------- */
 
-/* PID from NAME = "osp-<uid>-<pid>" of user UID, or -1. */
-static long
-name_pid (const char *name, unsigned long uid)
+/* From NAME = "osp-<uid>-<pid>" or "osp-<uid>-<pid>-<pidns>": the uid and
+   the pid (0), or -1. */
+static int
+parse_name (const char *name, unsigned long *uid, long *pid)
 {
-  char want[64];
-  snprintf (want, sizeof want, "%s%lu-", &OSP_SHM_PREFIX[1], uid);
-  size_t n = strlen (want);
-  if (strncmp (name, want, n) != 0)
+  const char *p = name;
+  size_t plen = strlen (&OSP_SHM_PREFIX[1]);
+  if (strncmp (p, &OSP_SHM_PREFIX[1], plen) != 0)
     return -1;
-  const char *p = name + n;
-  if (*p < '1' || *p > '9')
-    return -1;
-  long pid = 0;
-  for (; *p; p++)
+  p += plen;
+  unsigned long long v[3];
+  int n = 0;
+  while (n < 3)
     {
-      if (*p < '0' || *p > '9' || pid > (LONG_MAX - 9) / 10)
+      if (*p < '0' || *p > '9' || (n > 0 && *p == '0'))
         return -1;
-      pid = pid * 10 + (*p - '0');
+      unsigned long long x = 0;
+      for (; *p >= '0' && *p <= '9'; p++)
+        {
+          if (x > (ULLONG_MAX - 9) / 10)
+            return -1;
+          x = x * 10 + (unsigned) (*p - '0');
+        }
+      v[n++] = x;
+      if (*p == '\0')
+        break;
+      if (*p++ != '-')
+        return -1;
     }
-  if ((long) (pid_t) pid != pid)
+  if (*p != '\0' || n < 2 || v[0] > ULONG_MAX || v[1] > INT32_MAX)
     return -1;
-  return pid;
+  *uid = (unsigned long) v[0];
+  *pid = (long) v[1];
+  return 0;
 }
 
 int
 seg_alive (pid_t pid)
 {
   /* EPERM: the process exists but is not ours (pid reuse): alive. */
-  return kill (pid, 0) == 0 || errno == EPERM;
+  if (kill (pid, 0) != 0 && errno != EPERM)
+    return 0;
+  /* A zombie (killed, not yet reaped) runs no more. */
+  char state;
+  uint64_t start;
+  return proc_stat (pid, &state, &start) != 0
+         || (state != 'Z' && state != 'X');
+}
+
+int
+seg_running (const struct seg *s)
+{
+  const struct osp_shm_header *h = &s->fixed;
+  if (s->pid > 0 && (int64_t) s->pid != h->pid)
+    {
+      /* Attached through /proc from another pid namespace: the pid we
+         see, with the start time the header recorded (ticks since boot
+         are the same in every namespace). */
+      if (!seg_alive (s->pid))
+        return 0;
+      char state;
+      uint64_t start;
+      return proc_stat (s->pid, &state, &start) != 0 || h->proc_start == 0
+             || start == h->proc_start;
+    }
+  uint64_t ns = pidns_of (0);
+  if (h->major >= 2 && h->pidns != 0 && ns != 0 && h->pidns != ns)
+    return 1; /* its pid means another process here: not known */
+  return header_alive (h);
 }
 
 static int
@@ -448,27 +802,44 @@ seg_list (struct seg_info *out, int max, char *err, size_t errlen)
       seterr (err, errlen, "%s: %s", OSP_SHM_DIR, strerror (errno));
       return -1;
     }
-  unsigned long uid = (unsigned long) geteuid ();
+  /* Root (or CAP_SYS_PTRACE) lists everyone's, like ps. */
+  int priv = privileged ();
+  uint64_t ns = pidns_of (0);
   struct seg_info *all = NULL;
   size_t n = 0, cap = 0;
   struct dirent *e;
   while ((e = readdir (d)) != NULL)
     {
-      long pid = name_pid (e->d_name, uid);
-      if (pid < 0)
+      unsigned long uid;
+      long pid;
+      if (parse_name (e->d_name, &uid, &pid) != 0
+          || (uid != (unsigned long) geteuid () && !priv))
         continue;
       struct stat st;
       if (fstatat (dirfd (d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0
-          || !S_ISREG (st.st_mode) || st.st_uid != geteuid ())
+          || !S_ISREG (st.st_mode) || st.st_uid != uid)
         continue;
+      char path[sizeof OSP_SHM_DIR + 256 + 2];
+      snprintf (path, sizeof path, "%s/%s", OSP_SHM_DIR, e->d_name);
       struct seg s;
-      if (seg_attach (&s, (pid_t) pid, NULL, 0) != 0)
+      if (seg_attach_path (&s, path, NULL, 0) != 0)
         continue; /* not (yet) a valid segment: not attachable */
+      if (s.fixed.pid != pid)
+        {
+          seg_detach (&s);
+          continue;
+        }
       struct seg_info in;
       memset (&in, 0, sizeof in);
       in.pid = (pid_t) pid;
       in.state = atomic_load_explicit (&s.hdr->state, memory_order_acquire);
-      in.alive = seg_alive (in.pid);
+      /* Of another pid namespace, its pid means another process here:
+         whether it runs is not known; its header's word is taken. */
+      if (s.fixed.major >= 2 && s.fixed.pidns != 0 && ns != 0
+          && s.fixed.pidns != ns)
+        in.alive = 1;
+      else
+        in.alive = header_alive (&s.fixed);
       memcpy (in.program, s.fixed.program, sizeof in.program);
       in.start_ns = s.fixed.start_ns;
       in.heartbeat_ns

@@ -105,8 +105,7 @@ source_live (const struct source *s, struct scr_live *l)
   l->pid = (long) g->fixed.pid;
   l->start_ns = g->fixed.start_ns;
   l->state = atomic_load_explicit (&g->hdr->state, memory_order_acquire);
-  l->alive = l->pid > 0 && (long) (pid_t) l->pid == l->pid
-             && seg_alive ((pid_t) l->pid);
+  l->alive = seg_running (g);
   l->heartbeat_ns
       = atomic_load_explicit (&g->hdr->heartbeat_ns, memory_order_relaxed);
   l->publishes

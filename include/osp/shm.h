@@ -1,13 +1,34 @@
 /* osp/shm.h - the shared-memory segment a profiled process publishes into
  * and ospview reads (layout version OSP_SHM_MAJOR.OSP_SHM_MINOR).
  *
- * One POSIX shared-memory object per process: "/osp-<uid>-<pid>", i.e. the
- * file /dev/shm/osp-<uid>-<pid>, created O_CREAT|O_EXCL mode 0600 by the
- * runtime (libosprt/publish.c), its whole size reserved up front
- * (posix_fallocate: a full /dev/shm fails at creation, never as SIGBUS
- * later), unlinked at normal exit by the process that created it; a forked
- * child publishes under its own pid; segments of dead processes are swept
- * by the next runtime of the same user that starts.
+ * One POSIX shared-memory object per process, mode 0600, created O_CREAT|
+ * O_EXCL by the runtime (libosprt/publish.c), named
+ *     "/osp-<euid>-<pid>"           (the file /dev/shm/osp-<euid>-<pid>)
+ * with <pid> as the process sees itself.  /dev/shm is shared by processes
+ * of different pid namespaces (containers, unshare --pid), where the same
+ * number names different processes: so the header records the inode of
+ * the writer's pid namespace and the process's start time in clock ticks
+ * since boot (/proc/PID/stat field 22: it survives exec and tells a
+ * reused pid apart), and when that name is held by a segment of another
+ * pid namespace the writer takes
+ *     "/osp-<euid>-<pid>-<pidns>"   (<pidns>: the inode of /proc/self/ns/pid)
+ * instead.  A reader looking for pid P of namespace N takes the first
+ * name whose header says N (or says nothing: an older writer).
+ *
+ * Size: the object has its whole size (ftruncate), but only the header's
+ * page is reserved at creation (posix_fallocate: a full /dev/shm fails
+ * there); each view buffer's pages are reserved by the writer before it
+ * first writes them (again posix_fallocate: a full /dev/shm is an error,
+ * never a SIGBUS), so a segment costs what its views take, not
+ * 2 * buf_cap.  A reader copies only the len[b] bytes a writer wrote.
+ *
+ * Lifetime: unlinked at normal exit by the process that created it; a
+ * forked child publishes under its own pid; segments of processes that
+ * are provably gone (the header says the sweeper's pid namespace, and
+ * the pid is free, or taken by a process with another start time) are
+ * swept by the next runtime of the same user that starts and by the
+ * parent of forked children (its publisher after forks, and at its
+ * exit); no other segment is ever removed.
  *
  *   [0, header_size)                      struct osp_shm_header
  *   [buf_off[0], buf_off[0] + buf_cap)    view buffer 0 (osp/view.h)
@@ -40,10 +61,11 @@
 #include <stdint.h>
 
 #define OSP_SHM_MAGIC "OSPSHM\000\001" /* 8 bytes */
-#define OSP_SHM_MAJOR 1u
+#define OSP_SHM_MAJOR 2u
 #define OSP_SHM_MINOR 0u
 #define OSP_SHM_BYTE_ORDER 0x01020304u
-/* Object names: OSP_SHM_PREFIX "<uid>-<pid>" (shm_open), files in /dev/shm. */
+/* Object names: OSP_SHM_PREFIX "<uid>-<pid>" or "<uid>-<pid>-<pidns>"
+   (shm_open), files in /dev/shm. */
 #define OSP_SHM_PREFIX "/osp-"
 #define OSP_SHM_DIR "/dev/shm"
 
@@ -69,8 +91,12 @@ struct osp_shm_header
   uint32_t publish_ms;     /* the writer's period between views */
   uint64_t segment_size;   /* bytes of the whole object */
   uint64_t instance_id;    /* random per runtime start */
-  int64_t pid;
+  int64_t pid;             /* as the process sees itself (its pid namespace) */
   uint64_t start_ns;       /* CLOCK_REALTIME at runtime start-up */
+  uint64_t pidns;          /* inode of the process's pid namespace (0:
+                              unknown: no /proc) */
+  uint64_t proc_start;     /* its start, clock ticks since boot (/proc/PID/
+                              stat field 22; 0: unknown) */
   uint64_t buf_off[2];     /* view buffers, 64-aligned */
   uint64_t buf_cap;        /* bytes of each buffer */
   char program[256];       /* the executable's name (NUL-terminated) */

@@ -23,8 +23,11 @@
  *   lifecycle (scenarios run as separate processes): the segment exists
  *     with mode 0600 while the program runs, carries its pid, program,
  *     arguments and options, is unlinked at exit while a reader still
- *     mapped sees the last view marked exited; a stale segment of a dead
- *     pid is swept at start-up (and nothing else); publish=off and
+ *     mapped sees the last view marked exited, and takes memory for its
+ *     views only (not the two whole buffers); at start-up the segments of
+ *     our pid namespace whose process is provably gone (its pid free, or
+ *     held by a process of another start time) are swept, and nothing
+ *     else (a dead pid of another pid namespace, a live process's); publish=off and
  *     mode=off create none; a name already taken, or no room for the
  *     segment (a file size limit), is one stderr line and the program
  *     runs on; a segment left by an exec'ed image of the same
@@ -1057,7 +1060,7 @@ struct child
 /* Run SCENARIO in a new process with OSP_OPTIONS; PRE: 1 takes its
    segment's name first with a plain file, 2 with a segment of its pid
    as an exec'ed image would leave, 3 limits its file size to 1M (as a
-   full /dev/shm would, posix_fallocate fails). */
+   full /dev/shm would: sizing the segment fails). */
 static int
 spawn (struct child *c, const char *scenario, const char *options, int pre,
        const char *err)
@@ -1136,21 +1139,84 @@ child_pid (struct child *c)
   return atol (line);
 }
 
+/* This process's pid namespace (inode) and start time (/proc/self/stat
+   field 22), as publish.c records them. */
+static uint64_t
+self_pidns (void)
+{
+  struct stat st;
+  return stat ("/proc/self/ns/pid", &st) == 0 ? (uint64_t) st.st_ino : 0;
+}
+
+static uint64_t
+self_start (void)
+{
+  char buf[1024];
+  int fd = open ("/proc/self/stat", O_RDONLY);
+  ssize_t n = fd < 0 ? -1 : read (fd, buf, sizeof buf - 1);
+  if (fd >= 0)
+    close (fd);
+  if (n <= 0)
+    return 0;
+  buf[n] = '\0';
+  char *p = strrchr (buf, ')');
+  for (int field = 2; p && field < 22; field++)
+    {
+      p = strchr (p + 1, ' ');
+    }
+  return p ? strtoull (p + 1, NULL, 10) : 0;
+}
+
+/* A segment file PATH with a header of this layout naming PID, NS and
+   START (ONLINE, no view). */
+static void
+fake_segment (const char *path, long pid, uint64_t ns, uint64_t start)
+{
+  struct osp_shm_header h;
+  memset (&h, 0, sizeof h);
+  memcpy (h.magic, OSP_SHM_MAGIC, sizeof h.magic);
+  h.byte_order = OSP_SHM_BYTE_ORDER;
+  h.major = OSP_SHM_MAJOR;
+  h.header_size = sizeof h;
+  h.pid = pid;
+  h.pidns = ns;
+  h.proc_start = start;
+  atomic_store (&h.state, OSP_SHM_ONLINE);
+  int fd = open (path, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  CHECK (fd >= 0 && write (fd, &h, sizeof h) == (ssize_t) sizeof h);
+  if (fd >= 0)
+    close (fd);
+}
+
 static void
 test_lifecycle (const char *dir)
 {
-  /* A stale segment of a dead process, and a name that is no pid. */
+  /* Stale segments of dead processes (one of our pid namespace, swept;
+     one of another, whose pid means nothing here, kept), segments of a
+     live pid with another start time (the pid was reused: swept) and
+     with its own (kept), and a name that is no pid. */
   pid_t dead = fork ();
   if (dead == 0)
     _exit (0);
   waitpid (dead, NULL, 0);
-  char stale[128], odd[128];
+  pid_t dead2 = fork ();
+  if (dead2 == 0)
+    _exit (0);
+  waitpid (dead2, NULL, 0);
+  uint64_t ns = self_pidns (), start = self_start ();
+  CHECK (ns != 0 && start != 0);
+  char stale[128], foreign[128], reused[128], live[128], odd[128];
   snprintf (stale, sizeof stale, "%s", segment_path ((long) dead));
+  snprintf (foreign, sizeof foreign, "%s", segment_path ((long) dead2));
+  snprintf (reused, sizeof reused, "%s-1", segment_path ((long) getpid ()));
+  snprintf (live, sizeof live, "%s-2", segment_path ((long) getpid ()));
   snprintf (odd, sizeof odd, "%s%s%lu-12ab", OSP_SHM_DIR, OSP_SHM_PREFIX,
             (unsigned long) geteuid ());
-  int fd = open (stale, O_RDWR | O_CREAT | O_TRUNC, 0600);
-  close (fd);
-  fd = open (odd, O_RDWR | O_CREAT | O_TRUNC, 0600);
+  fake_segment (stale, dead, ns, start);
+  fake_segment (foreign, dead2, ns + 1, start);
+  fake_segment (reused, getpid (), ns, start - 1);
+  fake_segment (live, getpid (), ns, start);
+  int fd = open (odd, O_RDWR | O_CREAT | O_TRUNC, 0600);
   close (fd);
   char err[4200];
   snprintf (err, sizeof err, "%s/err", dir);
@@ -1166,9 +1232,16 @@ test_lifecycle (const char *dir)
   CHECK_EQ (stat (seg, &st), 0);
   CHECK (S_ISREG (st.st_mode) && (st.st_mode & 07777) == 0600
          && st.st_uid == geteuid ());
-  CHECK (stat (stale, &st) != 0 && errno == ENOENT); /* swept */
-  CHECK_EQ (stat (odd, &st), 0);                     /* not a segment name */
+  /* Memory for the header and the views, not the two whole buffers. */
+  CHECK ((uint64_t) st.st_blocks * 512 < (1u << 20));
+  CHECK (stat (stale, &st) != 0 && errno == ENOENT);   /* swept */
+  CHECK (stat (reused, &st) != 0 && errno == ENOENT);  /* swept */
+  CHECK_EQ (stat (foreign, &st), 0);                   /* another pidns */
+  CHECK_EQ (stat (live, &st), 0);                      /* its process runs */
+  CHECK_EQ (stat (odd, &st), 0);                       /* not a segment name */
   unlink (odd);
+  unlink (foreign);
+  unlink (live);
   if (osp_publish_segment () != NULL) /* alive: ours is not swept */
     CHECK_EQ (stat (segment_path ((long) getpid ()), &st), 0);
 

@@ -560,7 +560,7 @@ segment_file (const char *path, const char *defect)
   else if (strcmp (defect, "bad-magic") == 0)
     memcpy (sh->magic, "NOTOSP\0\1", 8);
   else if (strcmp (defect, "major") == 0)
-    sh->major = 2;
+    sh->major = OSP_SHM_MAJOR + 1;
   else if (strcmp (defect, "byte-order") == 0)
     sh->byte_order = 0x04030201;
   else if (strcmp (defect, "truncated") == 0)
