@@ -23,8 +23,8 @@
 #   5. A snapshot with no rows and no functions: every screen, export, --diff and --merge
 #      answer without a crash.
 #   6. A writer stuck mid-write (a segment whose sequence number stays odd): -b 1 says the
-#      segment kept changing, and so does the UI's table (through tmux, when installed), not
-#      "no profile published yet".
+#      segment kept changing, and so do the UI's table and status line (through tmux, when
+#      installed), not "no profile published yet".
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup safety-viewer
@@ -210,6 +210,11 @@ if command -v tmux > /dev/null 2>&1; then
     osp_fail "the UI's table does not say why there is no view"
     osp_show "$W/torn-ui.txt" "screen"
   }
+  if grep -q "no profile published yet" "$W/torn-ui.txt" ||
+     ! grep -q "no view: cannot read a view: " "$W/torn-ui.txt"; then
+    osp_fail "the UI's status line does not say why there is no view"
+    osp_show "$W/torn-ui.txt" "screen"
+  fi
   $TM kill-server > /dev/null 2>&1
 else
   echo "note: tmux is missing: the UI check of a stuck writer is skipped"

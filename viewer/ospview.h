@@ -326,6 +326,7 @@ struct scr_live
   const char *snapshot;  /* a snapshot file: its path (NULL: live) */
   uint32_t snap_flags;   /* its enum osp_snap_flags */
   uint64_t saved_ns;     /* when it was written (REALTIME) */
+  const char *problem;   /* why no view could be read, or NULL */
 };
 
 /* The status lines (2 or 3) into T->rows: program, pid, uptime, state,

@@ -224,6 +224,8 @@ who (struct line *b, const struct view *v, const struct scr_live *l)
         put (b, " %s old",
              duration (d1, sizeof d1, since (l->now_ns, v->hdr->time_ns)));
     }
+  else if (l->problem != NULL && l->problem[0] != '\0')
+    put (b, "  no view: %s", l->problem); /* as -b says it */
   else
     put (b, "  no profile published yet");
   if (l->truncated)

@@ -240,6 +240,7 @@ tick (struct tui *t)
   if (!t->paused)
     read_view (t);
   source_live (t->source, &t->live);
+  t->live.problem = t->problem;
   build_status (t);
   if (!t->paused)
     tui_rebuild (t);
