@@ -15,7 +15,9 @@
 #      the recorded digest; one that also gives the secret file's size; one naming /etc/shadow
 #      (the issue's case: shows nothing of it even as root) - annotate prints none of those
 #      files' lines and says "source changed or not found".  A view without digests (FNSRC
-#      dropped, as an older view) shows no text of the unchanged file either.
+#      dropped, as an older view) shows no text of the unchanged file either.  A snapshot naming
+#      a FIFO does not even open it (a writer blocked on it stays blocked): opening a device can
+#      have effects of its own.
 #   4. The TUI's detail pane (tmux; this part is skipped without tmux), on the subpaths through
 #      work(): the snapshot shows the HOT line's text; the crafted one naming $W/secret shows
 #      "source changed or not found" and none of the secret's text.
@@ -195,6 +197,19 @@ else
 fi
 grep -q '^==== /etc/shadow ' "$W/ann-shadow.out" || osp_fail "--annotate shadow.ospsnap: no /etc/shadow listing"
 rm -f "$W/ann-shadow.out" # kept files must never hold /etc/shadow (on a failure of this code)
+# a FIFO is never opened (nor would a device be): a writer blocked in opening it stays blocked
+mkfifo "$W/fifo" || exit 99
+( exec 3> "$W/fifo"; echo opened > "$W/fifo-opened" ) &
+wpid=$!
+python3 "$W/craft.py" "$SNAP" "$W/fifo.ospsnap" file source-check.c "$W/fifo" || exit 99
+( cd "$W/src" && "$OSPVIEW" --annotate "$W/fifo.ospsnap" ) > "$W/ann-fifo.out" 2> "$W/ann-fifo.err" ||
+  { osp_fail "--annotate fifo.ospsnap: status $?"; osp_show "$W/ann-fifo.err"; }
+grep -q 'source changed or not found' "$W/ann-fifo.out" ||
+  osp_fail "--annotate fifo.ospsnap does not say 'source changed or not found'"
+sleep 1
+[ -e "$W/fifo-opened" ] && osp_fail "--annotate opened a FIFO that a snapshot names"
+kill "$wpid" 2> /dev/null
+wait "$wpid" 2> /dev/null
 no_text_of "$W/src/source-check.c" "$W/ann-old.out" "--annotate of a view without digests"
 no_text_of "$W/src/source-check.h" "$W/ann-old.out" "--annotate of a view without digests"
 

@@ -8,9 +8,10 @@
  * records the size and SHA-256 of each source file as it compiled it
  * (include/osp/abi.h), the view carries them (FNSRC, include/osp/view.h),
  * and every place that shows source text gets it from here: the file is
- * read once into memory, at most SRC_TEXT_MAX bytes and only when its size
- * is the recorded one, and its bytes are handed out only when exactly
- * those bytes hash to the recorded digest.  Anything else - no digest in
+ * read once into memory, at most SRC_TEXT_MAX bytes and only when it is a
+ * regular file of the recorded size (nothing else is even opened), and
+ * its bytes are handed out only when exactly those bytes hash to the
+ * recorded digest.  Anything else - no digest in
  * the view (an older view, a file the plugin could not read), another
  * size, another digest, not a regular file, unreadable - is the one answer
  * "source changed or not found", with no detail: the reason (the file
@@ -56,11 +57,18 @@ src_text_load (const char *path, const struct osp_vfnsrc *want, size_t *len)
   if (want == NULL || !(want->flags & OSP_VSRC_DIGEST)
       || want->size > SRC_TEXT_MAX || path == NULL || *path == '\0')
     return NULL;
+  /* Only a regular file is opened: opening a device has effects of its
+     own (a watchdog, a tape's rewind), whatever is read after.  The
+     fstat after the open checks it is still that file. */
+  struct stat before, sb;
+  if (stat (path, &before) != 0 || !S_ISREG (before.st_mode)
+      || (uint64_t) before.st_size != want->size)
+    return NULL;
   int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0)
     return NULL;
-  struct stat sb;
   if (fstat (fd, &sb) != 0 || !S_ISREG (sb.st_mode)
+      || sb.st_dev != before.st_dev || sb.st_ino != before.st_ino
       || (uint64_t) sb.st_size != want->size)
     {
       close (fd);
