@@ -17,7 +17,8 @@
 #      files' lines and says "source changed or not found".  A view without digests (FNSRC
 #      dropped, as an older view) shows no text of the unchanged file either.  A snapshot naming
 #      a FIFO does not even open it (a writer blocked on it stays blocked): opening a device can
-#      have effects of its own.
+#      have effects of its own.  A view whose FNSRC has one element too few is refused in one
+#      line.
 #   4. The TUI's detail pane (tmux; this part is skipped without tmux), on the subpaths through
 #      work(): the snapshot shows the HOT line's text; the crafted one naming $W/secret shows
 #      "source changed or not found" and none of the secret's text.
@@ -70,9 +71,10 @@ sys.exit(0 if n.get("header_mix") == "source-check.h" and n.get("work") == "sour
 ' "$W/x.json" || osp_fail "header_mix is not of source-check.h or work not of source-check.c"
 
 # --- crafting views -----------------------------------------------------------------------------
-# craft.py IN OUT [file OLD NEW] [size-of PATH] [drop-fnsrc] [sha-of PATH]: IN's view with every
-# function of file OLD naming NEW instead, its recorded size set to PATH's, or without FNSRC (as a
-# view of minor 1), laid out again with every CRC recomputed (so the view loads).
+# craft.py IN OUT [file OLD NEW] [size-of PATH] [sha-of PATH] [drop-fnsrc] [short-fnsrc]: IN's
+# view with every function of file OLD naming NEW instead, its recorded size or digest set to
+# PATH's, without FNSRC (as a view of minor 1) or with one element too few, laid out again with
+# every CRC recomputed (so the view loads, or is refused for what was changed).
 cat > "$W/craft.py" << 'EOF'
 import hashlib, os, struct, sys, zlib
 data = open(sys.argv[1], "rb").read()
@@ -118,6 +120,9 @@ while args:
         s = S.get(11, [0, 0, b"", 0])
         for i in range(s[3]):
             s[2][i * s[1] + 16:i * s[1] + 48] = h
+    elif a == "short-fnsrc":
+        S[11][2] = S[11][2][:-S[11][1]]
+        S[11][3] -= 1
     elif a == "drop-fnsrc":
         secs = [s for s in secs if s[0] != 11]
         minor = 1
@@ -212,6 +217,14 @@ kill "$wpid" 2> /dev/null
 wait "$wpid" 2> /dev/null
 no_text_of "$W/src/source-check.c" "$W/ann-old.out" "--annotate of a view without digests"
 no_text_of "$W/src/source-check.h" "$W/ann-old.out" "--annotate of a view without digests"
+
+# FNSRC must have one element per function: else the view is refused, in one line
+python3 "$W/craft.py" "$SNAP" "$W/short.ospsnap" short-fnsrc || exit 99
+"$OSPVIEW" --json "$W/short.ospsnap" > /dev/null 2> "$W/short.err"
+rc=$?
+if [ "$rc" -ne 1 ] || [ "$(wc -l < "$W/short.err")" -ne 1 ] || ! grep -q 'FNSRC has' "$W/short.err"; then
+  osp_fail "a view with FNSRC shorter than FUNCS: status $rc, stderr: $(cat "$W/short.err")"
+fi
 
 # --- 4. the TUI's detail pane -------------------------------------------------------------------
 if command -v tmux > /dev/null 2>&1; then
