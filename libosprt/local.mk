@@ -65,7 +65,8 @@ libosprt_tests_libosprt_check_la_LIBADD = -lm
 
 OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
 	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist \
-	libosprt/tests/t_paths libosprt/tests/t_forest libosprt/tests/t_publish
+	libosprt/tests/t_paths libosprt/tests/t_forest libosprt/tests/t_publish \
+	libosprt/tests/t_sha256
 OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online \
 	libosprt/tests/t_pathrun
 check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
@@ -119,3 +120,8 @@ libosprt_tests_t_online_LDADD = $(OSPRT_BLACKBOX_LDADD)
 libosprt_tests_t_pathrun_SOURCES = libosprt/tests/t_pathrun.c libosprt/tests/pathgraphs.h \
 	libosprt/tests/testutil.h
 libosprt_tests_t_pathrun_LDADD = $(OSPRT_BLACKBOX_LDADD)
+
+## t_sha256: the SHA-256 that the plugin and ospview share (sha256.c, not part of the runtime
+## library) against FIPS 180-4's known answers.
+libosprt_tests_t_sha256_SOURCES = libosprt/tests/t_sha256.c libosprt/sha256.h libosprt/sha256.c
+libosprt_tests_t_sha256_CPPFLAGS = -I$(top_srcdir)/libosprt

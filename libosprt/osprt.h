@@ -217,6 +217,12 @@ struct osp_fn
                                       registration (which writes its id
                                       and, with counters, its `counts') */
   char *name, *file;
+  /* The bytes of `file` as compiled (abi.h): ospview shows its text only
+     when the file on disk matches.  comp_dir: the compile's directory. */
+  char *comp_dir;
+  uint64_t file_size;
+  int has_sha256;
+  uint8_t file_sha256[32];
   struct osp_block *blocks;
   struct osp_edge *edges;
   uint64_t *totals; /* blockcount.c: merged counts, under osp_threads_lock */

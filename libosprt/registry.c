@@ -29,7 +29,8 @@
  * whose path words are wrong is a real function from a mismatched plugin,
  * so it always gets one stderr line naming it.  Either way the function is
  * ignored and counted in records_invalid.  What passes is copied (name,
- * file, decoded cfg, path words) because the module may be dlclose'd while
+ * file, its size and SHA-256 and the compile's directory, decoded cfg,
+ * path words) because the module may be dlclose'd while
  * the report still needs them; afterwards the record's address is only
  * compared, never read again, except its id.  (Pointers themselves cannot
  * be checked: a record whose name or cfg pointer is wild would fault here,
@@ -199,6 +200,7 @@ free_fn (struct osp_fn *f)
     return;
   free (f->name);
   free (f->file);
+  free (f->comp_dir);
   free (f->blocks);
   free (f->edges);
   free (f->totals);
@@ -222,12 +224,20 @@ copy_fn (const struct osp_fn_record *r, const char **why)
   f->nedges = (r->cfg_len - 4 * r->nblocks) / 2;
   f->name = copy_string (r->name);
   f->file = copy_string (r->file);
+  f->comp_dir = copy_string (r->comp_dir ? r->comp_dir : "");
+  f->file_size = r->file_size;
+  if (r->file_sha256 != NULL)
+    {
+      memcpy (f->file_sha256, r->file_sha256, sizeof f->file_sha256);
+      f->has_sha256 = 1;
+    }
   f->blocks = calloc (r->nblocks, sizeof *f->blocks);
   f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
   f->totals = calloc (r->nblocks, sizeof *f->totals);
   if (r->flags & OSP_FN_PATH_COUNTS)
     f->kept = calloc (r->npaths, sizeof *f->kept);
-  if (!f->name || !f->file || !f->blocks || !f->edges || !f->totals
+  if (!f->name || !f->file || !f->comp_dir || !f->blocks || !f->edges
+      || !f->totals
       || (!f->kept && (r->flags & OSP_FN_PATH_COUNTS)))
     {
       free_fn (f);

@@ -21,6 +21,9 @@
  *            same order, values as integers, doubles or strings
  *   EDGES    every function's successor lists (the plugin's CFG), so that
  *            a snapshot can draw a function's graph (ospview --dot)
+ *   FNSRC    per function: its source file's size and SHA-256 as the
+ *            plugin recorded them, and the compile's directory, so that
+ *            ospview shows a file's text only when it is the one compiled
  * Every section starts 8-aligned; its CRC-32 covers its count x elem_size
  * bytes (not the padding after it).
  *
@@ -119,7 +122,7 @@ struct plan
   const struct osp_profile *p;
   struct osp_strtab strings;
   struct statlist stats;
-  uint32_t *fname, *ffile, *block0; /* per function */
+  uint32_t *fname, *ffile, *fdir, *block0; /* per function */
   uint64_t nblocks, nedges;
   /* Rows that can be written: the subpaths with known blocks (indices
      into p->subs), and per section the prefix sums of ids. */
@@ -132,7 +135,7 @@ struct plan
   uint32_t run_str[6];
 };
 
-#define NSECTIONS 10
+#define NSECTIONS 11
 
 static void
 plan_free (struct plan *pl)
@@ -141,6 +144,7 @@ plan_free (struct plan *pl)
   free (pl->stats.v);
   free (pl->fname);
   free (pl->ffile);
+  free (pl->fdir);
   free (pl->block0);
   free (pl->subrows);
   free (pl->subblocks);
@@ -168,13 +172,15 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   size_t nf = p->nfns ? p->nfns : 1;
   pl->fname = malloc (nf * sizeof *pl->fname);
   pl->ffile = malloc (nf * sizeof *pl->ffile);
+  pl->fdir = malloc (nf * sizeof *pl->fdir);
   pl->block0 = malloc (nf * sizeof *pl->block0);
   pl->subrows = malloc ((p->nsubs ? p->nsubs : 1) * sizeof *pl->subrows);
   pl->subids = malloc (((size_t) p->nsubs + 1) * sizeof *pl->subids);
   pl->pathids = malloc (((size_t) p->paths.nrows + 1) * sizeof *pl->pathids);
   pl->forestids
       = malloc (((size_t) p->forest.nrows + 1) * sizeof *pl->forestids);
-  if (!pl->fname || !pl->ffile || !pl->block0 || !pl->subrows || !pl->subids
+  if (!pl->fname || !pl->ffile || !pl->fdir || !pl->block0 || !pl->subrows
+      || !pl->subids
       || !pl->pathids || !pl->forestids)
     return -1;
 
@@ -196,6 +202,7 @@ plan_make (struct plan *pl, const struct osp_profile *p,
     {
       pl->fname[i] = osp_strtab_intern (&pl->strings, p->fns[i]->name);
       pl->ffile[i] = osp_strtab_intern (&pl->strings, p->fns[i]->file);
+      pl->fdir[i] = osp_strtab_intern (&pl->strings, p->fns[i]->comp_dir);
       pl->block0[i] = (uint32_t) pl->nblocks;
       pl->nblocks += p->fns[i]->nblocks;
       for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
@@ -242,6 +249,7 @@ plan_make (struct plan *pl, const struct osp_profile *p,
               + NSECTIONS * sizeof (struct osp_view_section)
               + align8 (pl->strings.len) + sizeof (struct osp_vrun)
               + (uint64_t) p->nfns * sizeof (struct osp_vfn)
+              + (uint64_t) p->nfns * sizeof (struct osp_vfnsrc)
               + pl->nblocks * sizeof (struct osp_vblock)
               + pl->nedges * sizeof (struct osp_vedge)
               + pl->stats.n * sizeof (struct osp_vstat);
@@ -419,6 +427,24 @@ write_functions (struct out *o, const struct plan *pl)
             v.flags = e->flags;
             memcpy (&ev[n++], &v, sizeof v);
           }
+    }
+  section_end (o);
+
+  struct osp_vfnsrc *sv = (struct osp_vfnsrc *) section_begin (
+      o, OSP_VS_FNSRC, sizeof *sv, p->nfns);
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      struct osp_vfnsrc v;
+      memset (&v, 0, sizeof v);
+      v.comp_dir = pl->fdir[i];
+      if (f->has_sha256)
+        {
+          v.flags = OSP_VSRC_DIGEST;
+          v.size = f->file_size;
+          memcpy (v.sha256, f->file_sha256, sizeof v.sha256);
+        }
+      memcpy (&sv[i], &v, sizeof v);
     }
   section_end (o);
 }

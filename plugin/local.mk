@@ -17,8 +17,11 @@ plugin_osp_la_SOURCES = \
 	plugin/hooks.cc \
 	plugin/barriers.cc \
 	plugin/tailcalls.cc \
-	plugin/metadata.cc
+	plugin/metadata.cc \
+	libosprt/sha256.h \
+	libosprt/sha256.c
 plugin_osp_la_CPPFLAGS = -I$(GCC_PLUGIN_INCLUDE) -I$(top_srcdir)/include \
+	-I$(top_srcdir)/libosprt \
 	-DOSP_VERSION='"$(PACKAGE_VERSION)"'
 plugin_osp_la_CXXFLAGS = -std=gnu++17 -fno-rtti -fno-exceptions \
 	-Wall -Wextra -Wno-unused-parameter

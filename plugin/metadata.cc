@@ -42,6 +42,17 @@
  * file under -flto.  With placement=late the records are made after IPA,
  * so the constructor is built at PLUGIN_FINISH_UNIT (placement=late
  * refuses -flto).
+ *
+ * Each record also names the bytes of its source file: their size and
+ * SHA-256 (one read-only 32-byte array per file and unit, shared by the
+ * unit's records), and the compile's working directory (get_src_pwd, the
+ * directory relative file names are relative to).  ospview prints a
+ * file's text only when the file on disk has that size and digest, so a
+ * snapshot naming /etc/shadow shows nothing of it (doc/osp.md, "Safety").
+ * The file is read here, once per unit, by the name GCC opened it with
+ * and from the same directory, at most MAX_SOURCE_BYTES; a file that
+ * cannot be read (<stdin>, <built-in>, removed meanwhile) gets no digest,
+ * and no text of it is ever shown.
  */
 #include "gcc-plugin.h"
 #include "tree.h"
@@ -55,8 +66,17 @@
 #include "tree-iterator.h"
 #include "context.h"
 #include "diagnostic-core.h"
+#include "toplev.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <map>
+#include <string>
 
 #include "osp-plugin.h"
+#include "sha256.h"
 
 namespace osp {
 
@@ -92,6 +112,9 @@ build_record_type ()
   add ("paths_len", uint32_type_node);
   add ("reserved", uint32_type_node);
   add ("counts", build_pointer_type (uint64_type_node));
+  add ("file_size", uint64_type_node);
+  add ("file_sha256", const_pointer_to (unsigned_char_type_node));
+  add ("comp_dir", const_pointer_to (char_type_node));
 
   tree type = make_node (RECORD_TYPE);
   /* finish_builtin_struct reverses the chain back into declaration order. */
@@ -196,6 +219,60 @@ string_constant (const char *s, tree field_type)
   return fold_convert (field_type, build_string_literal (strlen (s) + 1, s));
 }
 
+/* Files over this are not hashed (ospview reads no more either). */
+static const uint64_t MAX_SOURCE_BYTES = 16u << 20;
+
+/* What this unit's records say of one source file. */
+struct source_digest
+{
+  uint64_t size = 0;
+  tree sha256 = NULL_TREE; /* the array, or NULL_TREE: not read */
+};
+
+static std::map<std::string, source_digest> digests;
+
+/* Read FILE whole (as GCC did: by this name, from this directory) and
+   hash it; the digest of an unreadable file has no array.  */
+static source_digest
+digest_of (const char *file)
+{
+  auto it = digests.find (file);
+  if (it != digests.end ())
+    return it->second;
+  source_digest d;
+  int fd = *file ? open (file, O_RDONLY | O_CLOEXEC | O_NOCTTY) : -1;
+  struct stat sb;
+  if (fd >= 0 && fstat (fd, &sb) == 0 && S_ISREG (sb.st_mode)
+      && (uint64_t) sb.st_size <= MAX_SOURCE_BYTES)
+    {
+      struct osp_sha256 c;
+      osp_sha256_init (&c);
+      uint64_t got = 0;
+      char buf[65536];
+      ssize_t k;
+      while ((k = read (fd, buf, sizeof buf)) > 0)
+        {
+          osp_sha256_update (&c, buf, (size_t) k);
+          got += (uint64_t) k;
+        }
+      if (k == 0 && got <= MAX_SOURCE_BYTES)
+        {
+          unsigned char sum[OSP_SHA256_BYTES];
+          osp_sha256_final (&c, sum);
+          auto_vec<unsigned char> bytes;
+          for (unsigned char b : sum)
+            bytes.safe_push (b);
+          d.size = got;
+          d.sha256 = build_const_array ("__osp_sha256",
+                                        unsigned_char_type_node, bytes);
+        }
+    }
+  if (fd >= 0)
+    close (fd);
+  digests[file] = d;
+  return d;
+}
+
 /* Give RECORD its contents and hand it to the varpool.  */
 void
 finish_function_record (tree record, tree counters, function *fun,
@@ -242,6 +319,16 @@ finish_function_record (tree record, tree counters, function *fun,
   field = DECL_CHAIN (field);
   tree counts = counters ? build_fold_addr_expr (counters) : null_pointer_node;
   CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), counts));
+  source_digest d = digest_of (file ? file : "");
+  field = DECL_CHAIN (field);
+  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cstu (uint64_type_node, d.size));
+  field = DECL_CHAIN (field);
+  tree sha = d.sha256 ? build_fold_addr_expr (d.sha256) : null_pointer_node;
+  CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), sha));
+  field = DECL_CHAIN (field);
+  const char *pwd = get_src_pwd ();
+  CONSTRUCTOR_APPEND_ELT (v, field, string_constant (pwd ? pwd : "",
+                                                     TREE_TYPE (field)));
 
   DECL_INITIAL (record) = build_constructor (record_type, v);
   varpool_node::finalize_decl (record);

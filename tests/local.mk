@@ -152,6 +152,14 @@ TESTS += $(OSP_SAFETY_VIEWER_TESTS)
 EXTRA_DIST += $(OSP_SAFETY_VIEWER_TESTS) tests/progs/viewer-hostile.c
 OSP_SAFETY_VIEWER_LOGS = tests/safety-viewer.sh.log
 $(OSP_SAFETY_VIEWER_LOGS): viewer/ospview$(EXEEXT) tests/env.sh
+## Source text only from the file compiled (issue 32): the plugin's recorded size and SHA-256,
+## ospview --annotate and the TUI's detail pane on edited sources and crafted snapshots (one
+## naming /etc/shadow), --merge keeping and checking the digests.
+OSP_SOURCE_TEXT_TESTS = tests/source-text.sh
+TESTS += $(OSP_SOURCE_TEXT_TESTS)
+EXTRA_DIST += $(OSP_SOURCE_TEXT_TESTS) tests/progs/source-check.c tests/progs/source-check.h
+OSP_SOURCE_TEXT_LOGS = tests/source-text.sh.log
+$(OSP_SOURCE_TEXT_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
 ## ospview's terminal UI (viewer/tui.c, keys.c) driven through tmux: keys, screens, the forest,
 ## the filter, help, pause, resizing, the program's exit.  Skipped (77) without tmux.

@@ -16,8 +16,8 @@
 #      line marked ">>", the largest path shares and all the marks on the hot loop's lines, no
 #      line over 100% (a path counts once per line), the COLD line unmarked but with a share,
 #      uncovered lines blank; --annotate=FILE by base name; an unknown FILE is one line, exit 1;
-#      run from another directory it lists only the covered lines and says the source was not
-#      found.
+#      run from another directory it lists only the covered lines and says "source changed or not
+#      found".
 #   4. A damaged, a truncated and a missing snapshot, segment files with a bad checksum, torn or
 #      without a view: one stderr line, exit 1, for each export.
 #   5. A view without an EDGES section (progs/viewer-writer.c's segment file, read with
@@ -312,7 +312,7 @@ if found:
 else:
     if 1 in rows:
         bad.append("line 1 (not covered) listed without the source")
-    if not any(l.startswith("(source not found: export-loop.c:") for l in lines):
+    if not any(l.startswith("(source changed or not found: export-loop.c;") for l in lines):
         bad.append("no note that the source was not found")
 for b in bad:
     print("annotate: " + b)

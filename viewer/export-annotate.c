@@ -5,9 +5,10 @@
  * Every file of the view with a covered line (or FILE: the whole path, a
  * suffix at a '/', or the base name, as --dot=NAME@FILE takes it) is
  * listed whole from the source, lines ">>" marked at HOT_MARK of the
- * hottest line's share; when the source cannot be read (another
- * directory, a file over SRC_MAX) only the covered lines are listed, and
- * the listing says so.  Files without a hot line are named at the end.
+ * hottest line's share; when the source is not the file compiled (edited
+ * since, another directory, not found, a view without digests: srctext.c)
+ * only the covered lines are listed, and the listing says "source
+ * changed or not found".  Files without a hot line are named at the end.
  *
  * Why it looks like this: a reader wants the hot path next to the code.
  * A line's share is the sum of the shares of the rows whose blocks cover
@@ -31,7 +32,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define SRC_MAX (16u << 20)   /* larger source files are not read */
 #define HOT_MARK 0.5          /* ">>" at this part of the max */
 
 /* The view's source files (FUNCS' file strings, equal ones merged). */
@@ -216,55 +216,34 @@ lines_free (struct lines *L)
   free (L->iv);
 }
 
-/* A source file read whole (at most SRC_MAX bytes), split into lines. */
+/* A source file read whole (at most SRC_TEXT_MAX bytes, and only the
+   file compiled), split into lines. */
 struct text
 {
   char *buf;
   size_t *start;   /* line i + 1 starts at buf + start[i] */
   size_t n;
-  char why[128];
 };
 
+/* PATH's text, only when it is the file compiled (srctext.c): WANT. */
 static int
-text_read (struct text *t, const char *path)
+text_read (struct text *t, const char *path, const struct osp_vfnsrc *want)
 {
   memset (t, 0, sizeof *t);
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  struct stat sb;
-  if (fd < 0)
-    {
-      snprintf (t->why, sizeof t->why, "%s", strerror (errno));
-      return -1;
-    }
-  if (fstat (fd, &sb) != 0 || !S_ISREG (sb.st_mode)
-      || (uint64_t) sb.st_size > SRC_MAX)
-    {
-      snprintf (t->why, sizeof t->why, "not a regular file of at most 16M");
-      close (fd);
-      return -1;
-    }
-  size_t size = (size_t) sb.st_size, got = 0;
-  t->buf = malloc (size + 1);
-  while (t->buf && got < size)
-    {
-      ssize_t k = read (fd, t->buf + got, size - got);
-      if (k <= 0)
-        break;
-      got += (size_t) k;
-    }
-  close (fd);
+  size_t got = 0;
+  t->buf = src_text_load (path, want, &got);
+  if (t->buf == NULL)
+    return -1;
   size_t n = 1;
-  for (size_t i = 0; t->buf && i < got; i++)
+  for (size_t i = 0; i < got; i++)
     n += t->buf[i] == '\n';
-  t->start = t->buf ? malloc (n * sizeof *t->start) : NULL;
+  t->start = malloc (n * sizeof *t->start);
   if (t->start == NULL)
     {
       free (t->buf);
       t->buf = NULL;
-      snprintf (t->why, sizeof t->why, "out of memory");
       return -1;
     }
-  t->buf[got] = '\0';
   if (got > 0)
     t->start[t->n++] = 0;
   for (size_t i = 0; i < got; i++)
@@ -347,13 +326,14 @@ annotate_file (const struct ann *a, const struct files *fs, uint32_t fi,
     printf (", %zu more", nfn - 8);
   printf (") ====\n");
   struct text t;
-  int ok = *path && text_read (&t, path) == 0;
+  struct osp_vfnsrc want;
+  int ok = *path && src_want (v, fs->by_file + fs->start[fi], nfn, &want)
+           && text_read (&t, path, &want) == 0;
   if (!ok)
     {
-      printf ("(source not found: ");
+      printf ("(" SRC_TEXT_NONE ": ");
       ex_put (stdout, *path ? path : "(no file name)", EX_PLAIN);
-      printf (": %s; only the covered lines are listed)\n",
-              *path ? t.why : "the view has no file name");
+      printf ("; only the covered lines are listed)\n");
     }
   printf ("%2s %9s %9s %6s  %s\n", "", "subpaths", "paths", "line",
           ok ? "source" : "");

@@ -274,6 +274,17 @@ j_functions (struct jw *w, const struct view *v)
       j_u64 (w, "id", f->id);
       j_str (w, "name", view_str (v, f->name));
       j_str (w, "file", view_str (v, f->file));
+      const struct osp_vfnsrc *src = view_fnsrc (v, i);
+      if (src != NULL)
+        j_str (w, "comp_dir", view_str (v, src->comp_dir));
+      if (src != NULL && (src->flags & OSP_VSRC_DIGEST))
+        {
+          char hex[2 * sizeof src->sha256 + 1];
+          for (size_t k = 0; k < sizeof src->sha256; k++)
+            snprintf (hex + 2 * k, 3, "%02x", src->sha256[k]);
+          j_u64 (w, "file_size", src->size);
+          j_str (w, "file_sha256", hex);
+        }
       j_line (w, "first_line", f->first_line);
       j_u64 (w, "calls", f->calls);
       j_open (w, "blocks", '[', 0);

@@ -1,6 +1,8 @@
 ## viewer/local.mk - ospview, the live viewer (included by the top-level Makefile.am; appends
 ## only).  C11, ncursesw from configure (NCURSESW_CFLAGS/NCURSESW_LIBS).  It compiles the
-## runtime's libosprt/crc32.c (the checksums of the view sections) but links nothing else of
+## runtime's libosprt/crc32.c (the checksums of the view sections) and the SHA-256 it shares
+## with the plugin (libosprt/sha256.c: a source file's text is shown only when it has the
+## digest the plugin recorded, viewer/srctext.c) but links nothing else of
 ## the runtime: it reads the shared-memory segments (include/osp/shm.h, include/osp/view.h).
 
 bin_PROGRAMS += viewer/ospview
@@ -27,6 +29,9 @@ viewer_ospview_SOURCES = \
 	viewer/tui.h \
 	viewer/tui.c \
 	viewer/keys.c \
+	viewer/srctext.c \
+	libosprt/sha256.h \
+	libosprt/sha256.c \
 	libosprt/crc32.h \
 	libosprt/crc32.c \
 	libosprt/snapfile.h \

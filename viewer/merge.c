@@ -8,7 +8,13 @@
  * function in only some inputs (a dlopen'ed module) is kept: the merged
  * function table is the union, in the first input's order, then new ones
  * as they come.  Every input must share at least one function with the
- * first (else they are different programs) and have the same mode.
+ * first (else they are different programs) and have the same mode.  A
+ * function keeps its source file's digest (FNSRC: the file's size and
+ * SHA-256 as compiled) when every input that has the function records the
+ * same one; inputs recording different digests for it were compiled from
+ * different sources and are refused (their lines would be shown against
+ * one of the two texts); when an input records none (an older view), the
+ * merged function has none either, and no text of it is shown.
  *
  * Rows are matched by content inside the merged function table, never by
  * the inputs' indices: a subpath by its sequence of (function, block
@@ -173,7 +179,16 @@ struct mfn
   uint32_t id, block0, nblocks;
   const char *name, *file;
   uint64_t calls;
+  int no_digest;      /* an input has it without a source digest */
 };
+
+/* Function FI of V's source digest, or NULL when it has none. */
+static const struct osp_vfnsrc *
+fn_digest (const struct view *v, uint64_t fi)
+{
+  const struct osp_vfnsrc *s = view_fnsrc (v, fi);
+  return s != NULL && (s->flags & OSP_VSRC_DIGEST) ? s : NULL;
+}
 
 /* A merged row of any section. */
 struct mrow
@@ -322,6 +337,21 @@ add_functions (struct merge *m, uint32_t i)
                   return 1;
                 }
             }
+          const struct osp_vfnsrc *x = fn_digest (gv, g->fi);
+          const struct osp_vfnsrc *y = fn_digest (v, fi);
+          if (x != NULL && y != NULL
+              && (x->size != y->size
+                  || memcmp (x->sha256, y->sha256, sizeof x->sha256) != 0))
+            {
+              ospview_error ("%s: not the same build of the program as %s: "
+                             "function %s (%s) was compiled from other "
+                             "contents of its source file (another "
+                             "SHA-256)", in->path, m->in[g->src].path,
+                             g->name, g->file);
+              return 1;
+            }
+          if (y == NULL)
+            m->fns[at->v].no_digest = 1;
           continue;
         }
       if (m->nfns == m->capfns)
@@ -345,7 +375,8 @@ add_functions (struct merge *m, uint32_t i)
                                  .block0 = m->nblocks,
                                  .nblocks = f->nblocks,
                                  .name = m->key_name, .file = m->key_file,
-                                 .calls = OSP_VIEW_NONE };
+                                 .calls = OSP_VIEW_NONE,
+                                 .no_digest = fn_digest (v, fi) == NULL };
       m->nblocks += f->nblocks;
       ht_put (&m->fn_ht, at, h, g);
       if (take_id (m, g, f->id) != 0)
@@ -965,7 +996,17 @@ write_structure (struct vbuild *b, const struct merge *m)
                              .first_line = sf->first_line,
                              .block0 = f->block0, .nblocks = f->nblocks,
                              .calls = f->calls };
-      vb_fn (b, &out);
+      uint32_t at = vb_fn (b, &out);
+      const struct osp_vfnsrc *ss = view_fnsrc (v, f->fi);
+      if (ss != NULL && at != UINT32_MAX)
+        {
+          struct osp_vfnsrc src = *ss;
+          src.comp_dir = vb_str (b, view_str (v, ss->comp_dir));
+          if (f->no_digest)
+            src.flags = 0, src.size = 0,
+            memset (src.sha256, 0, sizeof src.sha256);
+          vb_fnsrc (b, at, &src);
+        }
     }
   for (size_t g = 0; g < m->nfns; g++)
     {

@@ -119,9 +119,11 @@ struct view
   uint64_t nstats;
   const struct osp_vedge *edges; /* grouped by source block */
   uint64_t nedges;
+  const struct osp_vfnsrc *fnsrc; /* NULL, or one per function */
+  uint64_t nfnsrc;
   /* element strides as written (>= the sizes above) */
   uint32_t fn_size, block_size, subpath_size, path_size, forest_size,
-      stat_size, edge_size;
+      stat_size, edge_size, fnsrc_size;
 };
 
 /* Validate the LEN bytes at BUF (8-byte aligned) as a view and fill V.
@@ -131,6 +133,8 @@ int view_parse (struct view *v, const void *buf, size_t len, char *err,
                 size_t errlen);
 /* Element I of a section, striding by its element size. */
 const struct osp_vfn *view_fn (const struct view *v, uint64_t i);
+/* Function I's source digest, NULL when the view has none. */
+const struct osp_vfnsrc *view_fnsrc (const struct view *v, uint64_t i);
 const struct osp_vblock *view_block (const struct view *v, uint64_t i);
 const struct osp_vsubpath *view_subpath (const struct view *v, uint64_t i);
 const struct osp_vpath *view_path (const struct view *v, uint64_t i);
@@ -160,6 +164,24 @@ ospview_hash_mix (uint64_t z)
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
+
+/* ---- srctext.c ------------------------------------------------------- */
+
+/* The largest source file whose text is shown. */
+#define SRC_TEXT_MAX (16u << 20)
+/* What every place that would show source text says instead when the
+   file is not the one compiled (or the view does not say which it was). */
+#define SRC_TEXT_NONE "source changed or not found"
+
+/* The digest the N functions FNS (indices into V's FUNCS) agree their
+   file had: 1 with *OUT, or 0 when any has none or two differ. */
+int src_want (const struct view *v, const uint32_t *fns, size_t n,
+              struct osp_vfnsrc *out);
+/* PATH's bytes (malloc'ed, NUL-appended, *LEN of them) when they are
+   exactly what WANT records - size and SHA-256 of what was read, at most
+   SRC_TEXT_MAX bytes - else NULL (say SRC_TEXT_NONE). */
+char *src_text_load (const char *path, const struct osp_vfnsrc *want,
+                     size_t *len);
 
 /* ---- snapshot.c ------------------------------------------------------ */
 

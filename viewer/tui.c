@@ -63,7 +63,6 @@
 #define MIN_LINES 8
 #define TOAST_S 1.5
 #define OPEN_DEPTH 1           /* forest: roots start open */
-#define SRC_MAX (16u << 20)    /* larger source files are not read */
 #define STEP_LINES 12          /* source lines shown per step at most */
 #define OUT_MAX 1024           /* widest line drawn */
 #define DEAD_ERRS 100          /* immediate ERRs in a row: no terminal */
@@ -386,33 +385,14 @@ src_free (struct tui_src *s)
   memset (s, 0, sizeof *s);
 }
 
+/* PATH's text, only when it is the file compiled (srctext.c). */
 static int
 src_load_text (struct tui_src *s, const char *path)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  struct stat sb;
-  if (fd < 0)
-    return snprintf (s->why, sizeof s->why, "%s", strerror (errno)), -1;
-  if (fstat (fd, &sb) != 0 || !S_ISREG (sb.st_mode)
-      || (uint64_t) sb.st_size > SRC_MAX)
-    {
-      snprintf (s->why, sizeof s->why, "not a regular file of at most 16M");
-      close (fd);
-      return -1;
-    }
-  size_t size = (size_t) sb.st_size, got = 0;
-  s->text = malloc (size + 1);
-  while (s->text && got < size)
-    {
-      ssize_t k = read (fd, s->text + got, size - got);
-      if (k <= 0)
-        break;
-      got += (size_t) k;
-    }
-  close (fd);
+  size_t len;
+  s->text = src_text_load (path, &s->want, &len);
   if (s->text == NULL)
-    return snprintf (s->why, sizeof s->why, "out of memory"), -1;
-  s->text[got] = '\0';
+    return snprintf (s->why, sizeof s->why, SRC_TEXT_NONE), -1;
   return 0;
 }
 
@@ -437,16 +417,18 @@ src_index_lines (struct tui_src *s)
       s->line[s->nlines++] = i + 1;
 }
 
-/* The cached file PATH (read now if it is not cached: the least recently
-   used entry makes room). */
+/* The cached file PATH with the contents WANT (read now if it is not
+   cached: the least recently used entry makes room). */
 static struct tui_src *
-src_get (struct tui *t, const char *path)
+src_get (struct tui *t, const char *path, const struct osp_vfnsrc *want)
 {
   struct tui_src *lru = &t->src[0];
   for (int i = 0; i < TUI_NSRC; i++)
     {
       struct tui_src *s = &t->src[i];
-      if (s->path && strcmp (s->path, path) == 0)
+      if (s->path && strcmp (s->path, path) == 0
+          && s->want.flags == want->flags && s->want.size == want->size
+          && memcmp (s->want.sha256, want->sha256, sizeof want->sha256) == 0)
         {
           s->used = ++t->src_clock;
           return s;
@@ -459,6 +441,7 @@ src_get (struct tui *t, const char *path)
   if (lru->path == NULL)
     return NULL;
   lru->used = ++t->src_clock;
+  lru->want = *want;
   if (src_load_text (lru, path) == 0)
     src_index_lines (lru);
   return lru;
@@ -537,7 +520,12 @@ dl_source (struct tui *t, struct dlines *d, const struct osp_vfn *f,
   const char *path = view_str (&t->view, f->file);
   if (first == 0 || *path == '\0')
     return;
-  struct tui_src *s = src_get (t, path);
+  /* F's index, for its digest (a view strides FUNCS by fn_size) */
+  uint32_t fi = (uint32_t) (((const char *) f - (const char *) t->view.fns)
+                            / t->view.fn_size);
+  struct osp_vfnsrc want;
+  src_want (&t->view, &fi, 1, &want);
+  struct tui_src *s = src_get (t, path, &want);
   if (s == NULL || s->text == NULL)
     {
       if (s != NULL && *warned != s)

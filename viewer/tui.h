@@ -75,6 +75,7 @@ struct tui_src
   size_t *line;            /* offsets of the line starts */
   size_t nlines;
   char why[96];            /* why it could not be read */
+  struct osp_vfnsrc want;  /* the contents it must have (srctext.c) */
   unsigned long used;      /* for the LRU choice */
 };
 

@@ -75,6 +75,7 @@ static const struct kind_info kinds[] = {
   [OSP_VS_FOREST] = { "FOREST", sizeof (struct osp_vforest), 0 },
   [OSP_VS_STATS] = { "STATS", sizeof (struct osp_vstat), 0 },
   [OSP_VS_EDGES] = { "EDGES", sizeof (struct osp_vedge), 0 },
+  [OSP_VS_FNSRC] = { "FNSRC", sizeof (struct osp_vfnsrc), 0 },
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -119,6 +120,12 @@ const struct osp_vedge *
 view_edge (const struct view *v, uint64_t i)
 {
   return ELEM (v, edges, nedges, edge_size, i);
+}
+
+const struct osp_vfnsrc *
+view_fnsrc (const struct view *v, uint64_t i)
+{
+  return ELEM (v, fnsrc, nfnsrc, fnsrc_size, i);
 }
 
 const char *
@@ -269,6 +276,28 @@ check_fns (const struct view *v, const struct strcheck *sc, char *err,
       return fail (err, errlen, "IDS[%llu] = %u, past the %llu blocks",
                    (unsigned long long) i, v->ids[i],
                    (unsigned long long) v->nblocks);
+  return 0;
+}
+
+/* FNSRC: one per function, if any (older views have none: no source
+   text), its strings inside STRINGS.  Flags other than OSP_VSRC_DIGEST
+   (a newer minor's) are ignored. */
+static int
+check_fnsrc (const struct view *v, const struct strcheck *sc, char *err,
+             size_t errlen)
+{
+  if (v->fnsrc != NULL && v->nfnsrc != v->nfns)
+    return fail (err, errlen, "FNSRC has %llu elements for %llu functions",
+                 (unsigned long long) v->nfnsrc,
+                 (unsigned long long) v->nfns);
+  for (uint64_t i = 0; i < v->nfnsrc; i++)
+    {
+      const struct osp_vfnsrc *s = view_fnsrc (v, i);
+      if (!str_ok (sc, s->comp_dir))
+        return fail (err, errlen, "function %llu: its directory (at %u) is "
+                     "not a string inside STRINGS", (unsigned long long) i,
+                     s->comp_dir);
+    }
   return 0;
 }
 
@@ -564,6 +593,7 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
   TAKE (OSP_VS_FOREST, forest, nforest, forest_size);
   TAKE (OSP_VS_STATS, stats, nstats, stat_size);
   TAKE (OSP_VS_EDGES, edges, nedges, edge_size);
+  TAKE (OSP_VS_FNSRC, fnsrc, nfnsrc, fnsrc_size);
 #undef TAKE
   if (v->nfns > UINT32_MAX || v->nblocks >= UINT32_MAX
       || v->nforest >= OSP_VIEW_NO_PARENT)
@@ -576,6 +606,8 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
   int rc = check_run (v, &sc, err, errlen);
   if (rc == 0)
     rc = check_fns (v, &sc, err, errlen);
+  if (rc == 0)
+    rc = check_fnsrc (v, &sc, err, errlen);
   if (rc == 0)
     rc = check_work (v, err, errlen);
   if (rc == 0)

@@ -2,8 +2,8 @@
  *
  * Elements are appended to growable arrays; nothing is laid out until
  * vb_finish, which writes what libosprt/viewwrite.c writes and in the same
- * order: the header, a table of ten sections, then STRINGS, RUN, FUNCS,
- * BLOCKS, EDGES, STATS, IDS, SUBPATHS, PATHS, FOREST, each at an 8-aligned
+ * order: the header, a table of eleven sections, then STRINGS, RUN, FUNCS,
+ * BLOCKS, EDGES, FNSRC, STATS, IDS, SUBPATHS, PATHS, FOREST, each at an 8-aligned
  * offset with zeroed padding after it and the CRC-32 of its count x
  * elem_size bytes.  Elements are written at their C size (all of view.h's
  * structures are multiples of 8 bytes, as view_parse wants).
@@ -32,7 +32,7 @@ vb_free (struct vbuild *b)
   osp_strtab_free (&b->strings);
   struct vb_array *arrs[] = { &b->fns,      &b->blocks, &b->edges,
                               &b->ids,      &b->subpaths, &b->paths,
-                              &b->forest,   &b->stats };
+                              &b->forest,   &b->stats, &b->fnsrc };
   for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
     free (arrs[i]->p);
   memset (b, 0, sizeof *b);
@@ -96,6 +96,23 @@ vb_fn (struct vbuild *b, const struct osp_vfn *f)
 {
   APPEND (fns, struct osp_vfn, f, UINT32_MAX);
   return (uint32_t) (b->fns.n - 1);
+}
+
+/* FNSRC at least N long, the new ones "no digest". */
+static void
+fnsrc_grow (struct vbuild *b, size_t n)
+{
+  static const struct osp_vfnsrc none;
+  while (b->fnsrc.n < n)
+    APPEND (fnsrc, struct osp_vfnsrc, &none, );
+}
+
+void
+vb_fnsrc (struct vbuild *b, uint32_t fn, const struct osp_vfnsrc *s)
+{
+  fnsrc_grow (b, (size_t) fn + 1);
+  if (!b->oom)
+    ((struct osp_vfnsrc *) b->fnsrc.p)[fn] = *s;
 }
 
 uint32_t
@@ -213,7 +230,7 @@ fail (char *err, size_t errlen, const char *fmt, ...)
   return -1;
 }
 
-#define NSECTIONS 10
+#define NSECTIONS 11
 
 int
 vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
@@ -227,6 +244,9 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
       || b->forest.n >= OSP_VIEW_NO_PARENT)
     return fail (err, errlen, "more functions, blocks or forest nodes than "
                  "32-bit indices can name");
+  fnsrc_grow (b, b->fns.n);
+  if (b->oom)
+    return fail (err, errlen, "out of memory building the view");
   struct
   {
     uint32_t kind, elem;
@@ -238,6 +258,7 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
     { OSP_VS_FUNCS, sizeof (struct osp_vfn), b->fns.p, b->fns.n },
     { OSP_VS_BLOCKS, sizeof (struct osp_vblock), b->blocks.p, b->blocks.n },
     { OSP_VS_EDGES, sizeof (struct osp_vedge), b->edges.p, b->edges.n },
+    { OSP_VS_FNSRC, sizeof (struct osp_vfnsrc), b->fnsrc.p, b->fns.n },
     { OSP_VS_STATS, sizeof (struct osp_vstat), b->stats.p, b->stats.n },
     { OSP_VS_IDS, sizeof (uint32_t), b->ids.p, b->ids.n },
     { OSP_VS_SUBPATHS, sizeof (struct osp_vsubpath), b->subpaths.p,

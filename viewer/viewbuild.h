@@ -6,7 +6,7 @@
  * the elements section by section, in any order, with the caller's
  * indices (a function's index is the order it was added, a block's
  * likewise, IDS runs are returned by vb_ids), then vb_finish lays them
- * out as one malloc'ed, 8-aligned view: header, a table of all ten
+ * out as one malloc'ed, 8-aligned view: header, a table of all eleven
  * sections, each section 8-aligned with its CRC-32, the strings interned
  * once each with offset 0 the empty string.
  *
@@ -37,6 +37,7 @@ struct vbuild
   struct osp_strtab strings; /* STRINGS (libosprt/strtab.c) */
   struct osp_vrun run;
   struct vb_array fns, blocks, edges, ids, subpaths, paths, forest, stats;
+  struct vb_array fnsrc; /* FNSRC, as far as set (the rest: no digest) */
   int oom;
 };
 
@@ -53,6 +54,9 @@ void vb_run (struct vbuild *b, const struct osp_vrun *r);
 /* Append one element; the return value is its index in the section
    (UINT32_MAX / UINT64_MAX when out of memory). */
 uint32_t vb_fn (struct vbuild *b, const struct osp_vfn *f);
+/* Function FN's source digest and directory (its comp_dir a vb_str
+   offset); a function never given one has none (no text is shown). */
+void vb_fnsrc (struct vbuild *b, uint32_t fn, const struct osp_vfnsrc *s);
 uint32_t vb_block (struct vbuild *b, const struct osp_vblock *bl);
 void vb_edge (struct vbuild *b, const struct osp_vedge *e);
 /* The LEN block indices at IDS as a new run: the index of its first

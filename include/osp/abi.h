@@ -71,7 +71,7 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 4u
+#define OSP_ABI_VERSION 5u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
@@ -142,7 +142,7 @@ enum osp_fn_flags
   OSP_FN_COUNTS_ATOMIC = 1u << 4 /* ... added to atomically (counts-update=atomic) */
 };
 
-/* One instrumented function.  Size 80 bytes, alignment 8 on LP64; the plugin
+/* One instrumented function.  Size 104 bytes, alignment 8 on LP64; the plugin
  * pins the alignment (DECL_USER_ALIGN) but readers still scan the section in
  * 8-byte steps for OSP_FN_MAGIC so that padding can never derail them.
  *
@@ -169,7 +169,15 @@ enum osp_fn_flags
  *            a path start), or OSP_PATH_NONE for abnormal and EH edges.
  * The sum of the values along a P-DAG path ROOT -> ... -> EXIT is its id,
  * unique in 0 .. npaths-1 (Ball-Larus, PEP Figure 4).  Decoding is greedy:
- * at each node take the out-edge with the largest value <= the remaining id. */
+ * at each node take the out-edge with the largest value <= the remaining id.
+ *
+ * file_size and file_sha256 (ABI 5) identify the bytes of `file` as the
+ * plugin read them when it compiled the function (relative names from
+ * comp_dir, the compile's working directory): ospview shows a file's text
+ * only when the file on disk has exactly that size and SHA-256, so a
+ * snapshot cannot make it print a file that is not the source (doc/osp.md,
+ * "Safety").  file_sha256 is NULL when the plugin could not read the file
+ * (then no text is ever shown for it). */
 struct osp_fn_record
 {
   uint32_t magic;       /* OSP_FN_MAGIC */
@@ -186,6 +194,9 @@ struct osp_fn_record
   uint32_t paths_len;
   uint32_t reserved;      /* 0 */
   uint64_t *counts;       /* npaths counters with OSP_FN_PATH_COUNTS, else NULL */
+  uint64_t file_size;     /* bytes of `file` as compiled */
+  const uint8_t *file_sha256; /* the 32 bytes of their SHA-256, or NULL */
+  const char *comp_dir;   /* the compile's working directory ("" unknown) */
 };
 
 #ifdef __cplusplus

@@ -40,7 +40,10 @@
 
 #define OSP_SNAP_MAGIC "OSPSNAP\001" /* 8 bytes */
 #define OSP_SNAP_MAJOR 1u
-#define OSP_SNAP_MINOR 0u
+/* Minor 1: the same header; the view (osp/view.h minor 2) carries each
+   function's source digest (FNSRC).  A 1.0 file still opens: its view
+   has no digests, so ospview shows no source text from it. */
+#define OSP_SNAP_MINOR 1u
 #define OSP_SNAP_BYTE_ORDER 0x01020304u
 /* Readers refuse larger files (a view of a huge program is a few MB). */
 #define OSP_SNAP_MAX_BYTES (1ull << 32)

@@ -48,6 +48,11 @@
  *            plugin's successor lists: normal, abnormal and EH edges),
  *            grouped by source block in BLOCKS order (minor 1; a view
  *            without it simply has no edges to draw)
+ *   FNSRC    struct osp_vfnsrc per function, in FUNCS order: the size and
+ *            SHA-256 of its source file as compiled and the compile's
+ *            directory (minor 2).  ospview shows a file's text only when
+ *            the file on disk has that size and digest; a view without
+ *            FNSRC (or a function without a digest) shows no source text
  */
 #ifndef OSP_VIEW_H
 #define OSP_VIEW_H
@@ -56,7 +61,7 @@
 
 #define OSP_VIEW_MAGIC "OSPVIEW\001" /* 8 bytes, no NUL needed */
 #define OSP_VIEW_MAJOR 1u
-#define OSP_VIEW_MINOR 1u
+#define OSP_VIEW_MINOR 2u
 #define OSP_VIEW_BYTE_ORDER 0x01020304u
 
 /* "Not known" for counts and lines; "none" for parents. */
@@ -87,7 +92,8 @@ enum osp_view_kind
   OSP_VS_PATHS = 7,
   OSP_VS_FOREST = 8,
   OSP_VS_STATS = 9,
-  OSP_VS_EDGES = 10
+  OSP_VS_EDGES = 10,
+  OSP_VS_FNSRC = 11
 };
 
 struct osp_view_header
@@ -196,6 +202,19 @@ struct osp_vedge
   uint32_t flags;       /* enum osp_edge_flags of osp/abi.h (back, abnormal,
                            EH, fallthru, true, false) */
   uint32_t pad;
+};
+
+/* osp_vfnsrc.flags */
+#define OSP_VSRC_DIGEST 1u /* size and sha256 are known (else: the plugin
+                              could not read the file, show no text) */
+
+struct osp_vfnsrc
+{
+  uint32_t comp_dir;    /* string: the compile's working directory, the
+                           one a relative `file' is relative to ("") */
+  uint32_t flags;       /* OSP_VSRC_DIGEST, or 0 */
+  uint64_t size;        /* bytes of the file as compiled */
+  uint8_t sha256[32];   /* their SHA-256 */
 };
 
 enum osp_vstat_kind { OSP_VSTAT_U64 = 0, OSP_VSTAT_F64 = 1, OSP_VSTAT_STR = 2 };

@@ -88,9 +88,10 @@ struct vinfo
   uint64_t nstats;
   const struct osp_vedge *edges;
   uint64_t nedges;
+  const struct osp_vfnsrc *fnsrc;
 };
 
-static const uint32_t elem_sizes[11] = {
+static const uint32_t elem_sizes[12] = {
   0,
   1,
   sizeof (struct osp_vrun),
@@ -102,6 +103,7 @@ static const uint32_t elem_sizes[11] = {
   sizeof (struct osp_vforest),
   sizeof (struct osp_vstat),
   sizeof (struct osp_vedge),
+  sizeof (struct osp_vfnsrc),
 };
 
 /* NULL if the LEN bytes at BUF (8-aligned) are a valid view, else what is
@@ -127,12 +129,12 @@ view_check (const void *buf, size_t len, struct vinfo *v)
     return "section table outside";
   const struct osp_view_section *s
       = (const struct osp_view_section *) (base + toc);
-  const void *at[11] = { 0 };
-  uint64_t count[11] = { 0 };
+  const void *at[12] = { 0 };
+  uint64_t count[12] = { 0 };
   for (uint32_t i = 0; i < h->nsections; i++)
     {
       uint32_t k = s[i].kind;
-      if (k < 1 || k > 10 || at[k] != NULL)
+      if (k < 1 || k > 11 || at[k] != NULL)
         return "unknown or repeated section kind";
       if (s[i].elem_size != elem_sizes[k] || s[i].reserved != 0)
         return "element size";
@@ -145,7 +147,7 @@ view_check (const void *buf, size_t len, struct vinfo *v)
       at[k] = base + s[i].offset;
       count[k] = s[i].count;
     }
-  for (int k = 1; k <= 10; k++)
+  for (int k = 1; k <= 11; k++)
     if (at[k] == NULL)
       return "a section is missing";
   v->str = at[OSP_VS_STRINGS];
@@ -167,6 +169,7 @@ view_check (const void *buf, size_t len, struct vinfo *v)
   v->nstats = count[OSP_VS_STATS];
   v->edges = at[OSP_VS_EDGES];
   v->nedges = count[OSP_VS_EDGES];
+  v->fnsrc = at[OSP_VS_FNSRC];
 
 #define STR_OK(off) ((off) < v->nstr)
   if (v->nstr < 1 || v->str[0] != '\0' || v->str[v->nstr - 1] != '\0')
@@ -188,6 +191,11 @@ view_check (const void *buf, size_t len, struct vinfo *v)
     }
   if (next != v->nblocks)
     return "FUNCS do not cover BLOCKS";
+  if (count[OSP_VS_FNSRC] != v->nfns)
+    return "FNSRC is not one per function";
+  for (uint64_t i = 0; i < v->nfns; i++)
+    if (!STR_OK (v->fnsrc[i].comp_dir) || v->fnsrc[i].flags > OSP_VSRC_DIGEST)
+      return "FNSRC";
   for (uint64_t i = 0; i < v->nblocks; i++)
     {
       const struct osp_vblock *b = &v->blocks[i];
@@ -315,6 +323,12 @@ make_profile (struct osp_profile *p, struct osp_options *o)
   make_fn (&fn_a, 1, "alpha", "a.c", blk_a, edg_a, 4, 10, 0);
   make_fn (&fn_b, 2, "beta", "b.c", blk_b, edg_b, 3, 30, 4);
   make_fn (&fn_c, 3, "gamma", "a.c", blk_c, edg_c, 2, 50, 7);
+  /* alpha's file as the plugin records it; beta's was not readable */
+  fn_a.comp_dir = (char *) "/build";
+  fn_a.file_size = 1234;
+  fn_a.has_sha256 = 1;
+  for (int i = 0; i < 32; i++)
+    fn_a.file_sha256[i] = (uint8_t) (i * 7 + 1);
   fns[0] = &fn_a;
   fns[1] = &fn_b;
   fns[2] = &fn_c;
@@ -507,7 +521,7 @@ test_view (void)
     }
   CHECK_EQ (v.h->seq, 5);
   CHECK_EQ (v.h->time_ns, 22);
-  CHECK_EQ (v.h->nsections, 10);
+  CHECK_EQ (v.h->nsections, 11);
   CHECK_EQ (v.run->pid, 4242);
   CHECK_EQ (v.run->instance_id, 0xabcdef);
   CHECK_EQ (v.run->exited, 1);
@@ -528,6 +542,13 @@ test_view (void)
   CHECK_EQ (v.fns[0].file, v.fns[2].file); /* "a.c" once */
   CHECK (v.fns[0].file != v.fns[1].file);
   CHECK_EQ (v.fns[0].calls, OSP_VIEW_NONE); /* no counts in subpath modes */
+  /* each function's source digest and directory, as registered */
+  CHECK_EQ (v.fnsrc[0].flags, OSP_VSRC_DIGEST);
+  CHECK_EQ (v.fnsrc[0].size, 1234);
+  CHECK_EQ (v.fnsrc[0].sha256[31], 31 * 7 + 1);
+  CHECK_STR (v.str + v.fnsrc[0].comp_dir, "/build");
+  CHECK (v.fnsrc[1].flags == 0 && v.fnsrc[1].size == 0);
+  CHECK_STR (v.str + v.fnsrc[1].comp_dir, "");
   CHECK_EQ (v.blocks[5].fn, 1);
   CHECK_EQ (v.blocks[5].block, 1);
   CHECK_EQ (v.blocks[5].first_line, 32);
