@@ -231,8 +231,9 @@ if command -v tmux > /dev/null 2>&1; then
   unset TMUX
   TM="tmux -L osp-source-text-$$ -f /dev/null"
   trap '$TM kill-server > /dev/null 2>&1' EXIT
-  # tui NAME SNAPSHOT REGEX: ospview SNAPSHOT in a 120x40 window, the subpaths filtered to those
-  # through work() (the rows of header_mix alone show the unchanged header), until the detail
+  # tui NAME SNAPSHOT REGEX FILTER: ospview SNAPSHOT in a 120x40 window, the subpaths filtered by
+  # FILTER (rows through the hot line's block: which row is first depends on the sample, and a
+  # row through line HOT-1 alone, or through header_mix alone, shows no hot line), until the detail
   # pane has a line matching REGEX (60 s), the screen into $W/NAME.txt; 1 if it never did.
   tui ()
   {
@@ -242,7 +243,7 @@ if command -v tmux > /dev/null 2>&1; then
       sleep 0.2
       n=$((n - 1))
     done
-    $TM send-keys -t "$1" / && $TM send-keys -t "$1" -l 'work()' && $TM send-keys -t "$1" Enter
+    $TM send-keys -t "$1" / && $TM send-keys -t "$1" -l "$4" && $TM send-keys -t "$1" Enter
     n=300
     while [ $n -gt 0 ]; do
       $TM capture-pane -p -t "$1" > "$W/$1.txt" 2> /dev/null
@@ -253,9 +254,9 @@ if command -v tmux > /dev/null 2>&1; then
     $TM send-keys -t "$1" q
     [ $n -gt 0 ]
   }
-  tui good "$SNAP" "^ +$HOT  .*s \\+= header_mix" ||
+  tui good "$SNAP" "^ +$HOT  .*s \\+= header_mix" "source-check.c:$((HOT - 1))-$HOT" ||
     { osp_fail "TUI: the detail pane does not show source-check.c's hot line"; osp_show "$W/good.txt"; }
-  tui bad "$W/secret.ospsnap" 'source changed or not found' ||
+  tui bad "$W/secret.ospsnap" 'source changed or not found' 'work()' ||
     osp_fail "TUI: a view naming another file does not say 'source changed or not found'"
   no_text_of "$W/secret" "$W/bad.txt" "TUI detail pane of a view naming another file"
   $TM kill-server > /dev/null 2>&1

@@ -1,5 +1,5 @@
 /* source-check.c - a loop with a hot line, and a call of an inline
- * function from a header (tests/source-check.sh: ospview shows this
+ * function from a header (tests/source-text.sh: ospview shows this
  * file's text only while it is the file that was compiled). */
 #include <stdio.h>
 #include <stdlib.h>
