@@ -20,6 +20,10 @@
  * bails out if the runtime is already active on this thread: a signal
  * handler running instrumented code in the middle of a hook or of any
  * locked runtime path must neither deadlock nor see half-done state.
+ * (The flag holds the hook's stack mark: a hook frame that a signal
+ * handler left by longjmp is told from a live one by it, and the next
+ * hook recovers the thread instead of being lost for ever; see enter.
+ * No runtime lock can be held by such a frame: osp_lock blocks signals.)
  * Then it dispatches on the mode: blocks counts the block, subpaths hands
  * its global id to the sampler (which re-arms __osp_skip with the next
  * skip), subpaths-exact to the exact counter, off disarms the countdown.
@@ -33,6 +37,11 @@
  * armed: 1 while the runtime is not up yet, huge when it is off,
  * disabled or done.
  *
+ * The exit report first waits for the runtime locks with a deadline
+ * (EXIT_WAIT_MS): a lock still held then means the report, snapshot and
+ * last view are lost (one line says so), never that the program's exit,
+ * and the flush of its stdio after us, waits for ever.
+ *
  * verify_paths=1 prints its summary line at exit, before the report.
  *
  * Publishing (publish.c) starts last, once everything it publishes is up;
@@ -44,6 +53,7 @@
 #include "sampler.h"
 #include "osp/snapshot.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +70,8 @@ OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
 OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
     __osp_path_countdown = 1;
 
+OSP_TLS uintptr_t osp_entry_sp;
+
 struct osp_options osp_opts;
 
 enum phase
@@ -71,6 +83,11 @@ enum phase
   PHASE_DONE       /* reported: hooks only re-arm */
 };
 static atomic_int phase = PHASE_NEW;
+
+/* How long the exit report waits for a runtime lock (osp_locks_probe):
+   generous, as another thread may be in the middle of a long flush on a
+   loaded machine; only a lock that is never released should run out. */
+#define EXIT_WAIT_MS 10000u
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 void
@@ -145,12 +162,18 @@ osp_destructor (void)
   int expected = PHASE_RUNNING;
   if (!atomic_compare_exchange_strong (&phase, &expected, PHASE_REPORTING))
     return;
-  unsigned char was = osp_in_runtime;
-  osp_in_runtime = 1;
+  uintptr_t was = osp_in_runtime;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
   if (osp_opts.verify_paths)
     osp_paths_verify_summary ();
-  if (osp_opts.mode != OSP_MODE_OFF)
+  const char *held;
+  if (osp_opts.mode != OSP_MODE_OFF && osp_locks_probe (EXIT_WAIT_MS, &held))
+    /* Never wait for ever: the program's own exit (its stdio) follows. */
+    osp_warn ("osp: the %s lock was still held after %u s at exit: the "
+              "exit report, snapshot and last view are lost", held,
+              EXIT_WAIT_MS / 1000);
+  else if (osp_opts.mode != OSP_MODE_OFF)
     {
       struct osp_thread *t = osp_thread_peek ();
       if (t != NULL)
@@ -185,8 +208,8 @@ __osp_register_module (uint32_t abi, struct osp_fn_record *start,
   osp_init ();
   if (atomic_load (&phase) == PHASE_DISABLED)
     return;
-  unsigned char was = osp_in_runtime;
-  osp_in_runtime = 1;
+  uintptr_t was = osp_in_runtime;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
   osp_registry_add (abi, start, stop);
   atomic_signal_fence (memory_order_seq_cst);
@@ -199,8 +222,8 @@ __osp_release_module (uint32_t abi, struct osp_fn_record *start,
 {
   if (abi != OSP_ABI_VERSION || atomic_load (&phase) == PHASE_DISABLED)
     return; /* its records were refused: nothing of it was registered */
-  unsigned char was = osp_in_runtime;
-  osp_in_runtime = 1;
+  uintptr_t was = osp_in_runtime;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
   osp_registry_release (start, stop);
   atomic_signal_fence (memory_order_seq_cst);
@@ -213,18 +236,58 @@ lost (atomic_uint_fast64_t *stat)
   atomic_fetch_add_explicit (stat, 1, memory_order_relaxed);
 }
 
+/* Whether the runtime frame that set osp_in_runtime to WAS is gone: a
+   signal handler that interrupted it left by longjmp (the usual timeout:
+   siglongjmp out of a SIGALRM handler).  A live frame is an ancestor of
+   ours, so on the same stack it lies above us (stacks grow down here, as
+   on every target GCC's osp plugin supports); a frame at or below our
+   stack pointer on our stack is gone.  A handler on an alternate signal
+   stack (sigaltstack) runs elsewhere: there only a frame on that same
+   stack can be judged, and a frame on the main stack may be the one it
+   interrupted.  Off the alternate stack a frame on it is gone, as nothing
+   on the main stack can interrupt it.  When in doubt the frame is live
+   (the hook is lost): a hook deeper than the abandoned frame is lost
+   until one at or above it (the loop the program jumped back to) comes. */
+static __attribute__ ((noinline, cold)) int
+abandoned (uintptr_t was, uintptr_t sp)
+{
+  if (was == OSP_RUNTIME_PINNED)
+    return 0;
+  stack_t ss;
+  if (sigaltstack (NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE))
+    {
+      uintptr_t lo = (uintptr_t) ss.ss_sp, hi = lo + ss.ss_size;
+      int frame_alt = was >= lo && was < hi;
+      if (ss.ss_flags & SS_ONSTACK)
+        return frame_alt && sp >= was;
+      if (frame_alt)
+        return 1;
+    }
+  return sp >= was;
+}
+
 /* Enter the runtime from generated code: 0 if it is already active on
    this thread (the hook or path end is lost), else 1, and leave () must
-   follow. */
+   follow.  The flag holds our stack pointer (abandoned, above). */
 static inline int
 enter (void)
 {
-  if (osp_in_runtime)
+  uintptr_t here = osp_entry_sp ? osp_entry_sp : osp_stack_mark ();
+  osp_entry_sp = 0;
+  atomic_signal_fence (memory_order_seq_cst);
+  uintptr_t was = osp_in_runtime;
+  if (was)
     {
       lost (&osp_stats.hits_lost);
-      return 0;
+      if (!abandoned (was, here))
+        return 0;
+      /* The abandoned hook is the one lost; what its thread had pending
+         goes with it (thread.c). */
+      osp_in_runtime = OSP_RUNTIME_PINNED;
+      atomic_signal_fence (memory_order_seq_cst);
+      osp_thread_recover ();
     }
-  osp_in_runtime = 1;
+  osp_in_runtime = here;
   atomic_signal_fence (memory_order_seq_cst);
   return 1;
 }
@@ -271,11 +334,18 @@ osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block)
   leave ();
 }
 
-OSP_EXPORT void
-__osp_block_hook (struct osp_fn_record *rec, uint32_t block)
+static inline void
+block_hook (struct osp_fn_record *rec, uint32_t block)
 {
   if (!osp_sample_append (rec, block)) /* the middle of a sample (sampler.h) */
     osp_block_hook_runtime (rec, block);
+}
+
+OSP_EXPORT void
+__osp_block_hook (struct osp_fn_record *rec, uint32_t block)
+{
+  osp_entry_sp = osp_stack_mark (); /* called by generated code only */
+  block_hook (rec, block);
 }
 
 static inline void
@@ -363,7 +433,7 @@ block_event (struct osp_fn_record *rec, const void *chain, uint64_t i,
              uint64_t max)
 {
   const uint32_t *c = chain;
-  __osp_block_hook (rec, c[1 + i % c[0]]);
+  block_hook (rec, c[1 + i % c[0]]);
   return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1);
 }
 

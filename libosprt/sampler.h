@@ -92,7 +92,14 @@ osp_sample_append_chain (const struct osp_fn_record *rec,
 {
   if (osp_in_runtime)
     return 0;
-  osp_in_runtime = 1;
+  /* The caller's mark (osprt.h), taken: runtime.c's __osp_block_hook
+     has left its own in osp_entry_sp, a batched loop's trampoline its
+     (then a later event takes a deeper one, which only delays a
+     recovery). */
+  uintptr_t mark = osp_entry_sp ? osp_entry_sp : osp_stack_mark ();
+  osp_entry_sp = 0;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = mark;
   atomic_signal_fence (memory_order_seq_cst);
   struct osp_sample_cursor *c = &osp_sample_cursor;
   const struct osp_cursor_fn *f = osp_cursor_fn (rec);

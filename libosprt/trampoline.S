@@ -219,9 +219,9 @@ osp_xsave_measure:
    OSP_CURSOR_FNS. */
 #define APPEND_BLOCK()						\
 	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
-	cmpb	$0, %fs:(%rax);					\
+	cmpq	$0, %fs:(%rax);					\
 	jne	8f;						\
-	movb	$1, %fs:(%rax);					\
+	movq	%rsp, %fs:(%rax); /* osp_stack_mark () */	\
 	pushq	%rcx;						\
 	.cfi_adjust_cfa_offset 8;				\
 	pushq	%rdx;						\
@@ -252,7 +252,7 @@ osp_xsave_measure:
 	jne	6f;						\
 	movl	%fs:OSP_CURSOR_SKIP(%rcx), %eax; /* the last */	\
 6:	movq	osp_in_runtime@gottpoff(%rip), %rcx;		\
-	movb	$0, %fs:(%rcx);					\
+	movq	$0, %fs:(%rcx);					\
 	popq	%rdx;						\
 	.cfi_adjust_cfa_offset -8;				\
 	popq	%rcx;						\
@@ -263,12 +263,14 @@ osp_xsave_measure:
 	.cfi_adjust_cfa_offset -8;				\
 	popq	%rcx;						\
 	.cfi_adjust_cfa_offset -8;				\
-	movb	$0, %fs:(%rax);					\
+	movq	$0, %fs:(%rax);					\
 8:
 #define NO_APPEND()
 
 /* One trampoline: NAME tries FAST (one of the two above), saves the
-   call-clobbered general registers and %rbx, then the vector state (CALL:
+   call-clobbered general registers and %rbx, leaves %rsp at its entry in
+   osp_entry_sp (osprt.h: the stack mark the runtime compares, the same as
+   APPEND_BLOCK's), then the vector state (CALL:
    one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given),
    restores everything and returns TLS, the countdown TARGET re-armed, in
    %eax (the asm's only output: the generated code stores it back). */
@@ -294,7 +296,12 @@ name:								\
 	pushq	%r9;						\
 	pushq	%r10;						\
 	pushq	%r11;						\
+	movq	osp_entry_sp@gottpoff(%rip), %r11;		\
+	leaq	8(%rbp), %rax;	/* %rsp at our entry */		\
+	movq	%rax, %fs:(%r11);				\
 	CALL (target);						\
+	movq	osp_entry_sp@gottpoff(%rip), %r11;		\
+	movq	$0, %fs:(%r11);	/* if TARGET did not take it */	\
 	leaq	-72(%rbp), %rsp;				\
 	popq	%r11;						\
 	popq	%r10;						\

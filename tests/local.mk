@@ -30,6 +30,7 @@ OSP_E2E_TESTS = \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
 	tests/publish.sh \
+	tests/safety-signals.sh \
 	tests/bench.sh
 
 TESTS += $(OSP_E2E_TESTS)
@@ -55,6 +56,7 @@ EXTRA_DIST += \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \
 	tests/progs/publish-live.c \
+	tests/progs/longjmp-alarm.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \
