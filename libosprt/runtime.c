@@ -83,11 +83,6 @@ enum phase
   PHASE_DONE       /* reported: hooks only re-arm */
 };
 static atomic_int phase = PHASE_NEW;
-
-/* How long the exit report waits for a runtime lock (osp_locks_probe):
-   generous, as another thread may be in the middle of a long flush on a
-   loaded machine; only a lock that is never released should run out. */
-#define EXIT_WAIT_MS 10000u
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 void
@@ -155,6 +150,11 @@ osp_constructor (void)
 {
   osp_init ();
 }
+
+/* How long the exit report waits for a runtime lock (osp_locks_probe):
+   generous, as another thread may be in the middle of a long flush on a
+   loaded machine; only a lock that is never released should run out. */
+#define EXIT_WAIT_MS 10000u
 
 __attribute__ ((destructor (101))) static void
 osp_destructor (void)
