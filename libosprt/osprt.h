@@ -513,7 +513,7 @@ void osp_blocks_reset (void);
 /* ---- sampler.c ------------------------------------------------------- */
 
 extern pthread_mutex_t osp_hot_lock; /* the hot-list's tables (strata) */
-extern uint64_t osp_seed;       /* the seed in use (printed in reports) */
+extern _Atomic uint64_t osp_seed; /* the seed in use (printed in reports) */
 
 /* Choose the seed, build the length table, create the hot-list (mode=
    subpaths).  Once, from osp_init.  Returns 0 or -1. */

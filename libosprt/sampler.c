@@ -104,7 +104,11 @@
 #include <unistd.h>
 
 pthread_mutex_t osp_hot_lock = PTHREAD_MUTEX_INITIALIZER;
-uint64_t osp_seed;
+/* Atomic: taking a profile reads it without a lock on a runtime thread
+   (the publisher, the report thread) while a program thread may write
+   it (start-up, and a fork child's osp_sampler_reset, whose copy of the
+   memory the parent's publisher read: ThreadSanitizer saw a race). */
+_Atomic uint64_t osp_seed;
 
 #define QMAX 64
 #define QWORDS 4096

@@ -129,23 +129,38 @@ arena_release (struct osp_arena *a)
 static OSP_TLS unsigned held;
 static OSP_TLS sigset_t held_mask;
 
+/* Every asynchronous signal; not the synchronous ones, which a fault
+   raises whatever the mask (blocked, the kernel would kill the process
+   instead of running the program's handler).  Made by osp_threads_init;
+   before that (unit tests), on the stack each time. */
+static sigset_t async_signals;
+static atomic_int async_signals_made;
+
+static void
+make_async_set (sigset_t *s)
+{
+  sigfillset (s);
+  sigdelset (s, SIGSEGV);
+  sigdelset (s, SIGBUS);
+  sigdelset (s, SIGFPE);
+  sigdelset (s, SIGILL);
+  sigdelset (s, SIGTRAP);
+  sigdelset (s, SIGSYS);
+}
+
 void
 osp_signals_hold (void)
 {
   if (held == 0)
     {
-      /* Every asynchronous signal; not the synchronous ones, which a
-         fault raises whatever the mask (blocked, the kernel would kill
-         the process instead of running the program's handler). */
-      sigset_t all, old;
-      sigfillset (&all);
-      sigdelset (&all, SIGSEGV);
-      sigdelset (&all, SIGBUS);
-      sigdelset (&all, SIGFPE);
-      sigdelset (&all, SIGILL);
-      sigdelset (&all, SIGTRAP);
-      sigdelset (&all, SIGSYS);
-      pthread_sigmask (SIG_BLOCK, &all, &old);
+      sigset_t old, here;
+      const sigset_t *set = &async_signals;
+      if (!atomic_load_explicit (&async_signals_made, memory_order_acquire))
+        {
+          make_async_set (&here);
+          set = &here;
+        }
+      pthread_sigmask (SIG_BLOCK, set, &old);
       /* Blocked from here: no handler can see HELD half set. */
       held_mask = old;
     }
@@ -419,6 +434,8 @@ int
 osp_threads_init (uint32_t max_functions)
 {
   dir_words = (max_functions + OSP_DIR_CHUNK - 1) / OSP_DIR_CHUNK;
+  make_async_set (&async_signals);
+  atomic_store_explicit (&async_signals_made, 1, memory_order_release);
   if (pthread_key_create (&key, thread_exit) != 0)
     return -1;
   if (pthread_atfork (fork_prepare, fork_release, fork_child) != 0)

@@ -262,7 +262,7 @@ on_alt (int sig)
 static void
 test_abandoned (void)
 {
-  static uint32_t cfg[16];
+  static uint32_t cfg[6 * 3];
   osp_test_chain (&ab_rec[0], cfg, "ab", "ab.c", 3, 1);
   __osp_register_module (OSP_ABI_VERSION, ab_rec, ab_rec + 1);
   uint64_t lost = stat_of (&osp_stats.hits_lost);
