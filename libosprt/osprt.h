@@ -418,14 +418,13 @@ extern struct osp_thread *osp_threads; /* list head, under osp_threads_lock */
    abandoned. */
 extern OSP_TLS uintptr_t osp_in_runtime;
 #define OSP_RUNTIME_PINNED 1
-/* The stack pointer at the entry point generated code called, for the
-   runtime's entry (runtime.c, enter) to store in osp_in_runtime and to
-   compare with it: left by the x86-64 trampolines, or by the C entry
-   point itself when none did (then it reads 0); the entry takes it and
-   sets it back to 0.  One mark per call site, whichever path the hook
-   takes (append in assembly, append in C, the runtime), so that a hook
-   from where an abandoned one was finds the mark equal, not above. */
-extern OSP_TLS uintptr_t osp_entry_sp;
+/* The stack mark of a call from generated code, which the runtime's entry
+   (runtime.c, enter) stores in osp_in_runtime and compares with it: the
+   stack pointer at the entry point's entry, so that a hook from where an
+   abandoned one was finds the mark equal, not above, whichever path each
+   took.  An x86-64 trampoline passes it to the C function it calls as the
+   fifth argument, and its cursor append stores the same %rsp; the
+   exported C entry points (plain calls) use their own stack pointer. */
 
 /* The stack pointer, or near enough: an address in the caller's frame. */
 static inline __attribute__ ((always_inline)) uintptr_t
@@ -1092,8 +1091,19 @@ extern struct osp_options osp_opts;
 void osp_init (void);
 /* __osp_block_hook when the open sample's cursor (sampler.h) cannot take
    the block: what the x86-64 trampolines call after trying the cursor
-   themselves. */
-void osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block);
+   themselves (MARK: below). */
+void osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block,
+                             uint64_t unused3, uint64_t unused4,
+                             uintptr_t mark);
+/* What the other x86-64 trampolines call: __osp_path_end, __osp_path_ends
+   and __osp_block_hooks with the trampoline's stack mark (MARK, always
+   the fifth argument, %r8). */
+void osp_path_end_tramp (struct osp_fn_record *rec, uint64_t path,
+                         uint64_t unused3, uint64_t unused4, uintptr_t mark);
+void osp_path_ends_tramp (struct osp_fn_record *rec, uint64_t path,
+                          uint64_t n, uint64_t c_tail, uintptr_t mark);
+void osp_block_hooks_tramp (struct osp_fn_record *rec, const uint32_t *chain,
+                            uint64_t n, uint64_t c_tail, uintptr_t mark);
 /* Whether the runtime is counting (not disabled, not done). */
 int osp_running (void);
 /* Print one "osp: ..." line to stderr with write(2) (no stdio locks). */

@@ -70,8 +70,6 @@ OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
 OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
     __osp_path_countdown = 1;
 
-OSP_TLS uintptr_t osp_entry_sp;
-
 struct osp_options osp_opts;
 
 enum phase
@@ -266,27 +264,36 @@ abandoned (uintptr_t was, uintptr_t sp)
   return sp >= was;
 }
 
-/* Enter the runtime from generated code: 0 if it is already active on
-   this thread (the hook or path end is lost), else 1, and leave () must
-   follow.  The flag holds our stack pointer (abandoned, above). */
-static inline int
-enter (void)
+/* Enter the runtime from generated code whose call has the stack mark
+   HERE (osprt.h) when the runtime is already active on this thread: 0 if
+   the frame that set the flag is live (the hook or path end is lost),
+   else (it was abandoned: abandoned, above) 1 with the thread recovered
+   and the flag holding HERE, and leave () must follow.  Out of line, and
+   its callers' (the *_busy functions) too, so that the hot path of each
+   entry point keeps nothing live across a call. */
+static __attribute__ ((noinline, cold)) int
+enter_busy (uintptr_t here)
 {
-  uintptr_t here = osp_entry_sp ? osp_entry_sp : osp_stack_mark ();
-  osp_entry_sp = 0;
-  atomic_signal_fence (memory_order_seq_cst);
   uintptr_t was = osp_in_runtime;
-  if (was)
-    {
-      lost (&osp_stats.hits_lost);
-      if (!abandoned (was, here))
-        return 0;
-      /* The abandoned hook is the one lost; what its thread had pending
-         goes with it (thread.c). */
-      osp_in_runtime = OSP_RUNTIME_PINNED;
-      atomic_signal_fence (memory_order_seq_cst);
-      osp_thread_recover ();
-    }
+  lost (&osp_stats.hits_lost);
+  if (!abandoned (was, here))
+    return 0;
+  /* The abandoned hook is the one lost; what its thread had pending goes
+     with it (thread.c). */
+  osp_in_runtime = OSP_RUNTIME_PINNED;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_thread_recover ();
+  osp_in_runtime = here;
+  atomic_signal_fence (memory_order_seq_cst);
+  return 1;
+}
+
+/* The same when the runtime is not active: 1. */
+static inline int
+enter (uintptr_t here)
+{
+  if (osp_in_runtime)
+    return 0;
   osp_in_runtime = here;
   atomic_signal_fence (memory_order_seq_cst);
   return 1;
@@ -299,12 +306,15 @@ leave (void)
   osp_in_runtime = 0;
 }
 
-void
-osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block)
+/* An exported C entry point's stack mark (osprt.h); a trampoline's
+   target gets the trampoline's. */
+#define C_MARK() osp_stack_mark ()
+
+/* Inlined into each entry point (the trampolines' and the C ones), so
+   that passing the mark costs no call. */
+static inline __attribute__ ((always_inline)) void
+block_hook_body (struct osp_fn_record *rec, uint32_t block)
 {
-  __osp_skip = 1;
-  if (!enter ())
-    return;
 
   int ph = atomic_load_explicit (&phase, memory_order_acquire);
   if (ph == PHASE_RUNNING || ph == PHASE_REPORTING)
@@ -334,18 +344,44 @@ osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block)
   leave ();
 }
 
-static inline void
-block_hook (struct osp_fn_record *rec, uint32_t block)
+static __attribute__ ((noinline, cold)) void
+block_hook_busy (struct osp_fn_record *rec, uint32_t block, uintptr_t mark)
 {
-  if (!osp_sample_append (rec, block)) /* the middle of a sample (sampler.h) */
-    osp_block_hook_runtime (rec, block);
+  if (enter_busy (mark))
+    block_hook_body (rec, block);
+}
+
+static inline __attribute__ ((always_inline)) void
+block_hook_runtime (struct osp_fn_record *rec, uint32_t block, uintptr_t mark)
+{
+  __osp_skip = 1;
+  if (enter (mark))
+    block_hook_body (rec, block);
+  else
+    block_hook_busy (rec, block, mark);
+}
+
+void
+osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block,
+                        uint64_t unused3, uint64_t unused4, uintptr_t mark)
+{
+  (void) unused3;
+  (void) unused4;
+  block_hook_runtime (rec, block, mark);
+}
+
+static inline void
+block_hook (struct osp_fn_record *rec, uint32_t block, uintptr_t mark)
+{
+  /* The middle of a sample (sampler.h)? */
+  if (!osp_sample_append (rec, block, mark))
+    block_hook_runtime (rec, block, mark);
 }
 
 OSP_EXPORT void
 __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
 {
-  osp_entry_sp = osp_stack_mark (); /* called by generated code only */
-  block_hook (rec, block);
+  block_hook (rec, block, C_MARK ());
 }
 
 static inline void
@@ -354,15 +390,9 @@ path_countdown_set (uint32_t v)
   __atomic_store_n (&__osp_path_countdown, v, __ATOMIC_RELAXED);
 }
 
-OSP_EXPORT void
-__osp_path_end (struct osp_fn_record *rec, uint64_t path)
+static inline __attribute__ ((always_inline)) void
+path_end_body (struct osp_fn_record *rec, uint64_t path)
 {
-  /* As in the hook: 1 first, so a path end of a signal handler that
-     interrupts us calls in (and is counted as lost) instead of wrapping
-     the countdown; the exit below re-arms it for real. */
-  path_countdown_set (1);
-  if (!enter ())
-    return;
 
   int ph = atomic_load_explicit (&phase, memory_order_acquire);
   if ((ph == PHASE_RUNNING || ph == PHASE_REPORTING)
@@ -386,6 +416,41 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
   leave ();
 }
 
+static __attribute__ ((noinline, cold)) void
+path_end_busy (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
+{
+  if (enter_busy (mark))
+    path_end_body (rec, path);
+}
+
+static inline __attribute__ ((always_inline)) void
+path_end (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
+{
+  /* As in the hook: 1 first, so a path end of a signal handler that
+     interrupts us calls in (and is counted as lost) instead of wrapping
+     the countdown; the exit in the body re-arms it for real. */
+  path_countdown_set (1);
+  if (enter (mark))
+    path_end_body (rec, path);
+  else
+    path_end_busy (rec, path, mark);
+}
+
+OSP_EXPORT void
+__osp_path_end (struct osp_fn_record *rec, uint64_t path)
+{
+  path_end (rec, path, C_MARK ());
+}
+
+void
+osp_path_end_tramp (struct osp_fn_record *rec, uint64_t path,
+                    uint64_t unused3, uint64_t unused4, uintptr_t mark)
+{
+  (void) unused3;
+  (void) unused4;
+  path_end (rec, path, mark);
+}
+
 /* Batched loops (abi.h, plugin/loops.cc): at a loop's exit, the events of
    its run at once: EVENTS events, of which event I goes to ONE (REC, ARG,
    I, MAX), the countdown having been the low 32 bits of C_TAIL (the
@@ -399,11 +464,12 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
    most MAX: more than one when it could append the next ones to an open
    sample at once (each as a hook with the countdown at 1 would have). */
 typedef uint64_t (*event_fn) (struct osp_fn_record *rec, const void *arg,
-                              uint64_t i, uint64_t max);
+                              uint64_t i, uint64_t max, uintptr_t mark);
 
 static void
 run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
-           struct osp_fn_record *rec, const void *arg, event_fn one)
+           struct osp_fn_record *rec, const void *arg, event_fn one,
+           uintptr_t mark)
 {
   uint64_t at = 0;
   uint32_t c = (uint32_t) c_tail;
@@ -411,7 +477,7 @@ run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
     {
       at += c ? c : 1;
       __atomic_store_n (countdown, 0, __ATOMIC_RELAXED);
-      at += one (rec, arg, at - 1, events - at + 1) - 1;
+      at += one (rec, arg, at - 1, events - at + 1, mark) - 1;
       c = __atomic_load_n (countdown, __ATOMIC_RELAXED);
     }
   __atomic_store_n (countdown, (c ? c : 1) - (uint32_t) (events - at),
@@ -420,34 +486,62 @@ run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
 
 static uint64_t
 path_event (struct osp_fn_record *rec, const void *path, uint64_t i,
-            uint64_t max)
+            uint64_t max, uintptr_t mark)
 {
   (void) i;
   (void) max;
-  __osp_path_end (rec, *(const uint64_t *) path);
+  path_end (rec, *(const uint64_t *) path, mark);
   return 1;
 }
 
 static uint64_t
 block_event (struct osp_fn_record *rec, const void *chain, uint64_t i,
-             uint64_t max)
+             uint64_t max, uintptr_t mark)
 {
   const uint32_t *c = chain;
-  block_hook (rec, c[1 + i % c[0]]);
-  return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1);
+  block_hook (rec, c[1 + i % c[0]], mark);
+  return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1, mark);
+}
+
+static void
+path_ends (struct osp_fn_record *rec, uint64_t path, uint64_t n,
+           uint64_t c_tail, uintptr_t mark)
+{
+  run_batch (&__osp_path_countdown, n, c_tail, rec, &path, path_event, mark);
+}
+
+static void
+block_hooks (struct osp_fn_record *rec, const uint32_t *chain, uint64_t n,
+             uint64_t c_tail, uintptr_t mark)
+{
+  run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec, chain,
+             block_event, mark);
 }
 
 OSP_EXPORT void
 __osp_path_ends (struct osp_fn_record *rec, uint64_t path, uint64_t n,
                  uint64_t c_tail)
 {
-  run_batch (&__osp_path_countdown, n, c_tail, rec, &path, path_event);
+  path_ends (rec, path, n, c_tail, C_MARK ());
+}
+
+void
+osp_path_ends_tramp (struct osp_fn_record *rec, uint64_t path, uint64_t n,
+                     uint64_t c_tail, uintptr_t mark)
+{
+  path_ends (rec, path, n, c_tail, mark);
 }
 
 OSP_EXPORT void
 __osp_block_hooks (struct osp_fn_record *rec, const uint32_t *chain,
                    uint64_t n, uint64_t c_tail)
 {
-  run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec, chain,
-             block_event);
+  block_hooks (rec, chain, n, c_tail, C_MARK ());
+}
+
+void
+osp_block_hooks_tramp (struct osp_fn_record *rec, const uint32_t *chain,
+                       uint64_t n, uint64_t c_tail, uintptr_t mark)
+{
+  block_hooks (rec, chain, n, c_tail, mark);
 }

@@ -268,10 +268,9 @@ osp_xsave_measure:
 #define NO_APPEND()
 
 /* One trampoline: NAME tries FAST (one of the two above), saves the
-   call-clobbered general registers and %rbx, leaves %rsp at its entry in
-   osp_entry_sp (osprt.h: the stack mark the runtime compares, the same as
-   APPEND_BLOCK's), then the vector state (CALL:
-   one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given),
+   call-clobbered general registers and %rbx, then the vector state (CALL:
+   one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given, and
+   in %r8 the stack mark, osprt.h: %rsp at our entry, as APPEND_BLOCK's),
    restores everything and returns TLS, the countdown TARGET re-armed, in
    %eax (the asm's only output: the generated code stores it back). */
 #define PRESERVING(name, target, tls, FAST, CALL)		\
@@ -296,12 +295,8 @@ name:								\
 	pushq	%r9;						\
 	pushq	%r10;						\
 	pushq	%r11;						\
-	movq	osp_entry_sp@gottpoff(%rip), %r11;		\
-	leaq	8(%rbp), %rax;	/* %rsp at our entry */		\
-	movq	%rax, %fs:(%r11);				\
+	leaq	8(%rbp), %r8;	/* %rsp at our entry */		\
 	CALL (target);						\
-	movq	osp_entry_sp@gottpoff(%rip), %r11;		\
-	movq	$0, %fs:(%r11);	/* if TARGET did not take it */	\
 	leaq	-72(%rbp), %rsp;				\
 	popq	%r11;						\
 	popq	%r10;						\
@@ -330,9 +325,10 @@ name:								\
 	PRESERVING (name##_preserving_xsave, target, tls, FAST, CALL_XSAVE)
 
 FLAVOURS (__osp_block_hook, osp_block_hook_runtime, __osp_skip, APPEND_BLOCK)
-FLAVOURS (__osp_path_end, __osp_path_end, __osp_path_countdown, NO_APPEND)
-FLAVOURS (__osp_path_ends, __osp_path_ends, __osp_path_countdown, NO_APPEND)
-FLAVOURS (__osp_block_hooks, __osp_block_hooks, __osp_skip, NO_APPEND)
+FLAVOURS (__osp_path_end, osp_path_end_tramp, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_path_ends, osp_path_ends_tramp, __osp_path_countdown,
+	  NO_APPEND)
+FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)
 
 #endif
 
