@@ -105,9 +105,9 @@
 
 pthread_mutex_t osp_hot_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Atomic: taking a profile reads it without a lock on a runtime thread
-   (the publisher, the report thread) while a program thread may write
-   it (start-up, and a fork child's osp_sampler_reset, whose copy of the
-   memory the parent's publisher read: ThreadSanitizer saw a race). */
+   (the publisher, the report thread), and a program thread writes it
+   outside osp_init (a fork child's osp_sampler_reset; white-box tests
+   that initialise the sampler again). */
 _Atomic uint64_t osp_seed;
 
 #define QMAX 64
