@@ -163,6 +163,12 @@ osp_destructor (void)
   uintptr_t was = osp_in_runtime;
   osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
+  /* A hook frame of this thread that never resumes (exit () called from
+     a signal handler that interrupted it, or left by a jump and no hook
+     since): its thread-local state may be half updated; settle it from a
+     clean one. */
+  if (was != 0 && was != OSP_RUNTIME_PINNED)
+    osp_thread_recover ();
   if (osp_opts.verify_paths)
     osp_paths_verify_summary ();
   const char *held;

@@ -327,8 +327,14 @@ static void
 thread_exit (void *arg)
 {
   struct osp_thread *t = arg;
+  uintptr_t was = osp_in_runtime;
   osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
+  /* A hook frame that never resumes (the thread left it by a jump, or
+     exits from a signal handler that interrupted it): start from a clean
+     state (runtime.c's destructor does the same). */
+  if (was != 0 && was != OSP_RUNTIME_PINNED)
+    osp_thread_recover ();
   gone = 1;
   osp_thread_cur = NULL;
   osp_thread_settle (t);
