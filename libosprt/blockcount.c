@@ -96,7 +96,7 @@ osp_blocks_merge (struct osp_thread *t)
 int
 osp_blocks_snapshot (struct osp_fn **fns, uint32_t nfns, uint64_t **counts)
 {
-  pthread_mutex_lock (&osp_threads_lock);
+  osp_lock (&osp_threads_lock);
   for (uint32_t i = 0; i < nfns; i++)
     {
       const struct osp_fn *fn = fns[i];
@@ -110,7 +110,7 @@ osp_blocks_snapshot (struct osp_fn **fns, uint32_t nfns, uint64_t **counts)
                   += atomic_load_explicit (&c[b], memory_order_relaxed);
         }
     }
-  pthread_mutex_unlock (&osp_threads_lock);
+  osp_unlock (&osp_threads_lock);
   return 0;
 }
 

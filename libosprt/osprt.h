@@ -67,12 +67,21 @@
  * batch) is flushed: osp_hot_lock or osp_path_lock with trylock while the
  * queue has room, blocking only when it is full (bounded).
  *
+ * Every lock is taken with osp_lock/osp_trylock (thread.c), which block
+ * the asynchronous signals while the thread holds any runtime lock: a
+ * signal handler that leaves by longjmp (siglongjmp out of a SIGALRM
+ * handler, the usual timeout) can never abandon a held lock.  At exit the
+ * destructor waits for the locks with a deadline (osp_locks_probe) and
+ * reports the profile as lost rather than wait for ever.
+ *
  * Reentrancy: every runtime path that can run on a program thread sets the
  * per-thread flag osp_in_runtime first; a hook or path end that finds it
  * set (a signal handler running instrumented code while the runtime is
  * busy on the same thread) only re-arms __osp_skip (__osp_path_countdown)
  * and returns, so it can never deadlock on a lock its own thread holds nor
- * see a half-updated table.
+ * see a half-updated table.  A hook frame that a handler left by longjmp
+ * left the flag set: the next hook on the thread above that frame's stack
+ * pointer sees it is gone and recovers (runtime.c).
  */
 #ifndef OSPRT_H
 #define OSPRT_H
@@ -424,7 +433,56 @@ osp_walk_bump (struct osp_thread *t, enum osp_walk_counter c, uint64_t by)
 
 extern pthread_mutex_t osp_threads_lock;
 extern struct osp_thread *osp_threads; /* list head, under osp_threads_lock */
-extern OSP_TLS unsigned char osp_in_runtime;
+/* Nonzero while the runtime is active on this thread (Reentrancy, above):
+   a hook, a path end and the cursor's append (sampler.h, trampoline.S)
+   store their stack pointer, which tells a frame that a signal handler
+   left by longjmp from a live one (runtime.c, osp_runtime_abandoned);
+   every other runtime path stores OSP_RUNTIME_PINNED, never taken for
+   abandoned. */
+extern OSP_TLS uintptr_t osp_in_runtime;
+#define OSP_RUNTIME_PINNED 1
+/* The stack mark of a call from generated code, which the runtime's entry
+   (runtime.c, enter) stores in osp_in_runtime and compares with it: the
+   stack pointer at the entry point's entry, so that a hook from where an
+   abandoned one was finds the mark equal, not above, whichever path each
+   took.  An x86-64 trampoline passes it to the C function it calls as the
+   fifth argument, and its cursor append stores the same %rsp; the
+   exported C entry points (plain calls) use their own stack pointer. */
+
+/* The stack pointer, or near enough: an address in the caller's frame. */
+static inline __attribute__ ((always_inline)) uintptr_t
+osp_stack_mark (void)
+{
+#if defined __x86_64__
+  uintptr_t sp;
+  __asm__ volatile ("movq %%rsp, %0" : "=r" (sp));
+  return sp;
+#else
+  return (uintptr_t) __builtin_frame_address (0);
+#endif
+}
+
+/* Runtime locks and signals: every runtime lock is taken through these,
+   which block the asynchronous signals for as long as the thread holds
+   any (nested: only the outermost pays two pthread_sigmask), so no
+   signal handler can run, and so none can leave by longjmp, while a
+   runtime lock is held.  osp_trylock returns 0 when it took the lock.
+   osp_signals_hold/release alone keep a short update of thread-local
+   state (the arena, a thread's first state) whole the same way. */
+void osp_signals_hold (void);
+void osp_signals_release (void);
+void osp_lock (pthread_mutex_t *m);
+int osp_trylock (pthread_mutex_t *m);
+void osp_unlock (pthread_mutex_t *m);
+/* At exit: wait at most MS milliseconds for each global runtime lock to
+   be free (all of them, in order, one deadline).  0 if every one was;
+   else -1 and *WHICH names the first that was not. */
+int osp_locks_probe (uint32_t ms, const char **which);
+/* On the calling thread, whose runtime frame a signal handler left by
+   longjmp (runtime.c): put its per-thread state back in a state the next
+   hook can use - the open sample, the queued samples and the exact batch
+   are dropped (their blocks are lost). */
+void osp_thread_recover (void);
 
 /* Create the thread key and the fork handlers (once, from osp_init). */
 int osp_threads_init (uint32_t max_functions);
@@ -477,7 +535,7 @@ void osp_blocks_reset (void);
 /* ---- sampler.c ------------------------------------------------------- */
 
 extern pthread_mutex_t osp_hot_lock; /* the hot-list's tables (strata) */
-extern uint64_t osp_seed;       /* the seed in use (printed in reports) */
+extern _Atomic uint64_t osp_seed; /* the seed in use (printed in reports) */
 
 /* Choose the seed, build the length table, create the hot-list (mode=
    subpaths).  Once, from osp_init.  Returns 0 or -1. */
@@ -491,6 +549,9 @@ void osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
 /* On T's own thread: count the blocks of the current skip consumed so
    far, and hand the queued samples to the hot-list. */
 void osp_sampler_sync (struct osp_thread *t);
+/* On T's own thread, after a runtime frame was abandoned (runtime.c):
+   drop the open sample and the queued samples, close the cursor. */
+void osp_sampler_recover (struct osp_thread *t);
 /* T's walk counters into the merged totals.  Under osp_threads_lock. */
 void osp_walk_merge (struct osp_thread *t);
 /* Merged totals plus every live thread's counters.  Takes the lock. */
@@ -520,6 +581,8 @@ int osp_exact_init (const struct osp_options *o);
 void osp_exact_hit (struct osp_thread *t, uint32_t gid);
 /* On T's own thread: count T's pending blocks into the table. */
 void osp_exact_sync (struct osp_thread *t);
+/* The same for the exact batch: drop its blocks and its history. */
+void osp_exact_recover (struct osp_thread *t);
 /* Fork child, under every lock: forget every count. */
 void osp_exact_reset (void);
 
@@ -1059,8 +1122,19 @@ extern struct osp_options osp_opts;
 void osp_init (void);
 /* __osp_block_hook when the open sample's cursor (sampler.h) cannot take
    the block: what the x86-64 trampolines call after trying the cursor
-   themselves. */
-void osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block);
+   themselves (MARK: below). */
+void osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block,
+                             uint64_t unused3, uint64_t unused4,
+                             uintptr_t mark);
+/* What the other x86-64 trampolines call: __osp_path_end, __osp_path_ends
+   and __osp_block_hooks with the trampoline's stack mark (MARK, always
+   the fifth argument, %r8). */
+void osp_path_end_tramp (struct osp_fn_record *rec, uint64_t path,
+                         uint64_t unused3, uint64_t unused4, uintptr_t mark);
+void osp_path_ends_tramp (struct osp_fn_record *rec, uint64_t path,
+                          uint64_t n, uint64_t c_tail, uintptr_t mark);
+void osp_block_hooks_tramp (struct osp_fn_record *rec, const uint32_t *chain,
+                            uint64_t n, uint64_t c_tail, uintptr_t mark);
 /* Whether the runtime is counting (not disabled, not done). */
 int osp_running (void);
 /* Print one "osp: ..." line to stderr with write(2) (no stdio locks),

@@ -188,7 +188,7 @@ stream_of (struct osp_thread *t)
 {
   if (t->kstream || t->forest_refused)
     return t->kstream;
-  pthread_mutex_lock (&osp_forest_lock);
+  osp_lock (&osp_forest_lock);
   struct osp_kstream *k = nstreams < max_streams ? stream_new () : NULL;
   if (k)
     {
@@ -198,7 +198,7 @@ stream_of (struct osp_thread *t)
     }
   else
     refused++;
-  pthread_mutex_unlock (&osp_forest_lock);
+  osp_unlock (&osp_forest_lock);
   t->kstream = k;
   t->forest_refused = k == NULL;
   return k;
@@ -321,13 +321,13 @@ static void
 flush (struct osp_kstream *k, int block)
 {
   if (block)
-    pthread_mutex_lock (&k->lock);
-  else if (pthread_mutex_trylock (&k->lock) != 0)
+    osp_lock (&k->lock);
+  else if (osp_trylock (&k->lock) != 0)
     return;
   drain (k);
   k->done = 0;
   atomic_store_explicit (&k->n, 0, memory_order_relaxed);
-  pthread_mutex_unlock (&k->lock);
+  osp_unlock (&k->lock);
 }
 
 static void
@@ -648,18 +648,18 @@ osp_forest_collect (struct osp_profile *p, const struct osp_options *o)
   f->bytes_bound = (uint64_t) stream_bytes * max_streams;
   f->unseen = unseen_ends (p);
 
-  pthread_mutex_lock (&osp_forest_lock);
+  osp_lock (&osp_forest_lock);
   const struct osp_kslab **ks = malloc ((nstreams ? nstreams : 1)
                                         * sizeof *ks);
   if (ks == NULL)
     {
-      pthread_mutex_unlock (&osp_forest_lock);
+      osp_unlock (&osp_forest_lock);
       return -1;
     }
   unsigned n = 0;
   for (struct osp_kstream *k = streams; k; k = k->next)
     {
-      pthread_mutex_lock (&k->lock);
+      osp_lock (&k->lock);
       drain (k);
       struct osp_forest_stats st;
       osp_kslab_stats (&k->ks, &st);
@@ -677,8 +677,8 @@ osp_forest_collect (struct osp_profile *p, const struct osp_options *o)
   f->refused = refused;
   int rc = build_rows (p, o, ks, n);
   for (struct osp_kstream *k = streams; k; k = k->next)
-    pthread_mutex_unlock (&k->lock);
-  pthread_mutex_unlock (&osp_forest_lock);
+    osp_unlock (&k->lock);
+  osp_unlock (&osp_forest_lock);
   free (ks);
   if (rc != 0)
     osp_forest_profile_free (f);

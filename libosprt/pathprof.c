@@ -336,14 +336,14 @@ flush (struct osp_path_batch *b, int wait)
   if (atomic_load_explicit (&b->n, memory_order_relaxed) == 0)
     return;
   if (wait)
-    pthread_mutex_lock (&osp_path_lock);
-  else if (pthread_mutex_trylock (&osp_path_lock) != 0)
+    osp_lock (&osp_path_lock);
+  else if (osp_trylock (&osp_path_lock) != 0)
     return;
   count_batch_locked (b, atomic_load_explicit (&b->n, memory_order_relaxed),
                       b->scratch);
   b->done = 0;
   atomic_store_explicit (&b->n, 0, memory_order_relaxed);
-  pthread_mutex_unlock (&osp_path_lock);
+  osp_unlock (&osp_path_lock);
 }
 
 /* The reporter: every live thread's pending pairs.  Under osp_threads_lock
@@ -610,10 +610,10 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
   pp->policy = o->paths;
   pp->bytes_bound = o->path_bytes;
 
-  pthread_mutex_lock (&osp_threads_lock);
-  pthread_mutex_lock (&osp_path_lock);
+  osp_lock (&osp_threads_lock);
+  osp_lock (&osp_path_lock);
   int rc = drain_locked ();
-  pthread_mutex_unlock (&osp_threads_lock);
+  osp_unlock (&osp_threads_lock);
   pp->raises = osp_pathprof_gen ();
   pp->scale = o->paths == OSP_PATHS_COUNTER
                   ? osp_pathprof_interval (pp->raises)
@@ -630,7 +630,7 @@ osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
                                             memory_order_relaxed);
   if (rc == 0)
     rc = copy_locked (p, pp, o);
-  pthread_mutex_unlock (&osp_path_lock);
+  osp_unlock (&osp_path_lock);
   if (rc != 0)
     return -1; /* osp_profile_free frees what was made */
 

@@ -521,9 +521,9 @@ osp_paths_verify (const struct osp_fn *f)
 void
 osp_paths_verify_totals (struct osp_verify_totals *out)
 {
-  pthread_mutex_lock (&osp_registry_lock);
+  osp_lock (&osp_registry_lock);
   *out = totals;
-  pthread_mutex_unlock (&osp_registry_lock);
+  osp_unlock (&osp_registry_lock);
 }
 
 void

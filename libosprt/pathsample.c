@@ -288,7 +288,7 @@ osp_pathsample_sync (struct osp_thread *t)
 static void
 tick (void)
 {
-  pthread_mutex_lock (&osp_threads_lock);
+  osp_lock (&osp_threads_lock);
   for (struct osp_thread *t = osp_threads; t; t = t->next)
     {
       if (t->path_countdown == NULL)
@@ -298,7 +298,7 @@ tick (void)
       atomic_store_explicit (&t->path_tick, 1, memory_order_relaxed);
       __atomic_store_n (t->path_countdown, k, __ATOMIC_RELEASE);
     }
-  pthread_mutex_unlock (&osp_threads_lock);
+  osp_unlock (&osp_threads_lock);
   atomic_fetch_add_explicit (&osp_stats.path_ticks, 1, memory_order_relaxed);
 }
 

@@ -442,10 +442,10 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
   uintptr_t p = ((uintptr_t) start + align - 1) & ~(uintptr_t) (align - 1);
   uintptr_t end = (uintptr_t) stop;
 
-  pthread_mutex_lock (&osp_registry_lock);
+  osp_lock (&osp_registry_lock);
   if (start == NULL || end < (uintptr_t) start)
     {
-      pthread_mutex_unlock (&osp_registry_lock);
+      osp_unlock (&osp_registry_lock);
       return;
     }
   if (abi != OSP_ABI_VERSION)
@@ -542,7 +542,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
       atomic_fetch_add_explicit (&osp_stats.abi_mismatches, mismatched,
                                  memory_order_relaxed);
     }
-  pthread_mutex_unlock (&osp_registry_lock);
+  osp_unlock (&osp_registry_lock);
 
   if (uncheckable != NULL)
     warn_uncheckable (uncheckable, loopy);
@@ -602,7 +602,7 @@ void
 osp_registry_release (struct osp_fn_record *start, struct osp_fn_record *stop)
 {
   uintptr_t lo = (uintptr_t) start, hi = (uintptr_t) stop;
-  pthread_mutex_lock (&osp_registry_lock);
+  osp_lock (&osp_registry_lock);
   uint32_t m = 0;
   while (m < nmods && (mods[m].start != lo || mods[m].stop != hi))
     m++;
@@ -620,33 +620,33 @@ osp_registry_release (struct osp_fn_record *start, struct osp_fn_record *stop)
         }
       mods[m].counted = 0;
     }
-  pthread_mutex_unlock (&osp_registry_lock);
+  osp_unlock (&osp_registry_lock);
 }
 
 /* Readers of counts hold the registry lock, which a release takes. */
 void
 osp_counters_hold (void)
 {
-  pthread_mutex_lock (&osp_registry_lock);
+  osp_lock (&osp_registry_lock);
 }
 
 void
 osp_counters_done (void)
 {
-  pthread_mutex_unlock (&osp_registry_lock);
+  osp_unlock (&osp_registry_lock);
 }
 
 int
 osp_registry_snapshot (struct osp_fn ***fns_out, uint32_t *nfns_out,
                        struct osp_module **mods_out, uint32_t *nmods_out)
 {
-  pthread_mutex_lock (&osp_registry_lock);
+  osp_lock (&osp_registry_lock);
   uint32_t n = atomic_load_explicit (&osp_nfns, memory_order_relaxed);
   struct osp_fn **fns = malloc ((n ? n : 1) * sizeof *fns);
   struct osp_module *m = malloc ((nmods ? nmods : 1) * sizeof *m);
   if (fns == NULL || m == NULL)
     {
-      pthread_mutex_unlock (&osp_registry_lock);
+      osp_unlock (&osp_registry_lock);
       free (fns);
       free (m);
       return -1;
@@ -656,7 +656,7 @@ osp_registry_snapshot (struct osp_fn ***fns_out, uint32_t *nfns_out,
   if (nmods)
     memcpy (m, mods, nmods * sizeof *m);
   *nmods_out = nmods;
-  pthread_mutex_unlock (&osp_registry_lock);
+  osp_unlock (&osp_registry_lock);
   *fns_out = fns;
   *nfns_out = n;
   *mods_out = m;

@@ -20,6 +20,10 @@
  * bails out if the runtime is already active on this thread: a signal
  * handler running instrumented code in the middle of a hook or of any
  * locked runtime path must neither deadlock nor see half-done state.
+ * (The flag holds the hook's stack mark: a hook frame that a signal
+ * handler left by longjmp is told from a live one by it, and the next
+ * hook recovers the thread instead of being lost for ever; see enter.
+ * No runtime lock can be held by such a frame: osp_lock blocks signals.)
  * Then it dispatches on the mode: blocks counts the block, subpaths hands
  * its global id to the sampler (which re-arms __osp_skip with the next
  * skip), subpaths-exact to the exact counter, off disarms the countdown.
@@ -33,6 +37,11 @@
  * armed: 1 while the runtime is not up yet, huge when it is off,
  * disabled or done.
  *
+ * The exit report first waits for the runtime locks with a deadline
+ * (EXIT_WAIT_MS): a lock still held then means the report, snapshot and
+ * last view are lost (one line says so), never that the program's exit,
+ * and the flush of its stdio after us, waits for ever.
+ *
  * verify_paths=1 prints its summary line at exit, before the report.
  *
  * Publishing (publish.c) starts last, once everything it publishes is up;
@@ -44,6 +53,7 @@
 #include "sampler.h"
 #include "osp/snapshot.h"
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,18 +148,35 @@ osp_constructor (void)
   osp_init ();
 }
 
+/* How long the exit report waits for a runtime lock (osp_locks_probe):
+   generous, as another thread may be in the middle of a long flush on a
+   loaded machine; only a lock that is never released should run out. */
+#define EXIT_WAIT_MS 10000u
+
 __attribute__ ((destructor (101))) static void
 osp_destructor (void)
 {
   int expected = PHASE_RUNNING;
   if (!atomic_compare_exchange_strong (&phase, &expected, PHASE_REPORTING))
     return;
-  unsigned char was = osp_in_runtime;
-  osp_in_runtime = 1;
+  uintptr_t was = osp_in_runtime;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
+  /* A hook frame of this thread that never resumes (exit () called from
+     a signal handler that interrupted it, or left by a jump and no hook
+     since): its thread-local state may be half updated; settle it from a
+     clean one. */
+  if (was != 0 && was != OSP_RUNTIME_PINNED)
+    osp_thread_recover ();
   if (osp_opts.verify_paths)
     osp_paths_verify_summary ();
-  if (osp_opts.mode != OSP_MODE_OFF)
+  const char *held;
+  if (osp_opts.mode != OSP_MODE_OFF && osp_locks_probe (EXIT_WAIT_MS, &held))
+    /* Never wait for ever: the program's own exit (its stdio) follows. */
+    osp_warn ("osp: the %s lock was still held after %u s at exit: the "
+              "exit report, snapshot and last view are lost", held,
+              EXIT_WAIT_MS / 1000);
+  else if (osp_opts.mode != OSP_MODE_OFF)
     {
       struct osp_thread *t = osp_thread_peek ();
       if (t != NULL)
@@ -184,8 +211,8 @@ __osp_register_module (uint32_t abi, struct osp_fn_record *start,
   osp_init ();
   if (atomic_load (&phase) == PHASE_DISABLED)
     return;
-  unsigned char was = osp_in_runtime;
-  osp_in_runtime = 1;
+  uintptr_t was = osp_in_runtime;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
   osp_registry_add (abi, start, stop);
   atomic_signal_fence (memory_order_seq_cst);
@@ -198,8 +225,8 @@ __osp_release_module (uint32_t abi, struct osp_fn_record *start,
 {
   if (abi != OSP_ABI_VERSION || atomic_load (&phase) == PHASE_DISABLED)
     return; /* its records were refused: nothing of it was registered */
-  unsigned char was = osp_in_runtime;
-  osp_in_runtime = 1;
+  uintptr_t was = osp_in_runtime;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
   osp_registry_release (start, stop);
   atomic_signal_fence (memory_order_seq_cst);
@@ -212,18 +239,67 @@ lost (atomic_uint_fast64_t *stat)
   atomic_fetch_add_explicit (stat, 1, memory_order_relaxed);
 }
 
-/* Enter the runtime from generated code: 0 if it is already active on
-   this thread (the hook or path end is lost), else 1, and leave () must
-   follow. */
+/* Whether the runtime frame that set osp_in_runtime to WAS is gone: a
+   signal handler that interrupted it left by longjmp (the usual timeout:
+   siglongjmp out of a SIGALRM handler).  A live frame is an ancestor of
+   ours, so on the same stack it lies above us (stacks grow down here, as
+   on every target GCC's osp plugin supports); a frame at or below our
+   stack pointer on our stack is gone.  A handler on an alternate signal
+   stack (sigaltstack) runs elsewhere: there only a frame on that same
+   stack can be judged, and a frame on the main stack may be the one it
+   interrupted.  Off the alternate stack a frame on it is gone, as nothing
+   on the main stack can interrupt it.  When in doubt the frame is live
+   (the hook is lost): a hook deeper than the abandoned frame is lost
+   until one at or above it (the loop the program jumped back to) comes. */
+static __attribute__ ((noinline, cold)) int
+abandoned (uintptr_t was, uintptr_t sp)
+{
+  if (was == OSP_RUNTIME_PINNED)
+    return 0;
+  stack_t ss;
+  if (sigaltstack (NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE))
+    {
+      uintptr_t lo = (uintptr_t) ss.ss_sp, hi = lo + ss.ss_size;
+      int frame_alt = was >= lo && was < hi;
+      if (ss.ss_flags & SS_ONSTACK)
+        return frame_alt && sp >= was;
+      if (frame_alt)
+        return 1;
+    }
+  return sp >= was;
+}
+
+/* Enter the runtime from generated code whose call has the stack mark
+   HERE (osprt.h) when the runtime is already active on this thread: 0 if
+   the frame that set the flag is live (the hook or path end is lost),
+   else (it was abandoned: abandoned, above) 1 with the thread recovered
+   and the flag holding HERE, and leave () must follow.  Out of line, and
+   its callers' (the *_busy functions) too, so that the hot path of each
+   entry point keeps nothing live across a call. */
+static __attribute__ ((noinline, cold)) int
+enter_busy (uintptr_t here)
+{
+  uintptr_t was = osp_in_runtime;
+  lost (&osp_stats.hits_lost);
+  if (!abandoned (was, here))
+    return 0;
+  /* The abandoned hook is the one lost; what its thread had pending goes
+     with it (thread.c). */
+  osp_in_runtime = OSP_RUNTIME_PINNED;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_thread_recover ();
+  osp_in_runtime = here;
+  atomic_signal_fence (memory_order_seq_cst);
+  return 1;
+}
+
+/* The same when the runtime is not active: 1. */
 static inline int
-enter (void)
+enter (uintptr_t here)
 {
   if (osp_in_runtime)
-    {
-      lost (&osp_stats.hits_lost);
-      return 0;
-    }
-  osp_in_runtime = 1;
+    return 0;
+  osp_in_runtime = here;
   atomic_signal_fence (memory_order_seq_cst);
   return 1;
 }
@@ -235,12 +311,15 @@ leave (void)
   osp_in_runtime = 0;
 }
 
-void
-osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block)
+/* An exported C entry point's stack mark (osprt.h); a trampoline's
+   target gets the trampoline's. */
+#define C_MARK() osp_stack_mark ()
+
+/* Inlined into each entry point (the trampolines' and the C ones), so
+   that passing the mark costs no call. */
+static inline __attribute__ ((always_inline)) void
+block_hook_body (struct osp_fn_record *rec, uint32_t block)
 {
-  __osp_skip = 1;
-  if (!enter ())
-    return;
 
   int ph = atomic_load_explicit (&phase, memory_order_acquire);
   if (ph == PHASE_RUNNING || ph == PHASE_REPORTING)
@@ -270,11 +349,44 @@ osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block)
   leave ();
 }
 
+static __attribute__ ((noinline, cold)) void
+block_hook_busy (struct osp_fn_record *rec, uint32_t block, uintptr_t mark)
+{
+  if (enter_busy (mark))
+    block_hook_body (rec, block);
+}
+
+static inline __attribute__ ((always_inline)) void
+block_hook_runtime (struct osp_fn_record *rec, uint32_t block, uintptr_t mark)
+{
+  __osp_skip = 1;
+  if (enter (mark))
+    block_hook_body (rec, block);
+  else
+    block_hook_busy (rec, block, mark);
+}
+
+void
+osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block,
+                        uint64_t unused3, uint64_t unused4, uintptr_t mark)
+{
+  (void) unused3;
+  (void) unused4;
+  block_hook_runtime (rec, block, mark);
+}
+
+static inline void
+block_hook (struct osp_fn_record *rec, uint32_t block, uintptr_t mark)
+{
+  /* The middle of a sample (sampler.h)? */
+  if (!osp_sample_append (rec, block, mark))
+    block_hook_runtime (rec, block, mark);
+}
+
 OSP_EXPORT void
 __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
 {
-  if (!osp_sample_append (rec, block)) /* the middle of a sample (sampler.h) */
-    osp_block_hook_runtime (rec, block);
+  block_hook (rec, block, C_MARK ());
 }
 
 static inline void
@@ -283,15 +395,9 @@ path_countdown_set (uint32_t v)
   __atomic_store_n (&__osp_path_countdown, v, __ATOMIC_RELAXED);
 }
 
-OSP_EXPORT void
-__osp_path_end (struct osp_fn_record *rec, uint64_t path)
+static inline __attribute__ ((always_inline)) void
+path_end_body (struct osp_fn_record *rec, uint64_t path)
 {
-  /* As in the hook: 1 first, so a path end of a signal handler that
-     interrupts us calls in (and is counted as lost) instead of wrapping
-     the countdown; the exit below re-arms it for real. */
-  path_countdown_set (1);
-  if (!enter ())
-    return;
 
   int ph = atomic_load_explicit (&phase, memory_order_acquire);
   if ((ph == PHASE_RUNNING || ph == PHASE_REPORTING)
@@ -315,6 +421,41 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
   leave ();
 }
 
+static __attribute__ ((noinline, cold)) void
+path_end_busy (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
+{
+  if (enter_busy (mark))
+    path_end_body (rec, path);
+}
+
+static inline __attribute__ ((always_inline)) void
+path_end (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
+{
+  /* As in the hook: 1 first, so a path end of a signal handler that
+     interrupts us calls in (and is counted as lost) instead of wrapping
+     the countdown; the exit in the body re-arms it for real. */
+  path_countdown_set (1);
+  if (enter (mark))
+    path_end_body (rec, path);
+  else
+    path_end_busy (rec, path, mark);
+}
+
+OSP_EXPORT void
+__osp_path_end (struct osp_fn_record *rec, uint64_t path)
+{
+  path_end (rec, path, C_MARK ());
+}
+
+void
+osp_path_end_tramp (struct osp_fn_record *rec, uint64_t path,
+                    uint64_t unused3, uint64_t unused4, uintptr_t mark)
+{
+  (void) unused3;
+  (void) unused4;
+  path_end (rec, path, mark);
+}
+
 /* Batched loops (abi.h, plugin/loops.cc): at a loop's exit, the events of
    its run at once: EVENTS events, of which event I goes to ONE (REC, ARG,
    I, MAX), the countdown having been the low 32 bits of C_TAIL (the
@@ -328,11 +469,12 @@ __osp_path_end (struct osp_fn_record *rec, uint64_t path)
    most MAX: more than one when it could append the next ones to an open
    sample at once (each as a hook with the countdown at 1 would have). */
 typedef uint64_t (*event_fn) (struct osp_fn_record *rec, const void *arg,
-                              uint64_t i, uint64_t max);
+                              uint64_t i, uint64_t max, uintptr_t mark);
 
 static void
 run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
-           struct osp_fn_record *rec, const void *arg, event_fn one)
+           struct osp_fn_record *rec, const void *arg, event_fn one,
+           uintptr_t mark)
 {
   uint64_t at = 0;
   uint32_t c = (uint32_t) c_tail;
@@ -340,7 +482,7 @@ run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
     {
       at += c ? c : 1;
       __atomic_store_n (countdown, 0, __ATOMIC_RELAXED);
-      at += one (rec, arg, at - 1, events - at + 1) - 1;
+      at += one (rec, arg, at - 1, events - at + 1, mark) - 1;
       c = __atomic_load_n (countdown, __ATOMIC_RELAXED);
     }
   __atomic_store_n (countdown, (c ? c : 1) - (uint32_t) (events - at),
@@ -349,34 +491,62 @@ run_batch (uint32_t *countdown, uint64_t events, uint64_t c_tail,
 
 static uint64_t
 path_event (struct osp_fn_record *rec, const void *path, uint64_t i,
-            uint64_t max)
+            uint64_t max, uintptr_t mark)
 {
   (void) i;
   (void) max;
-  __osp_path_end (rec, *(const uint64_t *) path);
+  path_end (rec, *(const uint64_t *) path, mark);
   return 1;
 }
 
 static uint64_t
 block_event (struct osp_fn_record *rec, const void *chain, uint64_t i,
-             uint64_t max)
+             uint64_t max, uintptr_t mark)
 {
   const uint32_t *c = chain;
-  __osp_block_hook (rec, c[1 + i % c[0]]);
-  return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1);
+  block_hook (rec, c[1 + i % c[0]], mark);
+  return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1, mark);
+}
+
+static void
+path_ends (struct osp_fn_record *rec, uint64_t path, uint64_t n,
+           uint64_t c_tail, uintptr_t mark)
+{
+  run_batch (&__osp_path_countdown, n, c_tail, rec, &path, path_event, mark);
+}
+
+static void
+block_hooks (struct osp_fn_record *rec, const uint32_t *chain, uint64_t n,
+             uint64_t c_tail, uintptr_t mark)
+{
+  run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec, chain,
+             block_event, mark);
 }
 
 OSP_EXPORT void
 __osp_path_ends (struct osp_fn_record *rec, uint64_t path, uint64_t n,
                  uint64_t c_tail)
 {
-  run_batch (&__osp_path_countdown, n, c_tail, rec, &path, path_event);
+  path_ends (rec, path, n, c_tail, C_MARK ());
+}
+
+void
+osp_path_ends_tramp (struct osp_fn_record *rec, uint64_t path, uint64_t n,
+                     uint64_t c_tail, uintptr_t mark)
+{
+  path_ends (rec, path, n, c_tail, mark);
 }
 
 OSP_EXPORT void
 __osp_block_hooks (struct osp_fn_record *rec, const uint32_t *chain,
                    uint64_t n, uint64_t c_tail)
 {
-  run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec, chain,
-             block_event);
+  block_hooks (rec, chain, n, c_tail, C_MARK ());
+}
+
+void
+osp_block_hooks_tramp (struct osp_fn_record *rec, const uint32_t *chain,
+                       uint64_t n, uint64_t c_tail, uintptr_t mark)
+{
+  block_hooks (rec, chain, n, c_tail, mark);
 }

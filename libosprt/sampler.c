@@ -104,7 +104,11 @@
 #include <unistd.h>
 
 pthread_mutex_t osp_hot_lock = PTHREAD_MUTEX_INITIALIZER;
-uint64_t osp_seed;
+/* Atomic: taking a profile reads it without a lock on a runtime thread
+   (the publisher, the report thread), and a program thread writes it
+   outside osp_init (a fork child's osp_sampler_reset; white-box tests
+   that initialise the sampler again). */
+_Atomic uint64_t osp_seed;
 
 #define QMAX 64
 #define QWORDS 4096
@@ -409,11 +413,11 @@ flush (struct osp_sampler *s, int wait)
   if (s->nq == 0)
     return;
   if (wait)
-    pthread_mutex_lock (&osp_hot_lock);
-  else if (pthread_mutex_trylock (&osp_hot_lock) != 0)
+    osp_lock (&osp_hot_lock);
+  else if (osp_trylock (&osp_hot_lock) != 0)
     return;
   flush_locked (s);
-  pthread_mutex_unlock (&osp_hot_lock);
+  osp_unlock (&osp_hot_lock);
 }
 
 static inline void
@@ -589,6 +593,23 @@ osp_sampler_state (uint32_t *want, uint32_t *have)
   *have = s ? s->have : 0;
 }
 
+void
+osp_sampler_recover (struct osp_thread *t)
+{
+  osp_sample_cursor.left = 0;
+  struct osp_sampler *s = t->sampler;
+  if (s == NULL)
+    return;
+  /* The frame may have stopped anywhere in the hook or in an append:
+     keep nothing that a half-done step could have left inconsistent.
+     The next plan was only ever written whole (under osp_hot_lock, so
+     with signals blocked); the plan in use may be half copied. */
+  s->want = s->have = 0;
+  s->nq = s->qused = 0;
+  s->plan = s->next;
+  s->armed = 1; /* what the hook that recovers re-armed */
+}
+
 /* ---- totals ---------------------------------------------------------- */
 
 void
@@ -601,13 +622,13 @@ osp_walk_merge (struct osp_thread *t)
 void
 osp_walk_totals (uint64_t out[OSP_W_N])
 {
-  pthread_mutex_lock (&osp_threads_lock);
+  osp_lock (&osp_threads_lock);
   for (int c = 0; c < OSP_W_N; c++)
     out[c] = totals[c];
   for (struct osp_thread *t = osp_threads; t; t = t->next)
     for (int c = 0; c < OSP_W_N; c++)
       out[c] += atomic_load_explicit (&t->walk[c], memory_order_relaxed);
-  pthread_mutex_unlock (&osp_threads_lock);
+  osp_unlock (&osp_threads_lock);
 }
 
 void
@@ -702,7 +723,7 @@ osp_sampler_collect (struct osp_profile *p, const struct osp_options *o)
   if (nstrata == 0)
     return -1;
   memset (&p->hl, 0, sizeof p->hl);
-  pthread_mutex_lock (&osp_hot_lock);
+  osp_lock (&osp_hot_lock);
   for (unsigned i = 0; i < nstrata; i++)
     {
       struct hl_stats st;
@@ -718,7 +739,7 @@ osp_sampler_collect (struct osp_profile *p, const struct osp_options *o)
     }
   p->nstrata = nstrata;
   p->stretch = (uint32_t) plan_now.weight;
-  pthread_mutex_unlock (&osp_hot_lock);
+  osp_unlock (&osp_hot_lock);
   if (c.failed)
     {
       free (c.subs);

@@ -85,14 +85,16 @@ osp_cursor_fn (const struct osp_fn_record *rec)
    they completed it); 0, having changed nothing, when the runtime must
    take event I.  Not while the runtime is already active on
    this thread (a signal handler's hook inside a hook: the runtime counts
-   it as lost). */
+   it as lost).  MARK: the call's stack mark (osprt.h, osp_stack_mark), the
+   re-entrancy flag's value meanwhile. */
 static inline uint64_t
 osp_sample_append_chain (const struct osp_fn_record *rec,
-                         const uint32_t *chain, uint64_t i, uint64_t n)
+                         const uint32_t *chain, uint64_t i, uint64_t n,
+                         uintptr_t mark)
 {
   if (osp_in_runtime)
     return 0;
-  osp_in_runtime = 1;
+  osp_in_runtime = mark;
   atomic_signal_fence (memory_order_seq_cst);
   struct osp_sample_cursor *c = &osp_sample_cursor;
   const struct osp_cursor_fn *f = osp_cursor_fn (rec);
@@ -119,10 +121,11 @@ osp_sample_append_chain (const struct osp_fn_record *rec,
 
 /* The same for one block: 1 if BLOCK of REC was appended, else 0. */
 static inline int
-osp_sample_append (const struct osp_fn_record *rec, uint32_t block)
+osp_sample_append (const struct osp_fn_record *rec, uint32_t block,
+                   uintptr_t mark)
 {
   const uint32_t one[2] = { 1, block };
-  return osp_sample_append_chain (rec, one, 0, 1) != 0;
+  return osp_sample_append_chain (rec, one, 0, 1, mark) != 0;
 }
 
 #endif /* __ASSEMBLER__ */

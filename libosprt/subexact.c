@@ -119,11 +119,11 @@ static void
 process (struct osp_thread *t, struct osp_exact_thread *x)
 {
   uint64_t counted = 0;
-  pthread_mutex_lock (&osp_exact_lock);
+  osp_lock (&osp_exact_lock);
   for (uint32_t i = x->hist; i < x->n; i++)
     for (uint32_t len = min_len; len <= max_len && len <= i + 1; len *= 2)
       counted += (uint64_t) count_one (x->buf + i + 1 - len, len);
-  pthread_mutex_unlock (&osp_exact_lock);
+  osp_unlock (&osp_exact_lock);
   osp_walk_bump (t, OSP_W_SAMPLES, counted);
   uint32_t keep = x->n < max_len - 1 ? x->n : max_len - 1;
   memmove (x->buf, x->buf + x->n - keep, keep * sizeof *x->buf);
@@ -163,6 +163,15 @@ osp_exact_sync (struct osp_thread *t)
 }
 
 void
+osp_exact_recover (struct osp_thread *t)
+{
+  /* An abandoned process () may have moved the history without setting
+     n: start the batch afresh (the subpaths across it are lost). */
+  if (t->exact != NULL)
+    t->exact->n = t->exact->hist = 0;
+}
+
+void
 osp_exact_reset (void)
 {
   if (map != NULL)
@@ -174,7 +183,7 @@ int
 osp_exact_collect (struct osp_profile *p, const struct osp_options *o)
 {
   osp_walk_totals (p->walk);
-  pthread_mutex_lock (&osp_exact_lock);
+  osp_lock (&osp_exact_lock);
   p->exact_entries = entries;
   p->exact_dropped = dropped;
   p->exact_bytes_used = nslots * sizeof *slots + pool_used * sizeof *pool;
@@ -182,7 +191,7 @@ osp_exact_collect (struct osp_profile *p, const struct osp_options *o)
   uint32_t *words = malloc ((pool_used ? pool_used : 1) * sizeof *words);
   if (subs == NULL || words == NULL)
     {
-      pthread_mutex_unlock (&osp_exact_lock);
+      osp_unlock (&osp_exact_lock);
       free (subs);
       free (words);
       return -1;
@@ -199,7 +208,7 @@ osp_exact_collect (struct osp_profile *p, const struct osp_options *o)
       w += e[3];
       off += HDR + e[3];
     }
-  pthread_mutex_unlock (&osp_exact_lock);
+  osp_unlock (&osp_exact_lock);
   for (uint64_t i = 0; i < n; i++)
     osp_estimate (&subs[i], o, 1.0, p->walk[OSP_W_BLOCKS_SEEN],
                   p->walk[OSP_W_STARTS], OSP_EST_EXACT);

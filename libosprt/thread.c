@@ -32,6 +32,14 @@
  * thread (paths=timer), so it reports its own profile at its own exit.
  * The publisher's lock (publish.c) comes first in prepare; the child
  * leaves the parent's segment and publishes its own (publish.c).
+ *
+ * Every runtime lock is taken through osp_lock (osprt.h), which blocks
+ * the asynchronous signals while the thread holds any runtime lock, so
+ * that a signal handler leaving by longjmp can never abandon one (the
+ * hang of issue 32).  The outermost lock pays two pthread_sigmask calls;
+ * program threads take locks once per batch flush, not per hook.  The
+ * arena and a thread's first state are updated with signals held the
+ * same way, so an abandoned hook never leaves them half done.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -39,14 +47,15 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 pthread_mutex_t osp_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 struct osp_thread *osp_threads;
-OSP_TLS unsigned char osp_in_runtime;
+OSP_TLS uintptr_t osp_in_runtime;
 
 OSP_TLS struct osp_thread *osp_thread_cur;
 static OSP_TLS unsigned char gone; /* state released at thread exit */
-static OSP_TLS unsigned char in_runtime_before_fork;
+static OSP_TLS uintptr_t in_runtime_before_fork;
 static pthread_key_t key;
 static size_t dir_words; /* top-level directory entries per thread */
 static uint32_t next_index; /* under osp_threads_lock */
@@ -61,8 +70,8 @@ struct osp_map
 
 #define ARENA_CHUNK (64 * 1024)
 
-void *
-osp_arena_alloc (struct osp_arena *a, size_t size)
+static void *
+arena_alloc (struct osp_arena *a, size_t size)
 {
   size = (size + 15) & ~(size_t) 15;
   if (size > a->left)
@@ -89,6 +98,18 @@ osp_arena_alloc (struct osp_arena *a, size_t size)
   return p;
 }
 
+/* With signals held: a handler that leaves a hook by longjmp must not
+   leave cur and left disagreeing (the next allocation would overrun the
+   chunk).  Rare: a thread's states, a function's first counters. */
+void *
+osp_arena_alloc (struct osp_arena *a, size_t size)
+{
+  osp_signals_hold ();
+  void *p = arena_alloc (a, size);
+  osp_signals_release ();
+  return p;
+}
+
 static void
 arena_release (struct osp_arena *a)
 {
@@ -99,6 +120,111 @@ arena_release (struct osp_arena *a)
       munmap (m, m->size);
       m = next;
     }
+}
+
+/* ---- runtime locks and signals ----------------------------------------- */
+
+/* How many osp_signals_hold are open on this thread, and the mask the
+   outermost found.  Only the outermost pays the two pthread_sigmask. */
+static OSP_TLS unsigned held;
+static OSP_TLS sigset_t held_mask;
+
+/* Every asynchronous signal; not the synchronous ones, which a fault
+   raises whatever the mask (blocked, the kernel would kill the process
+   instead of running the program's handler).  Made by osp_threads_init;
+   before that (unit tests), on the stack each time. */
+static sigset_t async_signals;
+static atomic_int async_signals_made;
+
+static void
+make_async_set (sigset_t *s)
+{
+  sigfillset (s);
+  sigdelset (s, SIGSEGV);
+  sigdelset (s, SIGBUS);
+  sigdelset (s, SIGFPE);
+  sigdelset (s, SIGILL);
+  sigdelset (s, SIGTRAP);
+  sigdelset (s, SIGSYS);
+}
+
+void
+osp_signals_hold (void)
+{
+  if (held == 0)
+    {
+      sigset_t old, here;
+      const sigset_t *set = &async_signals;
+      if (!atomic_load_explicit (&async_signals_made, memory_order_acquire))
+        {
+          make_async_set (&here);
+          set = &here;
+        }
+      pthread_sigmask (SIG_BLOCK, set, &old);
+      /* Blocked from here: no handler can see HELD half set. */
+      held_mask = old;
+    }
+  held++;
+}
+
+void
+osp_signals_release (void)
+{
+  if (--held == 0)
+    pthread_sigmask (SIG_SETMASK, &held_mask, NULL);
+}
+
+void
+osp_lock (pthread_mutex_t *m)
+{
+  osp_signals_hold ();
+  pthread_mutex_lock (m);
+}
+
+int
+osp_trylock (pthread_mutex_t *m)
+{
+  osp_signals_hold ();
+  if (pthread_mutex_trylock (m) == 0)
+    return 0;
+  osp_signals_release ();
+  return -1;
+}
+
+void
+osp_unlock (pthread_mutex_t *m)
+{
+  pthread_mutex_unlock (m);
+  osp_signals_release ();
+}
+
+int
+osp_locks_probe (uint32_t ms, const char **which)
+{
+  static const struct
+  {
+    pthread_mutex_t *lock;
+    const char *name;
+  } locks[] = {
+    { &osp_registry_lock, "registry" }, { &osp_threads_lock, "threads" },
+    { &osp_hot_lock, "hot-list" },      { &osp_exact_lock, "exact" },
+    { &osp_path_lock, "path" },         { &osp_forest_lock, "forest" },
+  };
+  enum { N = sizeof locks / sizeof locks[0] };
+  struct timespec deadline;
+  clock_gettime (CLOCK_REALTIME, &deadline);
+  osp_timespec_add_ms (&deadline, ms);
+  osp_signals_hold ();
+  unsigned got = 0;
+  while (got < N && pthread_mutex_timedlock (locks[got].lock, &deadline) == 0)
+    got++;
+  for (unsigned i = got; i > 0; i--)
+    pthread_mutex_unlock (locks[i - 1].lock);
+  osp_signals_release ();
+  if (got == N)
+    return 0;
+  *which = locks[got].name;
+  return -1;
 }
 
 /* ---- thread list ----------------------------------------------------- */
@@ -127,28 +253,32 @@ osp_thread_make (void)
 {
   if (gone)
     return NULL;
+  /* Signals held throughout: linked into the list means known to this
+     thread (osp_thread_cur), whatever a signal handler does. */
+  osp_signals_hold ();
   struct osp_arena a = { 0 };
-  struct osp_thread *t = osp_arena_alloc (&a, sizeof *t);
-  if (t == NULL)
-    return NULL;
-  t->dir = osp_arena_alloc (&a, dir_words * sizeof *t->dir);
-  if (t->dir == NULL)
+  struct osp_thread *t = arena_alloc (&a, sizeof *t);
+  if (t != NULL)
+    t->dir = arena_alloc (&a, dir_words * sizeof *t->dir);
+  if (t == NULL || t->dir == NULL)
     {
       arena_release (&a);
+      osp_signals_release ();
       return NULL;
     }
   t->arena = a;
   t->path_countdown = &__osp_path_countdown;
-  pthread_mutex_lock (&osp_threads_lock);
+  osp_lock (&osp_threads_lock);
   t->index = next_index++;
   t->next = osp_threads;
   if (osp_threads)
     osp_threads->prev = t;
   osp_threads = t;
   atomic_fetch_add_explicit (&osp_stats.threads, 1, memory_order_relaxed);
-  pthread_mutex_unlock (&osp_threads_lock);
   pthread_setspecific (key, t);
   osp_thread_cur = t;
+  osp_unlock (&osp_threads_lock);
+  osp_signals_release ();
   return t;
 }
 
@@ -156,6 +286,17 @@ struct osp_thread *
 osp_thread_peek (void)
 {
   return osp_thread_cur;
+}
+
+void
+osp_thread_recover (void)
+{
+  __osp_skip = 1; /* the next block calls in, whatever was armed */
+  struct osp_thread *t = osp_thread_cur;
+  if (t == NULL)
+    return; /* no state, no open sample (only a state's sampler opens it) */
+  osp_sampler_recover (t);
+  osp_exact_recover (t);
 }
 
 void
@@ -186,16 +327,22 @@ static void
 thread_exit (void *arg)
 {
   struct osp_thread *t = arg;
-  osp_in_runtime = 1;
+  uintptr_t was = osp_in_runtime;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
+  /* A hook frame that never resumes (the thread left it by a jump, or
+     exits from a signal handler that interrupted it): start from a clean
+     state (runtime.c's destructor does the same). */
+  if (was != 0 && was != OSP_RUNTIME_PINNED)
+    osp_thread_recover ();
   gone = 1;
   osp_thread_cur = NULL;
   osp_thread_settle (t);
-  pthread_mutex_lock (&osp_threads_lock);
+  osp_lock (&osp_threads_lock);
   osp_blocks_merge (t);
   osp_walk_merge (t);
   unlink_thread (t);
-  pthread_mutex_unlock (&osp_threads_lock);
+  osp_unlock (&osp_threads_lock);
   release_thread (t);
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = 0;
@@ -221,15 +368,18 @@ static void
 fork_prepare (void)
 {
   in_runtime_before_fork = osp_in_runtime;
-  osp_in_runtime = 1;
+  osp_in_runtime = OSP_RUNTIME_PINNED;
   atomic_signal_fence (memory_order_seq_cst);
+  /* Held until fork_release, in the parent and in the child: the
+     publisher's lock is a runtime lock too. */
+  osp_signals_hold ();
   osp_publish_fork_prepare ();
-  pthread_mutex_lock (&osp_registry_lock);
-  pthread_mutex_lock (&osp_threads_lock);
-  pthread_mutex_lock (&osp_hot_lock);
-  pthread_mutex_lock (&osp_exact_lock);
-  pthread_mutex_lock (&osp_path_lock);
-  pthread_mutex_lock (&osp_forest_lock);
+  osp_lock (&osp_registry_lock);
+  osp_lock (&osp_threads_lock);
+  osp_lock (&osp_hot_lock);
+  osp_lock (&osp_exact_lock);
+  osp_lock (&osp_path_lock);
+  osp_lock (&osp_forest_lock);
 }
 
 /* Undo fork_prepare, in the reverse lock order: the parent's handler, and
@@ -237,13 +387,14 @@ fork_prepare (void)
 static void
 fork_release (void)
 {
-  pthread_mutex_unlock (&osp_forest_lock);
-  pthread_mutex_unlock (&osp_path_lock);
-  pthread_mutex_unlock (&osp_exact_lock);
-  pthread_mutex_unlock (&osp_hot_lock);
-  pthread_mutex_unlock (&osp_threads_lock);
-  pthread_mutex_unlock (&osp_registry_lock);
+  osp_unlock (&osp_forest_lock);
+  osp_unlock (&osp_path_lock);
+  osp_unlock (&osp_exact_lock);
+  osp_unlock (&osp_hot_lock);
+  osp_unlock (&osp_threads_lock);
+  osp_unlock (&osp_registry_lock);
   osp_publish_fork_release ();
+  osp_signals_release ();
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = in_runtime_before_fork;
 }
@@ -289,6 +440,8 @@ int
 osp_threads_init (uint32_t max_functions)
 {
   dir_words = (max_functions + OSP_DIR_CHUNK - 1) / OSP_DIR_CHUNK;
+  make_async_set (&async_signals);
+  atomic_store_explicit (&async_signals_made, 1, memory_order_release);
   if (pthread_key_create (&key, thread_exit) != 0)
     return -1;
   if (pthread_atfork (fork_prepare, fork_release, fork_child) != 0)

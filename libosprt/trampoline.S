@@ -219,9 +219,9 @@ osp_xsave_measure:
    OSP_CURSOR_FNS. */
 #define APPEND_BLOCK()						\
 	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
-	cmpb	$0, %fs:(%rax);					\
+	cmpq	$0, %fs:(%rax);					\
 	jne	8f;						\
-	movb	$1, %fs:(%rax);					\
+	movq	%rsp, %fs:(%rax); /* osp_stack_mark () */	\
 	pushq	%rcx;						\
 	.cfi_adjust_cfa_offset 8;				\
 	pushq	%rdx;						\
@@ -252,7 +252,7 @@ osp_xsave_measure:
 	jne	6f;						\
 	movl	%fs:OSP_CURSOR_SKIP(%rcx), %eax; /* the last */	\
 6:	movq	osp_in_runtime@gottpoff(%rip), %rcx;		\
-	movb	$0, %fs:(%rcx);					\
+	movq	$0, %fs:(%rcx);					\
 	popq	%rdx;						\
 	.cfi_adjust_cfa_offset -8;				\
 	popq	%rcx;						\
@@ -263,13 +263,14 @@ osp_xsave_measure:
 	.cfi_adjust_cfa_offset -8;				\
 	popq	%rcx;						\
 	.cfi_adjust_cfa_offset -8;				\
-	movb	$0, %fs:(%rax);					\
+	movq	$0, %fs:(%rax);					\
 8:
 #define NO_APPEND()
 
 /* One trampoline: NAME tries FAST (one of the two above), saves the
    call-clobbered general registers and %rbx, then the vector state (CALL:
-   one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given),
+   one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given, and
+   in %r8 the stack mark, osprt.h: %rsp at our entry, as APPEND_BLOCK's),
    restores everything and returns TLS, the countdown TARGET re-armed, in
    %eax (the asm's only output: the generated code stores it back). */
 #define PRESERVING(name, target, tls, FAST, CALL)		\
@@ -294,6 +295,7 @@ name:								\
 	pushq	%r9;						\
 	pushq	%r10;						\
 	pushq	%r11;						\
+	leaq	8(%rbp), %r8;	/* %rsp at our entry */		\
 	CALL (target);						\
 	leaq	-72(%rbp), %rsp;				\
 	popq	%r11;						\
@@ -323,9 +325,10 @@ name:								\
 	PRESERVING (name##_preserving_xsave, target, tls, FAST, CALL_XSAVE)
 
 FLAVOURS (__osp_block_hook, osp_block_hook_runtime, __osp_skip, APPEND_BLOCK)
-FLAVOURS (__osp_path_end, __osp_path_end, __osp_path_countdown, NO_APPEND)
-FLAVOURS (__osp_path_ends, __osp_path_ends, __osp_path_countdown, NO_APPEND)
-FLAVOURS (__osp_block_hooks, __osp_block_hooks, __osp_skip, NO_APPEND)
+FLAVOURS (__osp_path_end, osp_path_end_tramp, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_path_ends, osp_path_ends_tramp, __osp_path_countdown,
+	  NO_APPEND)
+FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)
 
 #endif
 

@@ -33,6 +33,7 @@ OSP_E2E_TESTS = \
 	tests/safety-privileges.sh \
 	tests/safety-fds.sh \
 	tests/safety-shm.sh \
+	tests/safety-signals.sh \
 	tests/bench.sh
 
 TESTS += $(OSP_E2E_TESTS)
@@ -64,6 +65,7 @@ EXTRA_DIST += \
 	tests/progs/safety-dlopen.c \
 	tests/progs/safety-dlopen-lib.c \
 	tests/progs/shm-safety.c \
+	tests/progs/longjmp-alarm.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \

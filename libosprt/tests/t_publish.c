@@ -19,7 +19,10 @@
  *     its own, as ospview): every copy accepted must be a valid view, its
  *     seq and its counts never decreasing; and every other copy of the
  *     second reader is made to straddle three publishes (it waits halfway),
- *     which the protocol must refuse every time.
+ *     which the protocol must refuse every time.  It runs 2 s, longer
+ *     if need be (up to 2 min) until each reader has accepted 10 copies
+ *     (and refused 10) and 20 views were published: a loaded machine or
+ *     a sanitizer makes it slower, not wrong.
  *   lifecycle (scenarios run as separate processes): the segment exists
  *     with mode 0600 while the program runs, carries its pid, program,
  *     arguments and options, is unlinked at exit while a reader still
@@ -801,12 +804,15 @@ program_thread (void *arg)
 static void *
 writer_thread (void *arg)
 {
-  uint64_t *n = arg;
+  atomic_uint_fast64_t *n = arg;
   while (!atomic_load_explicit (&stop, memory_order_relaxed))
     if (osp_publish_now () == 0)
-      ++*n;
+      atomic_fetch_add (n, 1);
   return NULL;
 }
+
+/* Readers that have seen what the scenario asks of them (below). */
+static atomic_int readers_enough;
 
 struct reader
 {
@@ -822,8 +828,15 @@ reader_thread (void *arg)
   struct reader *r = arg;
   uint64_t *buf = malloc (r->h->buf_cap);
   uint64_t last_seq = 0, last_count = 0;
+  int enough = 0;
   while (!atomic_load_explicit (&stop, memory_order_relaxed) && !r->problem)
     {
+      if (!enough && r->rs.accepted >= 10
+          && (!r->spoiler || r->rs.spoiled >= 10))
+        {
+          enough = 1;
+          atomic_fetch_add (&readers_enough, 1);
+        }
       uint64_t len;
       if (r->spoiler && (r->rs.accepted + r->rs.spoiled) % 2)
         {
@@ -883,14 +896,23 @@ scenario_stress (void)
       puts ("no segment");
       return 1;
     }
-  uint64_t published = 0;
+  atomic_uint_fast64_t published = 0;
   pthread_t prog, wr, rd[2];
   pthread_create (&prog, NULL, program_thread, NULL);
   pthread_create (&wr, NULL, writer_thread, &published);
   for (int i = 0; i < 2; i++)
     pthread_create (&rd[i], NULL, reader_thread, &r[i]);
-  struct timespec ts = { 2, 0 };
+  /* At least 2 s, then until the readers and the writers have done what
+     is checked below: a loaded machine (or a sanitizer) is slower, not
+     wrong.  Two minutes at most. */
+  struct timespec ts = { 2, 0 }, tick = { 0, 100000000 };
   nanosleep (&ts, NULL);
+  for (int i = 0; i < 1200
+                  && (atomic_load (&readers_enough) < 2
+                      || atomic_load (&r[0].h->publishes) < 20
+                      || atomic_load (&published) < 10);
+       i++)
+    nanosleep (&tick, NULL);
   atomic_store (&stop, 1);
   pthread_join (prog, NULL);
   pthread_join (wr, NULL);

@@ -2,12 +2,14 @@
  * registration through __osp_register_module (repeats, padding, records of
  * another ABI, max_functions overflow), the copies outliving the records,
  * and the hook's handling of unregistered, forged and out-of-range calls,
- * and of reentrancy. */
+ * of reentrancy and of a runtime frame abandoned by a signal handler's
+ * longjmp; runtime locks block signals, and exit waits for them bounded. */
 #include "testutil.h"
 
 #include "osprt.h"
 
 #include <fcntl.h>
+#include <signal.h>
 
 static uint64_t
 stat_of (atomic_uint_fast64_t *s)
@@ -231,6 +233,130 @@ test_copies (void)
   CHECK_EQ (stat_of (&osp_stats.modules), 2);
 }
 
+/* A runtime frame that a signal handler left by longjmp leaves the
+   re-entrancy flag set with that frame's stack mark: the next hook from
+   at or above it recovers (is counted; only the abandoned hook is lost),
+   while one below a live frame (a signal handler's inside a hook) is
+   lost.  Simulated with marks above and below this frame. */
+static struct osp_fn_record ab_rec[1] __attribute__ ((aligned (8)));
+static volatile uintptr_t alt_flag, alt_here;
+static volatile int alt_counted;
+static uint64_t alt_before;
+
+static void
+on_alt (int sig)
+{
+  (void) sig;
+  alt_here = osp_stack_mark ();
+  /* A frame on the main stack: perhaps the one this handler interrupted,
+     so not judged (lost). */
+  osp_in_runtime = alt_flag;
+  __osp_skip = 1;
+  osp_test_block (&ab_rec[0], 1);
+  alt_counted = osp_in_runtime == alt_flag;
+  /* A dead frame below us on the alternate stack: recovered. */
+  osp_in_runtime = alt_here - 4096;
+  __osp_skip = 1;
+  osp_test_block (&ab_rec[0], 1);
+  alt_counted += osp_in_runtime == 0;
+}
+
+static void
+test_abandoned (void)
+{
+  static uint32_t cfg[6 * 3];
+  osp_test_chain (&ab_rec[0], cfg, "ab", "ab.c", 3, 1);
+  __osp_register_module (OSP_ABI_VERSION, ab_rec, ab_rec + 1);
+  uint64_t lost = stat_of (&osp_stats.hits_lost);
+
+  /* Live: a frame above ours (we run inside it). */
+  uintptr_t live = osp_stack_mark () + 4096;
+  osp_in_runtime = live;
+  __osp_skip = 1;
+  osp_test_block (&ab_rec[0], 1);
+  CHECK (osp_in_runtime == live);
+  CHECK_EQ (__osp_skip, 1);
+  CHECK_EQ (stat_of (&osp_stats.hits_lost), lost + 1);
+  CHECK_EQ (count_of ("ab", 1), 0);
+
+  /* Gone: a frame below ours.  Counted, and the flag is clear after. */
+  osp_in_runtime = osp_stack_mark () - 4096;
+  __osp_skip = 1;
+  osp_test_block (&ab_rec[0], 1);
+  CHECK (osp_in_runtime == 0);
+  CHECK_EQ (stat_of (&osp_stats.hits_lost), lost + 2);
+  CHECK_EQ (count_of ("ab", 1), 1);
+  for (int i = 0; i < 3; i++)
+    osp_test_block (&ab_rec[0], 1);
+  CHECK_EQ (count_of ("ab", 1), 4);
+
+  /* Pinned (every runtime path but a hook's): never taken for gone. */
+  osp_in_runtime = OSP_RUNTIME_PINNED;
+  osp_test_block (&ab_rec[0], 1);
+  CHECK (osp_in_runtime == OSP_RUNTIME_PINNED);
+  osp_in_runtime = 0;
+  CHECK_EQ (count_of ("ab", 1), 4);
+
+  /* On an alternate signal stack. */
+  stack_t ss = { .ss_sp = malloc (1 << 16), .ss_size = 1 << 16 };
+  CHECK (ss.ss_sp != NULL && sigaltstack (&ss, NULL) == 0);
+  struct sigaction sa = { .sa_handler = on_alt, .sa_flags = SA_ONSTACK };
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGUSR1, &sa, NULL);
+  alt_flag = osp_stack_mark () - 4096; /* below us: gone, on the main stack */
+  alt_before = count_of ("ab", 1);
+  raise (SIGUSR1);
+  CHECK_EQ (alt_counted, 2);
+  CHECK_EQ (count_of ("ab", 1), alt_before + 1);
+  /* Back on the main stack, a dead frame on the alternate stack is gone. */
+  osp_in_runtime = alt_here - 4096;
+  osp_test_block (&ab_rec[0], 1);
+  CHECK (osp_in_runtime == 0);
+  CHECK_EQ (count_of ("ab", 1), alt_before + 2);
+  ss.ss_flags = SS_DISABLE;
+  sigaltstack (&ss, NULL);
+  signal (SIGUSR1, SIG_DFL);
+}
+
+/* Every runtime lock blocks the asynchronous signals while it is held:
+   no handler can run (and leave by longjmp) in between. */
+static volatile sig_atomic_t got_usr2;
+
+static void
+on_usr2 (int sig)
+{
+  (void) sig;
+  got_usr2 = 1;
+}
+
+static void
+test_locks_block_signals (void)
+{
+  signal (SIGUSR2, on_usr2);
+  osp_lock (&osp_threads_lock);
+  osp_lock (&osp_hot_lock); /* nested: the outer one's mask stays */
+  raise (SIGUSR2);
+  CHECK_EQ (got_usr2, 0);
+  osp_unlock (&osp_hot_lock);
+  raise (SIGUSR2);
+  CHECK_EQ (got_usr2, 0);
+  osp_unlock (&osp_threads_lock);
+  CHECK_EQ (got_usr2, 1); /* delivered at the unlock */
+  CHECK_EQ (osp_trylock (&osp_exact_lock), 0);
+  got_usr2 = 0;
+  raise (SIGUSR2);
+  CHECK_EQ (got_usr2, 0);
+  osp_unlock (&osp_exact_lock);
+  CHECK_EQ (got_usr2, 1);
+  signal (SIGUSR2, SIG_DFL);
+  const char *which = NULL;
+  CHECK_EQ (osp_locks_probe (1000, &which), 0);
+  osp_lock (&osp_path_lock);
+  CHECK_EQ (osp_locks_probe (50, &which), -1); /* bounded, not for ever */
+  CHECK (which != NULL && strcmp (which, "path") == 0);
+  osp_unlock (&osp_path_lock);
+}
+
 /* Run with OSP_OPTIONS=max_functions=2. */
 static int
 scenario_cap (void)
@@ -276,6 +402,11 @@ scenario_abi_arg (void)
 int
 main (int argc, char **argv)
 {
+  /* These tests change the runtime's globals (options, the sampler's
+     tables, the path table) under it: the publisher thread, which the
+     constructor started, must not take a profile meanwhile (a data race
+     ThreadSanitizer reports).  Its segment goes away now. */
+  osp_publish_exit (NULL);
   if (argc > 1 && strcmp (argv[1], "cap") == 0)
     return scenario_cap ();
   if (argc > 1 && strcmp (argv[1], "abi_arg") == 0)
@@ -285,6 +416,8 @@ main (int argc, char **argv)
   test_check ();
   test_register ();
   test_copies ();
+  test_abandoned ();
+  test_locks_block_signals ();
 
   char *dir = osp_test_tmpdir ();
   char err[4200];
