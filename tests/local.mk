@@ -30,6 +30,8 @@ OSP_E2E_TESTS = \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
 	tests/publish.sh \
+	tests/safety-stack.sh \
+	tests/safety-address-space.sh \
 	tests/bench.sh
 
 TESTS += $(OSP_E2E_TESTS)
@@ -55,6 +57,8 @@ EXTRA_DIST += \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \
 	tests/progs/publish-live.c \
+	tests/progs/deep-recursion.c \
+	tests/progs/vm-threads.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \
