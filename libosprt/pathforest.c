@@ -390,8 +390,9 @@ osp_forest_reset (void)
   while (k)
     {
       struct osp_kstream *next = k->next;
-      munmap (k->map, k->map_len);
-      osp_unreserve (k->map_len);
+      size_t len = k->map_len; /* K lives in the mapping */
+      munmap (k->map, len);
+      osp_unreserve (len);
       k = next;
     }
   streams = NULL;
