@@ -426,7 +426,7 @@ void *osp_arena_alloc (struct osp_arena *a, size_t size);
    double still fits in *BYTES / 8, so that it stays at most half full -
    followed by the table's pool.  Under an address space limit it may be
    smaller (halved down to OSP_MIN_TABLE_BYTES: *BYTES says, and one line
-   names WHAT).  NULL, after one line, if even that cannot be had. */
+   names WHAT).  NULL if even that cannot be had. */
 #define OSP_MIN_TABLE_BYTES ((size_t) 64 * 1024)
 uint32_t *osp_map_table (const char *what, size_t *bytes, uint64_t *nslots);
 /* The address space budget of the runtime's optional reservations under

@@ -296,11 +296,7 @@ osp_map_table (const char *what, size_t *bytes, uint64_t *nslots)
           osp_unreserve (len);
         }
       if (len / 2 < OSP_MIN_TABLE_BYTES)
-        {
-          osp_warn ("osp: no address space for the %s (%zu bytes, ulimit -v); "
-                    "the program runs unprofiled", what, want);
-          return NULL;
-        }
+        return NULL; /* the runtime does not start: runtime.c's one line */
       len /= 2;
     }
   if (len != want)
