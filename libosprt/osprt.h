@@ -502,11 +502,19 @@ struct osp_thread *osp_thread_peek (void);
 /* Zeroed memory from T's arena (NULL if out of memory). */
 void *osp_arena_alloc (struct osp_arena *a, size_t size);
 /* The bounded tables (pathprof.c, subexact.c): one anonymous mapping of
-   BYTES, MAP_NORESERVE so that pages cost only once touched, that starts
+   *BYTES, MAP_NORESERVE so that pages cost only once touched, that starts
    with an index of *NSLOTS uint32 slots - the largest power of two whose
-   double still fits in BYTES / 8, so that it stays at most half full -
-   followed by the table's pool.  NULL if the mapping fails. */
-uint32_t *osp_map_table (size_t bytes, uint64_t *nslots);
+   double still fits in *BYTES / 8, so that it stays at most half full -
+   followed by the table's pool.  Under an address space limit it may be
+   smaller (halved down to OSP_MIN_TABLE_BYTES: *BYTES says, and one line
+   names WHAT).  NULL if even that cannot be had. */
+#define OSP_MIN_TABLE_BYTES ((size_t) 64 * 1024)
+uint32_t *osp_map_table (const char *what, size_t *bytes, uint64_t *nslots);
+/* The address space budget of the runtime's optional reservations under
+   `ulimit -v' (thread.c): 0 if BYTES more fit in it (they are then
+   counted), -1 if not; osp_unreserve gives them back. */
+int osp_reserve (size_t bytes);
+void osp_unreserve (size_t bytes);
 /* Start a detached runtime thread running FN (ARG) with every signal
    blocked, so it never runs the program's handlers nor takes a signal
    meant for the program.  Returns 0 or -1. */

@@ -57,7 +57,9 @@
  * (MAP_NORESERVE: untouched pages cost nothing): the queue, the shape
  * cache, the cursor frames and the k-SF's pool; nothing else is allocated.
  * At most forest_threads streams are made (`refused' counts the threads
- * that found none); a stream outlives its thread, so the report keeps
+ * that found none: past forest_threads, or with no memory or no room in
+ * the address space budget under `ulimit -v', thread.c; one line says the
+ * latter two, once); a stream outlives its thread, so the report keeps
  * what exited threads saw.  The owner appends items to the queue without a
  * lock (release-publishing the count), and processes them into the k-SF
  * under the stream's lock: with a trylock once a quarter full, blocking
@@ -123,6 +125,7 @@ static uint32_t max_streams;
 static struct osp_kstream *streams;
 static uint32_t nstreams;
 static uint64_t refused;
+static int warned_no_stream; /* under osp_forest_lock */
 
 int
 osp_forest_init (const struct osp_options *o)
@@ -164,10 +167,15 @@ stream_new (void)
   size_t frames = (size_t) nframes * OSP_KCURSOR_BYTES (k_opt);
   if (head + frames + 4096 > stream_bytes)
     return NULL;
+  if (osp_reserve (stream_bytes) != 0) /* ulimit -v: thread.c's budget */
+    return NULL;
   void *m = mmap (NULL, stream_bytes, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED)
-    return NULL;
+    {
+      osp_unreserve (stream_bytes);
+      return NULL;
+    }
   struct osp_kstream *k = m;
   k->map = m;
   k->map_len = stream_bytes;
@@ -178,6 +186,7 @@ stream_new (void)
       || osp_kslab_init (&k->ks, &k->pool, k_opt, fr, nframes) != 0)
     {
       munmap (m, stream_bytes);
+      osp_unreserve (stream_bytes);
       return NULL;
     }
   return k;
@@ -197,7 +206,16 @@ stream_of (struct osp_thread *t)
       nstreams++;
     }
   else
-    refused++;
+    {
+      /* Not for want of a slot: no memory, or no address space (one line
+         for the process; the report counts the threads refused). */
+      if (nstreams < max_streams && !warned_no_stream)
+        osp_warn ("osp: cannot map a prefix forest stream (%zu bytes, "
+                  "forest_bytes; ulimit -v?): threads without one stay out "
+                  "of the forest, the program runs on", stream_bytes);
+      warned_no_stream |= nstreams < max_streams;
+      refused++;
+    }
   osp_unlock (&osp_forest_lock);
   t->kstream = k;
   t->forest_refused = k == NULL;
@@ -372,7 +390,9 @@ osp_forest_reset (void)
   while (k)
     {
       struct osp_kstream *next = k->next;
-      munmap (k->map, k->map_len);
+      size_t len = k->map_len; /* K lives in the mapping */
+      munmap (k->map, len);
+      osp_unreserve (len);
       k = next;
     }
   streams = NULL;

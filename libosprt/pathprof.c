@@ -20,7 +20,7 @@
  * cannot follow) are counted in paths_invalid and nothing else.
  *
  * Memory: one mapping of path_bytes (MAP_NORESERVE: pages cost only once
- * touched), everything included: an index of uint32 slots (1/8 of the
+ * touched; under `ulimit -v' perhaps less, osp_map_table), everything included: an index of uint32 slots (1/8 of the
  * bytes, kept at most half full: open addressing, linear probing) over a
  * pool of 64-bit words holding the entries [function id | nsteps << 32,
  * path id, samples, steps...] and the edge counters [nedges << 32,
@@ -143,7 +143,7 @@ osp_pathprof_init (const struct osp_options *o)
     }
   osp_rng_seed (rng, osp_seed ^ 0x7468696e6e696e67u, 0);
   map_len = (size_t) o->path_bytes;
-  slots = osp_map_table (map_len, &nslots);
+  slots = osp_map_table ("path table (path_bytes)", &map_len, &nslots);
   if (slots == NULL)
     return -1;
   map = slots;

@@ -81,7 +81,8 @@
  * thread and allocator locks in the child.  Under ThreadSanitizer or
  * AddressSanitizer, which cannot, a fork child does not publish.)
  *
- * Failures (no /dev/shm, full, name taken, no thread, no memory) are one
+ * Failures (no /dev/shm, full, name taken, no thread, no memory, no room
+ * in the address space budget under `ulimit -v': thread.c) are one
  * stderr line, "osp: cannot publish (...): the program runs and profiles
  * as before", and publishing off for the process; nothing else changes.
  */
@@ -411,11 +412,16 @@ create_segment (void)
   if (err == 0)
     err = posix_fallocate (fd, 0, (off_t) off0);
   void *m = MAP_FAILED;
-  if (err == 0)
+  if (err == 0 && osp_reserve (size) != 0) /* ulimit -v: thread.c's budget */
+    err = ENOMEM;
+  else if (err == 0)
     {
       m = mmap (NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
       if (m == MAP_FAILED)
-        err = errno;
+        {
+          err = errno;
+          osp_unreserve (size);
+        }
     }
   close (fd);
   if (err != 0)
@@ -607,7 +613,11 @@ osp_publish_init (const struct osp_options *o)
   cap = round64 (o->publish_bytes);
   pthread_mutex_lock (&osp_publish_lock);
   owner = getpid ();
-  scratch = malloc (cap);
+  /* The view buffer is counted in the address space budget too, for as
+     long as the process lives (it is never freed). */
+  scratch = NULL;
+  if (osp_reserve (cap) == 0 && (scratch = malloc (cap)) == NULL)
+    osp_unreserve (cap);
   if (scratch == NULL)
     {
       cannot ("view buffer", ENOMEM);
@@ -625,6 +635,7 @@ osp_publish_init (const struct osp_options *o)
       pthread_mutex_lock (&osp_publish_lock);
       unlink (path);
       munmap (hdr, map_size);
+      osp_unreserve (map_size);
       hdr = NULL;
       failed = 1;
       enabled = 0;
@@ -707,7 +718,10 @@ osp_publish_fork_child (void)
   pthread_cond_init (&thread_up_cond, NULL);
   pthread_mutex_lock (&osp_publish_lock);
   if (hdr != NULL)
-    munmap (hdr, map_size);
+    {
+      munmap (hdr, map_size);
+      osp_unreserve (map_size);
+    }
   hdr = NULL;
   creator = 0;
   owner = getpid ();

@@ -13,7 +13,8 @@
  * reporting thread's own pending blocks first; other live threads may
  * have up to BATCH blocks not yet counted).
  *
- * The table: one mmap of exact_bytes (untouched pages cost nothing), an
+ * The table: one mmap of exact_bytes (untouched pages cost nothing; under
+ * `ulimit -v' perhaps less, osp_map_table), an
  * open-addressing index of uint32 slots (1/8 of the bytes, at most half
  * full) over a pool of entries [count lo, count hi, hash, len, ids...].
  * Identity is the whole sequence (hash, then length, then every id).  An
@@ -54,7 +55,7 @@ osp_exact_init (const struct osp_options *o)
   if (o->mode != OSP_MODE_SUBPATHS_EXACT)
     return 0;
   map_len = (size_t) o->exact_bytes;
-  slots = osp_map_table (map_len, &nslots);
+  slots = osp_map_table ("exact table (exact_bytes)", &map_len, &nslots);
   if (slots == NULL)
     return -1;
   map = slots;

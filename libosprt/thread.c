@@ -40,6 +40,11 @@
  * program threads take locks once per batch flush, not per hook.  The
  * arena and a thread's first state are updated with signals held the
  * same way, so an abandoned hook never leaves them half done.
+ *
+ * Address space: under `ulimit -v' the runtime's optional reservations
+ * (tables, forest streams, publish buffers, its threads' stacks) draw on a
+ * budget, so that they never take what the program needs (osp_reserve,
+ * below; doc/osp.md, Safety); runtime threads get small stacks.
  */
 #define _GNU_SOURCE
 #include "osprt.h"
@@ -47,7 +52,9 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 pthread_mutex_t osp_threads_lock = PTHREAD_MUTEX_INITIALIZER;
 struct osp_thread *osp_threads;
@@ -307,19 +314,89 @@ osp_thread_settle (struct osp_thread *t)
   osp_pathsample_sync (t);
 }
 
+/* ---- address space --------------------------------------------------- */
+
+/* Under `ulimit -v' (RLIMIT_AS) every byte the runtime maps is a byte the
+   program cannot map: MAP_NORESERVE tables and untouched thread stacks
+   count as much as used memory, and a program that runs plain under the
+   limit failed its own pthread_create with osp (4 MB of path table, 12 MB
+   of publish buffers, 8 MB for each runtime thread's default stack).  So
+   with a limit, the runtime's optional reservations - the path and exact
+   tables, the forest streams, the publish buffers, its threads' stacks -
+   share a budget of a sixteenth of the address space left under the limit
+   when the runtime starts, and one that does not fit fails as if the
+   kernel had refused it: its part shrinks or stops with one line, the
+   program runs on with the rest.  Without a limit there is no budget.  */
+static uint64_t budget = UINT64_MAX;
+static atomic_uint_least64_t reserved;
+
+/* The process's mapped bytes now (VmSize), or 0 if unknown. */
+static uint64_t
+vm_size (void)
+{
+  FILE *f = fopen ("/proc/self/statm", "re");
+  if (f == NULL)
+    return 0;
+  unsigned long pages = 0;
+  int ok = fscanf (f, "%lu", &pages) == 1;
+  fclose (f);
+  return ok ? (uint64_t) pages * (uint64_t) sysconf (_SC_PAGESIZE) : 0;
+}
+
+static void
+budget_init (void)
+{
+  struct rlimit r;
+  if (getrlimit (RLIMIT_AS, &r) != 0 || r.rlim_cur == RLIM_INFINITY)
+    return;
+  uint64_t used = vm_size ();
+  budget = r.rlim_cur > used ? (r.rlim_cur - used) / 16 : 0;
+}
+
+int
+osp_reserve (size_t bytes)
+{
+  uint64_t before = atomic_fetch_add (&reserved, bytes);
+  if (before + bytes <= budget && before + bytes >= before)
+    return 0;
+  atomic_fetch_sub (&reserved, bytes);
+  return -1;
+}
+
+void
+osp_unreserve (size_t bytes)
+{
+  atomic_fetch_sub (&reserved, bytes);
+}
+
+/* A runtime thread's stack: the deepest runtime path (a report: osp_report_now,
+   the writers, stdio) needs a few tens of KB; the default (RLIMIT_STACK,
+   8 MB) would take that much of the program's address space.  */
+#define RUNTIME_STACK (512 * 1024)
+
 int
 osp_start_thread (void *(*fn) (void *), void *arg)
 {
+  size_t stack = RUNTIME_STACK;
+  if (stack < (size_t) PTHREAD_STACK_MIN)
+    stack = PTHREAD_STACK_MIN;
+  if (osp_reserve (stack) != 0)
+    return -1;
   sigset_t all, old;
   sigfillset (&all);
   pthread_sigmask (SIG_SETMASK, &all, &old);
   pthread_attr_t attr;
   pthread_attr_init (&attr);
   pthread_attr_setdetachstate (&attr, PTHREAD_CREATE_DETACHED);
+  pthread_attr_setstacksize (&attr, stack);
   pthread_t th;
   int rc = pthread_create (&th, &attr, fn, arg);
   pthread_attr_destroy (&attr);
   pthread_sigmask (SIG_SETMASK, &old, NULL);
+  /* The stack stays reserved: runtime threads live as long as the process
+     (a fork child starts its own, and inherits the count of its parent's). */
+  if (rc != 0)
+    osp_unreserve (stack);
   return rc == 0 ? 0 : -1;
 }
 
@@ -349,14 +426,32 @@ thread_exit (void *arg)
 }
 
 uint32_t *
-osp_map_table (size_t bytes, uint64_t *nslots)
+osp_map_table (const char *what, size_t *bytes, uint64_t *nslots)
 {
-  void *m = mmap (NULL, bytes, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (m == MAP_FAILED)
-    return NULL;
+  /* Under an address space limit, the largest size the budget (above)
+     affords, halving down to the smallest size the option accepts. */
+  size_t want = *bytes, len = want;
+  void *m = MAP_FAILED;
+  for (;;)
+    {
+      if (osp_reserve (len) == 0)
+        {
+          m = mmap (NULL, len, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+          if (m != MAP_FAILED)
+            break;
+          osp_unreserve (len);
+        }
+      if (len / 2 < OSP_MIN_TABLE_BYTES)
+        return NULL; /* the runtime does not start: runtime.c's one line */
+      len /= 2;
+    }
+  if (len != want)
+    osp_warn ("osp: ulimit -v: the %s has %zu bytes, not %zu; the program "
+              "runs, profiled within them", what, len, want);
+  *bytes = len;
   uint64_t n = 2;
-  while (n * 2 * sizeof (uint32_t) <= bytes / 8)
+  while (n * 2 * sizeof (uint32_t) <= len / 8)
     n *= 2;
   *nslots = n;
   return m;
@@ -442,6 +537,7 @@ osp_threads_init (uint32_t max_functions)
   dir_words = (max_functions + OSP_DIR_CHUNK - 1) / OSP_DIR_CHUNK;
   make_async_set (&async_signals);
   atomic_store_explicit (&async_signals_made, 1, memory_order_release);
+  budget_init ();
   if (pthread_key_create (&key, thread_exit) != 0)
     return -1;
   if (pthread_atfork (fork_prepare, fork_release, fork_child) != 0)

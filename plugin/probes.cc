@@ -92,6 +92,69 @@ path_cst (uint64_t v)
   return build_int_cstu (uint64_type_node, v);
 }
 
+/* The path register's SSA names are anonymous, except at -O0 in a
+   function where the register lives across a call of the program.  At
+   -O0 an anonymous SSA name becomes a pseudo register, and the register
+   allocator puts a pseudo that lives across a call in a callee-saved
+   register, whose save slot x86-64 keeps apart from the locals: 16 bytes
+   more per frame (Lua 5.5's interpreter at -O0 then overflowed, in its
+   own test suite, an `ulimit -s' its plain build fits in).  The SSA names
+   of one variable that is not DECL_IGNORED_P share one stack slot at -O0,
+   as a local of the program does: 8 bytes, which often fit in the padding
+   of the 16-byte aligned locals (tests/safety-stack.sh).  Where the
+   register never lives across a call, the pseudo takes a call-clobbered
+   register and costs nothing: a variable there would only add a slot.
+   The variable is in no scope block, so no debug information names it.
+   When optimising, GCC allocates registers for real, and a name would
+   only constrain its coalescing.  */
+static tree path_var;
+static vec<tree> *path_names;
+
+static tree
+path_name ()
+{
+  tree t = make_ssa_name (path_var ? path_var : uint64_type_node);
+  if (!path_var && path_names)
+    path_names->safe_push (t);
+  return t;
+}
+
+/* True if BB calls a function of the program (a runtime call of ours is
+   an asm or a leaf in a cold block: not yet there anyway).  */
+static bool
+has_call (basic_block bb)
+{
+  for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (is_gimple_call (gsi_stmt (gsi))
+        && !gimple_call_internal_p (gsi_stmt (gsi)))
+      return true;
+  return false;
+}
+
+/* At -O0, if the register (RIN, per block of BLOCKS) is not a constant
+   in some block that calls, name it (above): its SSA names so far, NAMES,
+   and those to come.  */
+static void
+name_path_register (const vec<block_info> &blocks, const vec<tree> &rin,
+                    const vec<tree> &names)
+{
+  if (optimize)
+    return;
+  bool crosses = false;
+  for (unsigned v = 0; v < blocks.length () && !crosses; v++)
+    crosses = TREE_CODE (rin[v]) != INTEGER_CST && has_call (blocks[v].bb);
+  if (!crosses)
+    return;
+  path_var = build_decl (DECL_SOURCE_LOCATION (current_function_decl),
+                         VAR_DECL, get_identifier ("__osp_path"),
+                         uint64_type_node);
+  DECL_ARTIFICIAL (path_var) = 1;
+  DECL_CONTEXT (path_var) = current_function_decl;
+  for (tree t : names)
+    SET_SSA_NAME_VAR_OR_IDENTIFIER (t, path_var);
+}
+
 /* r(U) + VAL flowing along E; queues an addition on E when needed.  */
 static tree
 edge_value (tree r, edge e, uint64_t val)
@@ -100,7 +163,7 @@ edge_value (tree r, edge e, uint64_t val)
     return r;
   if (TREE_CODE (r) == INTEGER_CST)
     return fold_build2 (PLUS_EXPR, uint64_type_node, r, path_cst (val));
-  tree t = make_ssa_name (uint64_type_node);
+  tree t = path_name ();
   gsi_insert_on_edge (e, gimple_build_assign (t, PLUS_EXPR, r, path_cst (val)));
   return t;
 }
@@ -117,7 +180,7 @@ merge_values (basic_block bb, const vec<tree> &values)
       same = false;
   if (same)
     return values[0];
-  gphi *phi = create_phi_node (make_ssa_name (uint64_type_node), bb);
+  gphi *phi = create_phi_node (path_name (), bb);
   edge e;
   edge_iterator ei;
   FOR_EACH_EDGE (e, ei, bb->preds)
@@ -216,6 +279,9 @@ insert_path_probes (const vec<block_info> &blocks,
                     const vec<batched_loop> &loops, const tail_calls &tails)
 {
   unsigned n = blocks.length ();
+  path_var = NULL_TREE;
+  auto_vec<tree> names;
+  path_names = &names;
   auto_vec<tree> rin;
   rin.safe_grow_cleared (n);
   auto_vec<pending_check> checks;
@@ -256,6 +322,9 @@ insert_path_probes (const vec<block_info> &blocks,
         }
       rin[v] = merge_values (bb, values);
     }
+
+  name_path_register (blocks, rin, names);
+  path_names = NULL;
 
   /* 2. Where paths end.  Block ends first (see the header comment).  */
   for (unsigned u = 0; u < n; u++)
@@ -406,6 +475,7 @@ insert_path_probes (const vec<block_info> &blocks,
                           path_cst (flushed_path[i]), l->n, l->n, 0);
       flushes += l->exits.length ();
     }
+  path_var = NULL_TREE; /* not a GC root: no tree may outlive the pass */
   return checks.length () + flushes;
 }
 

@@ -34,6 +34,8 @@ OSP_E2E_TESTS = \
 	tests/safety-fds.sh \
 	tests/safety-shm.sh \
 	tests/safety-signals.sh \
+	tests/safety-stack.sh \
+	tests/safety-address-space.sh \
 	tests/bench.sh
 
 TESTS += $(OSP_E2E_TESTS)
@@ -66,6 +68,8 @@ EXTRA_DIST += \
 	tests/progs/safety-dlopen-lib.c \
 	tests/progs/shm-safety.c \
 	tests/progs/longjmp-alarm.c \
+	tests/progs/deep-recursion.c \
+	tests/progs/vm-threads.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \
 	tests/corpus/cleanup.c \
