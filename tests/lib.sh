@@ -6,6 +6,9 @@
 #     ... osp_fail "what differed" ...
 #     osp_done                  # exit 0 (and remove $W) or 1 (keep $W for inspection)
 # Exit codes follow Automake: 0 pass, 1 fail, 77 skip, 99 hard error.
+# Time: a test never sleeps a fixed time expecting an effect; it waits with osp_wait_until,
+# whose limit, like every limit of the suite, is scaled by OSP_TEST_TIMEOUT_SCALE (osp_seconds,
+# tests/env.sh; tests/README.md, "Time limits").
 
 osp_failures=0
 
