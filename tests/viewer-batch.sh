@@ -4,7 +4,8 @@
 #   1. The command line: -h and --version exit 0; unknown options, missing and bad values,
 #      -p with --segment, stray arguments: one stderr line naming the problem, exit 2.
 #   2. progs/viewer-writer.c publishing like the runtime (a growing demo profile every 100 ms
-#      until the test creates its stop file: no step depends on the machine's speed; the segment layout and view format of include/osp/shm.h and view.h):
+#      until the test creates its stop file, so no step depends on the machine's speed; the
+#      segment layout and view format of include/osp/shm.h and view.h):
 #      `ospview -l` lists it running; `ospview -p PID -b 3 -d 0.3` prints three refreshes
 #      ("--- refresh N ---"), the hottest subpath decoded to function and file:line as the text
 #      report writes it, with an estimate that grows from refresh to refresh, and rows on the
