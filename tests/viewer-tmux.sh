@@ -9,7 +9,8 @@
 # and readable from there): spin() loops over a branch taken 3 times in 4, calling mix() on the
 # other; it runs until the file "stop" exists, then returns from main (the runtime publishes its
 # exit view).  Every wait polls the screen until what it waits for shows, within a limit scaled
-# by OSP_TEST_TIMEOUT_SCALE (osp_wait_until, tests/lib.sh): nothing here depends on speed.  OSP_OPTIONS=publish_ms=100; ospview -p PID -d 0.3 in a 120x40 window.
+# by OSP_TEST_TIMEOUT_SCALE (osp_wait_until, tests/lib.sh): nothing here depends on speed.
+# OSP_OPTIONS=publish_ms=100; ospview -p PID -d 0.3 in a 120x40 window.
 #   1. The status lines (pid, running, heartbeat), the subpaths screen first, the hottest
 #      subpath with function names and file:line; the detail pane shows source lines equal to
 #      vt.c's lines of those numbers.
