@@ -27,6 +27,9 @@
 #                       cg/ the callgrind outputs, acc/ the accuracy reports and comparisons)
 #   BENCH_TIMEOUT       cap of one timed run, seconds (default 600; a run that hits it is an error)
 #   BENCH_ACC_TIMEOUT   cap of one subpaths-exact run, seconds (default 120)
+#                       (tests/bench.sh sets both caps from OSP_TEST_TIMEOUT_SCALE, as every
+#                       limit of the test suite; the defaults are the benchmark's, and
+#                       BENCH_ACC_TIMEOUT also decides which size the accuracy compares at)
 #   BENCH_SIZE          size of the timed runs and of the paths accuracy runs: default (the
 #                       default) or small, which checks the whole harness in minutes but whose
 #                       wall times are too short to mean anything (tests/bench.sh)

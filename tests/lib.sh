@@ -6,6 +6,9 @@
 #     ... osp_fail "what differed" ...
 #     osp_done                  # exit 0 (and remove $W) or 1 (keep $W for inspection)
 # Exit codes follow Automake: 0 pass, 1 fail, 77 skip, 99 hard error.
+# Time: a test never sleeps a fixed time expecting an effect; it waits with osp_wait_until,
+# whose limit, like every limit of the suite, is scaled by OSP_TEST_TIMEOUT_SCALE (osp_seconds,
+# tests/env.sh; tests/README.md, "Time limits").
 
 osp_failures=0
 
@@ -91,6 +94,55 @@ osp_exec_with ()
   if [ "$osp_rc" -eq 124 ]; then
     echo "note: OSP_OPTIONS=$osp_opts $* timed out after $OSP_TIMEOUT s"
   fi
+}
+
+# osp_wait_until BASE CMD...: run CMD (a command or a shell function) every 0.1 s until it
+# succeeds (return 0) or osp_seconds BASE have passed (a note, return 1).  Whatever a test waits
+# for - a file, a line of output, a screen's text, a signal handler - it waits for with this,
+# never with a fixed sleep: on a loaded machine any fixed sleep is too short for someone.
+osp_wait_until ()
+{
+  osp_wait_s=$(osp_seconds "$1")
+  shift
+  osp_wait_end=$(($(date +%s) + osp_wait_s))
+  until "$@"; do
+    if [ "$(date +%s)" -ge "$osp_wait_end" ]; then
+      echo "note: waited $osp_wait_s s in vain for: $*"
+      return 1
+    fi
+    sleep 0.1
+  done
+}
+
+# osp_has_file FILE: FILE exists and is not empty (for osp_wait_until).
+osp_has_file ()
+{
+  [ -s "$1" ]
+}
+
+# osp_has_line FILE PATTERN: FILE has a line matching the basic regular expression PATTERN.
+osp_has_line ()
+{
+  grep -q -e "$2" "$1" 2> /dev/null
+}
+
+# osp_catches PID SIGNUM: process PID has a handler for signal SIGNUM (its SigCgt mask in
+# /proc/PID/status): wait for this before sending a signal the program's runtime installs a
+# handler for at start-up, which would otherwise kill a program not yet that far.
+osp_catches ()
+{
+  awk -v n="$2" '$1 == "SigCgt:" {
+      d = substr($2, length($2) - int((n - 1) / 4), 1)   # the hex digit of bit n - 1
+      v = index("0123456789abcdef", tolower(d)) - 1
+      ok = int(v / 2 ^ ((n - 1) % 4)) % 2
+    }
+    END { exit !ok }' "/proc/$1/status" 2> /dev/null
+}
+
+# osp_stopped PID: process PID is stopped (state T: a SIGSTOP has landed).
+osp_stopped ()
+{
+  awk '$1 == "State:" { ok = $2 == "T" } END { exit !ok }' "/proc/$1/status" 2> /dev/null
 }
 
 # osp_same LABEL EXPECTED ACTUAL: compare two files; on difference print a diff and fail.

@@ -34,18 +34,6 @@ osp_compile "$P.osp" osp_cc -O2 "$OSP_TESTSRC/progs/publish-live.c" -o "$P.osp" 
 echo go | osp_run "$P.plain" wait > "$W/plain.out" 2> "$W/plain.err"
 echo "$?" > "$W/plain.rc"
 
-# wait_for FILE TEXT: up to 10 s for TEXT to appear in FILE.
-wait_for ()
-{
-  i=0
-  while [ $i -lt 200 ]; do
-    grep -q "$2" "$1" 2>/dev/null && return 0
-    sleep 0.05
-    i=$((i + 1))
-  done
-  return 1
-}
-
 # live OPTIONS BASE: start the instrumented program in the background with OPTIONS, its stdin a
 # fifo held open on fd 3, and wait for its "ready" line; sets $pid and $seg.
 live ()
@@ -56,7 +44,7 @@ live ()
   pid=$!
   exec 3> "$W/fifo"
   seg=$SHM/osp-$U-$pid
-  wait_for "$2.out" ready || osp_fail "$1: no ready line"
+  osp_wait_until 10 osp_has_line "$2.out" ready || osp_fail "$1: no ready line"
 }
 
 # finish BASE: let it end; its exit status in BASE.rc.

@@ -8,6 +8,13 @@
 # libosprt.so, as they link the real one in make check.  Any sanitizer report fails the test
 # (-fno-sanitize-recover, halt_on_error).  LeakSanitizer is off for t_fork only: it hangs in the
 # forked children of a threaded process (google/sanitizers #836, #1479).
+#
+# Time: the sanitizers slow the tests (TSan 5-15 times), so their limits must allow for it: each
+# test's run is capped at osp_seconds 600 (tests/env.sh: 600 s times OSP_TEST_TIMEOUT_SCALE, 50
+# min by default, only to stop a hang: with the load average at 12 on 2 cores, t_hotlist under
+# TSan took 591 s, past the fixed 300 s this cap used to be), and the tests' own waits
+# (libosprt/tests/testutil.h's osp_test_deadline) read the same scale.  Each "ok" line gives the
+# seconds the test took.
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup sanitizers
 
@@ -18,6 +25,7 @@ rt=$(sed -n '/^OSPRT_SOURCES = /,/[^\\]$/p' "$src/local.mk" | tr -d '\\' | tr ' 
 whitebox="t_options t_registry t_report t_sampler t_subexact t_hotlist t_paths t_forest t_publish"
 blackbox="t_threads t_fork t_online t_pathrun"
 cflags="-std=c11 -g -O1 -Wall -Wextra -pthread -I$abs_top_srcdir/include -I$src"
+tmo=$(osp_seconds 600)
 
 run_suite ()   # NAME SANITIZER-FLAGS
 {
@@ -40,11 +48,16 @@ run_suite ()   # NAME SANITIZER-FLAGS
     fi
     leaks=1
     [ "$t" = t_fork ] && leaks=0
-    if ASAN_OPTIONS=halt_on_error=1:detect_leaks=$leaks UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-       TSAN_OPTIONS=halt_on_error=1 timeout 300 "$d/$t" > "$d/$t.log" 2>&1 < /dev/null; then
-      echo "ok: $name $t"
+    t0=$(date +%s)
+    ASAN_OPTIONS=halt_on_error=1:detect_leaks=$leaks UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+      TSAN_OPTIONS=halt_on_error=1 timeout "$tmo" "$d/$t" > "$d/$t.log" 2>&1 < /dev/null
+    rc=$?
+    if [ "$rc" -eq 0 ]; then
+      echo "ok: $name $t ($(($(date +%s) - t0)) s)"
+    elif [ "$rc" -eq 124 ]; then
+      osp_fail "$name $t: timed out after $tmo s (see below)"; osp_show "$d/$t.log"
     else
-      osp_fail "$name $t: exit status $? (see below)"; osp_show "$d/$t.log"
+      osp_fail "$name $t: exit status $rc (see below)"; osp_show "$d/$t.log"
     fi
   done
 }

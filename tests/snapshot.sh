@@ -36,6 +36,12 @@ title_total ()
 {
   sed -n "s/^$2 ([0-9]* of \([0-9]*\)).*/\1/p" "$1" | head -n 1
 }
+# live_view PID N: ospview -p PID shows view #N or a later one.
+live_view ()
+{
+  "$OSPVIEW" -p "$1" -b 1 --screen=functions 2> /dev/null |
+    sed -n 's/.* view #\([0-9]*\).*/\1/p' | awk -v n="$2" 'NR == 1 { ok = $1 >= n } END { exit !ok }'
+}
 # first_estimate FILE TITLE: the 2nd column of the first row of table TITLE.
 first_estimate ()
 {
@@ -82,16 +88,14 @@ osp_exec_with "report=none:snapshot=$W/h-%h.ospsnap" "$W/host" "$W/fl"
 [ -f "$W/h-$host.ospsnap" ] || osp_fail "%h: no $W/h-$host.ospsnap"
 
 # --- 2. on a signal -------------------------------------------------------------------------------
+# (until sig.stop exists, however long a loaded machine makes the steps take; USR2 only once the
+# runtime's handler is there: before, it would kill the program)
 OSP_OPTIONS="report=none:snapshot=$W/sig.ospsnap:snapshot_signal=USR2" \
-  "$W/loop" 3 > "$W/sig.out" 2> "$W/sig.err" &
+  "$W/loop" "$(osp_seconds 60)" "$W/sig.stop" > "$W/sig.out" 2> "$W/sig.err" &
 lpid=$!
-sleep 1
+osp_wait_until 10 osp_catches "$lpid" 12 || osp_fail "snapshot_signal=USR2: no handler for USR2"
 kill -USR2 "$lpid"
-i=0
-while [ ! -f "$W/sig.ospsnap" ] && [ $i -lt 50 ]; do
-  sleep 0.1
-  i=$((i + 1))
-done
+osp_wait_until 10 osp_has_file "$W/sig.ospsnap"
 "$OSPVIEW" "$W/sig.ospsnap" -b 1 --top=3 > "$W/sig1.view" 2> "$W/sig1.verr" ||
   { osp_fail "the signal's snapshot does not open: $(cat "$W/sig1.verr")"; }
 head -n 1 "$W/sig1.view" | grep -q "pid $lpid .*taken " &&
@@ -99,6 +103,7 @@ head -n 1 "$W/sig1.view" | grep -q "pid $lpid .*taken " &&
   { osp_fail "the signal's snapshot is not a live one of pid $lpid"; osp_show "$W/sig1.view"; }
 grep -A 2 "^hottest subpaths" "$W/sig1.view" | grep -q -E ' spin\(\) .*viewer-loop\.c:[0-9]+' ||
   { osp_fail "the signal's snapshot lacks the hot subpath in spin()"; osp_show "$W/sig1.view"; }
+touch "$W/sig.stop"
 wait "$lpid"
 rc=$?
 [ "$rc" -eq 0 ] && [ ! -s "$W/sig.err" ] && grep -q . "$W/sig.out" ||
@@ -108,22 +113,16 @@ head -n 1 "$W/sig2.view" | grep -q "at exit\$" ||
   { osp_fail "at exit the signal's snapshot was not replaced"; osp_show "$W/sig2.view"; }
 
 # --- 3. round trip from a live process ------------------------------------------------------------
-OSP_OPTIONS="report=none:publish_ms=100" "$W/loop" 20 > /dev/null 2>&1 &
+OSP_OPTIONS="report=none:publish_ms=100" "$W/loop" "$(osp_seconds 60)" "$W/live.stop" > /dev/null 2>&1 &
 lpid=$!
-i=0
-until "$OSPVIEW" -p "$lpid" -b 1 --screen=functions 2> /dev/null | grep -q "view #"; do
-  sleep 0.1
-  i=$((i + 1))
-  [ $i -lt 100 ] || break
-done
-sleep 0.5
+osp_wait_until 10 live_view "$lpid" 5 # (some publishes: a profile to compare)
 kill -STOP "$lpid"
-sleep 0.3 # a publish under way ends its buffer before the stop lands: let it
+osp_wait_until 10 osp_stopped "$lpid"
 "$OSPVIEW" -p "$lpid" --save "$W/live.ospsnap" > "$W/save.out" 2> "$W/save.err"
 rc=$?
 "$OSPVIEW" -p "$lpid" -b 1 --top=0 > "$W/live.view" 2>&1
 kill -CONT "$lpid"
-kill "$lpid"
+touch "$W/live.stop"
 wait "$lpid" 2> /dev/null
 [ "$rc" -eq 0 ] && grep -q "^saved $W/live.ospsnap (.* bytes, view #[0-9]* of pid $lpid)" "$W/save.out" ||
   { osp_fail "--save: status $rc, $(cat "$W/save.out" "$W/save.err")"; }

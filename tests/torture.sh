@@ -23,7 +23,8 @@
 #
 # Environment: OSP_TORTURE_TARBALL (default /usr/src/gcc-MAJOR/gcc-*.tar.xz),
 # OSP_TORTURE_JOBS (default: nproc), OSP_TORTURE_FILTER (a grep -E pattern on file names, to
-# run a subset), OSP_TORTURE_TIMEOUT (seconds per run, default 30), OSP_TORTURE_VARIANTS (default
+# run a subset), OSP_TORTURE_TIMEOUT (seconds per run, default 30
+# times OSP_TEST_TIMEOUT_SCALE: osp_seconds 30 of tests/env.sh), OSP_TORTURE_VARIANTS (default
 # "-O0 -O2 -O2+counts -O2+late -O3 -Os").
 
 if [ "$1" = --worker ]; then
@@ -118,7 +119,7 @@ work=$abs_top_builddir/tests/torture-work
 rm -rf "$work" && mkdir -p "$work" || exit 99
 jobs=${OSP_TORTURE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 OSP_TORTURE_WORK=$work
-OSP_TORTURE_TIMEOUT=${OSP_TORTURE_TIMEOUT:-30}
+OSP_TORTURE_TIMEOUT=${OSP_TORTURE_TIMEOUT:-$(osp_seconds 30)}
 OSP_TORTURE_XFAIL=$abs_top_srcdir/tests/torture-xfail.txt
 OSP_TORTURE_VARIANTS=${OSP_TORTURE_VARIANTS:-"-O0 -O2 -O2+counts -O2+late -O3 -Os"}
 export OSP_TORTURE_WORK OSP_TORTURE_TIMEOUT OSP_TORTURE_XFAIL OSP_TORTURE_VARIANTS

@@ -4,7 +4,8 @@
 #   1. The command line: -h and --version exit 0; unknown options, missing and bad values,
 #      -p with --segment, stray arguments: one stderr line naming the problem, exit 2.
 #   2. progs/viewer-writer.c publishing like the runtime (a growing demo profile every 100 ms
-#      for a few seconds; the segment layout and view format of include/osp/shm.h and view.h):
+#      until the test creates its stop file, so no step depends on the machine's speed; the
+#      segment layout and view format of include/osp/shm.h and view.h):
 #      `ospview -l` lists it running; `ospview -p PID -b 3 -d 0.3` prints three refreshes
 #      ("--- refresh N ---"), the hottest subpath decoded to function and file:line as the text
 #      report writes it, with an estimate that grows from refresh to refresh, and rows on the
@@ -27,19 +28,34 @@ ME=$(id -u)
 
 # --- helpers -----------------------------------------------------------------------------------
 
-# wait_segment PID: until /dev/shm/osp-<uid>-PID exists and ospview reads a view from it (10 s).
+# segment_ready PID: /dev/shm/osp-<uid>-PID exists and ospview reads a view from it.
+segment_ready ()
+{
+  [ -f "/dev/shm/osp-$ME-$1" ] &&
+    "$OSPVIEW" -p "$1" -b 1 --screen=functions 2> /dev/null | grep -q "view #"
+}
+
+# wait_segment PID: until segment_ready PID (10 s scaled).
 wait_segment ()
 {
-  i=0
-  while [ $i -lt 100 ]; do
-    if [ -f "/dev/shm/osp-$ME-$1" ] &&
-       "$OSPVIEW" -p "$1" -b 1 --screen=functions 2> /dev/null | grep -q "view #"; then
-      return 0
-    fi
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
+  osp_wait_until 10 segment_ready "$1"
+}
+
+# watch_end PID STOPFILE OUT ARGS...: ospview -p PID -d 0.5 ARGS... > OUT (OUT.err) in the
+# background; once it has shown a view, create STOPFILE, which ends the program (the writer or
+# viewer-loop.c run until it exists: however long the loaded machine made the test take, the
+# program still runs); wait for ospview, its status in $rc.  Its refreshes (-b) last 2 s
+# scaled: enough for the program to notice STOPFILE and exit while ospview watches.
+watch_end ()
+{
+  we_pid=$1 we_stop=$2 we_out=$3
+  shift 3
+  "$OSPVIEW" -p "$we_pid" -b "$(osp_seconds 4)" -d 0.5 "$@" > "$we_out" 2> "$we_out.err" &
+  we_view=$!
+  osp_wait_until 10 osp_has_line "$we_out" "view #" || osp_fail "ospview -p $we_pid shows no view"
+  touch "$we_stop"
+  wait "$we_view"
+  rc=$?
 }
 
 # estimates FILE TITLE: the estimate (2nd column) of the first row of each table TITLE.
@@ -66,6 +82,13 @@ first_row ()
   awk -v t="$2" 'index($0, t) == 1 { grab = 2; next }
                  grab == 2 { grab = 1; next }
                  grab == 1 { print; exit }' "$1"
+}
+
+# spin_leads PID: the first row of the hottest subpaths of PID's live view is in spin().
+spin_leads ()
+{
+  "$OSPVIEW" -p "$1" -b 1 --top=1 --screen=subpaths > "$W/lead.out" 2> /dev/null
+  first_row "$W/lead.out" "hottest subpaths" | grep -q -E ' spin\(\) .*viewer-loop\.c:[0-9]+'
 }
 
 # growing LABEL: the numbers on stdin must grow from the first to the last (and be >= 2).
@@ -124,7 +147,7 @@ osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra \
   "$SRC/tests/progs/viewer-writer.c" -o "$W/writer" ||
   { echo "error: cannot build the test writer"; exit 99; }
 
-"$W/writer" live 6 100 > "$W/writer.out" 2> "$W/writer.err" &
+"$W/writer" live "$(osp_seconds 60)" 100 "$W/writer.stop" > "$W/writer.out" 2> "$W/writer.err" &
 wpid=$!
 if ! wait_segment "$wpid"; then
   osp_fail "the test writer's segment did not appear"
@@ -187,8 +210,7 @@ elif [ "$rc" -ne 1 ] || ! grep -q "profiled processes: choose one with -p PID" "
 fi
 
 # attached while the writer ends: the exit view and "exited"
-"$OSPVIEW" -p "$wpid" -b 20 -d 0.5 --screen=subpaths --top=1 > "$W/end.out" 2> "$W/end.err"
-rc=$?
+watch_end "$wpid" "$W/writer.stop" "$W/end.out" --screen=subpaths --top=1
 wait "$wpid"
 [ "$rc" -eq 0 ] || { osp_fail "attached until the end: exit status $rc"; osp_show "$W/end.err"; }
 tail -n 8 "$W/end.out" | grep -q "^viewer-demo  pid $wpid  ran .*  exited  view #[0-9]* (at exit)" ||
@@ -203,10 +225,11 @@ if [ -f "$SRC/libosprt/publish.c" ]; then
   osp_need_build
   osp_compile "$W/loop" osp_cc -O1 -g "$SRC/tests/progs/viewer-loop.c" -o "$W/loop" ||
     { osp_fail "cannot build viewer-loop.c with the plugin"; osp_done; }
-  OSP_OPTIONS=report=none "$W/loop" 6 > "$W/loop.out" 2> "$W/loop.err" &
+  OSP_OPTIONS=report=none "$W/loop" "$(osp_seconds 60)" "$W/loop.stop" > "$W/loop.out" 2> "$W/loop.err" &
   lpid=$!
   if ! wait_segment "$lpid"; then
     osp_fail "the instrumented program published no segment"
+    touch "$W/loop.stop"
     wait "$lpid"
     osp_show "$W/loop.err"
     osp_done
@@ -214,7 +237,8 @@ if [ -f "$SRC/libosprt/publish.c" ]; then
   "$OSPVIEW" -l > "$W/llist.out" 2>&1
   grep -q -E "^ *$lpid +running .*/loop\$" "$W/llist.out" ||
     { osp_fail "-l does not list the instrumented program"; osp_show "$W/llist.out"; }
-  sleep 0.5
+  # (until spin() leads: what -b 3 then checks, in its first refresh)
+  osp_wait_until 10 spin_leads "$lpid"
   "$OSPVIEW" -p "$lpid" -b 3 -d 0.5 --top=5 > "$W/l3.out" 2> "$W/l3.err" ||
     { osp_fail "real program: -b 3: exit status $?"; osp_show "$W/l3.err"; }
   first_row "$W/l3.out" "hottest subpaths" | grep -q -E ' spin\(\) .*viewer-loop\.c:[0-9]+' ||
@@ -226,7 +250,7 @@ if [ -f "$SRC/libosprt/publish.c" ]; then
   sed -n '/^hottest Ball-Larus paths/,/^$/p' "$W/l3.out" | grep -q -E ' exact .* mix\(\) ' ||
     { osp_fail "real program: no exact path row for mix() (counted inline)"; osp_show "$W/l3.out"; }
   [ "$(rows "$W/l3.out" "prefix forest")" -gt 0 ] || osp_fail "real program: no forest rows"
-  "$OSPVIEW" -p "$lpid" -b 30 -d 0.5 --screen=functions > "$W/lend.out" 2> "$W/lend.err"
+  watch_end "$lpid" "$W/loop.stop" "$W/lend.out" --screen=functions
   wait "$lpid"
   tail -n 12 "$W/lend.out" | grep -q "pid $lpid  ran .*  exited" ||
     { osp_fail "real program: the last refresh does not say exited"; tail -n 12 "$W/lend.out"; }

@@ -325,14 +325,15 @@ cap ()
 {
   $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null
 }
+# shows NAME REGEX: capture into NAME; a line matches REGEX.
+shows ()
+{
+  cap "$1" && grep -q -E -e "$2" "$W/$1.txt"
+}
+# wait_for NAME REGEX: capture into NAME until a line matches REGEX (20 s, scaled).
 wait_for ()
 {
-  n=100
-  while [ $n -gt 0 ]; do
-    cap "$1" && grep -q -E -e "$2" "$W/$1.txt" && return 0
-    sleep 0.2
-    n=$((n - 1))
-  done
+  osp_wait_until 20 shows "$1" "$2" && return 0
   osp_fail "UI $1: the screen never showed /$2/"
   osp_show "$W/$1.txt" "screen $1"
   return 1
@@ -369,12 +370,7 @@ if wait_for filter 'paths diff \(0 in both, 0 only in OLD, [0-9]+ only in NEW ma
     osp_fail "UI: the filter does not leave only_b()'s rows"
 fi
 keys q
-n=0
-while [ ! -s "$W/ui.rc" ] && [ $n -lt 50 ]; do
-  sleep 0.2
-  n=$((n + 1))
-done
-if [ ! -s "$W/ui.rc" ]; then
+if ! osp_wait_until 10 osp_has_file "$W/ui.rc"; then
   osp_fail "UI: q did not end ospview"
 elif [ "$(cat "$W/ui.rc")" != 0 ]; then
   osp_fail "UI: exit status $(cat "$W/ui.rc") after q"

@@ -46,19 +46,23 @@ one_line_error ()
   return 0
 }
 
-# wait_segment PID: until ospview reads a view from PID's segment (10 s).
+# segment_ready PID: ospview reads a view from PID's segment.
+segment_ready ()
+{
+  [ -f "/dev/shm/osp-$ME-$1" ] &&
+    "$OSPVIEW" -p "$1" -b 1 --screen=functions 2> /dev/null | grep -q "view #"
+}
+
+# wait_segment PID: until segment_ready PID (10 s scaled).
 wait_segment ()
 {
-  i=0
-  while [ $i -lt 100 ]; do
-    if [ -f "/dev/shm/osp-$ME-$1" ] &&
-       "$OSPVIEW" -p "$1" -b 1 --screen=functions 2> /dev/null | grep -q "view #"; then
-      return 0
-    fi
-    sleep 0.1
-    i=$((i + 1))
-  done
-  return 1
+  osp_wait_until 10 segment_ready "$1"
+}
+
+# has_work_path PID: PID's live view has a path row in work() (what section 6 then checks).
+has_work_path ()
+{
+  "$OSPVIEW" -p "$1" -b 1 --screen=paths --top=0 2> /dev/null | grep -q ' work() '
 }
 
 # --- the program -------------------------------------------------------------------------------
@@ -381,16 +385,19 @@ assert d["source"]["kind"] == "live"
 ' < "$W/seg.json" || osp_fail "--json without EDGES: want has_edges false and edges null"
 
 # --- 6. a live process ------------------------------------------------------------------------------
-# (15 s: the four ospview calls below must all find it running, also on a loaded machine)
-OSP_OPTIONS=report=none:paths=exhaustive "$W/loop" 200000 15 > "$W/live.out" 2> "$W/live.err" &
+# (until the stop file exists: the ospview calls below must all find it running, however long a
+# loaded machine makes them take)
+OSP_OPTIONS=report=none:paths=exhaustive "$W/loop" 200000 "$(osp_seconds 60)" "$W/live.stop" \
+  > "$W/live.out" 2> "$W/live.err" &
 lpid=$!
 if ! wait_segment "$lpid"; then
   osp_fail "the live program published no segment"
+  touch "$W/live.stop"
   wait "$lpid"
   osp_show "$W/live.err"
   osp_done
 fi
-sleep 0.5
+osp_wait_until 10 has_work_path "$lpid"
 "$OSPVIEW" -p "$lpid" --json > "$W/l.json" 2> "$W/l.err" || { osp_fail "-p --json: status $?"; osp_show "$W/l.err"; }
 python3 -c '
 import json, sys
@@ -404,6 +411,7 @@ assert d["paths"] and [f["name"] for f in d["functions"]].count("work") == 1
 ( cd "$W/src" && "$OSPVIEW" -p "$lpid" --annotate ) > "$W/l.ann" 2> "$W/l.err" &&
   python3 "$W/check_ann.py" "$W/l.ann" "$HOT" "$COLD" 1 "$LOOP" ||
   { osp_fail "-p --annotate"; osp_show "$W/l.err"; }
+touch "$W/live.stop"
 wait "$lpid"
 
 osp_done

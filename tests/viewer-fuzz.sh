@@ -33,6 +33,8 @@ osp_setup viewer-fuzz
 OSPVIEW=$abs_top_builddir/viewer/ospview
 SRC=$abs_top_srcdir
 SECONDS_FUZZ=${OSP_FUZZ_SECONDS:-20}
+# One ospview run on one bad input: a hang is a bug; 20 s scaled (tests/env.sh) only stops it.
+VIEW_TMO=$(osp_seconds 20)
 [ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
 
 osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra \
@@ -45,7 +47,7 @@ refuse ()
 {
   f=$W/$1.seg
   "$W/writer" segment "$f" "$1" || { osp_fail "writer: defect $1"; return; }
-  timeout 20 "$OSPVIEW" --segment "$f" -b 1 > "$W/$1.out" 2> "$W/$1.err"
+  timeout "$VIEW_TMO" "$OSPVIEW" --segment "$f" -b 1 > "$W/$1.out" 2> "$W/$1.err"
   rc=$?
   if [ "$rc" -ne 1 ]; then
     osp_fail "defect $1: exit status $rc, want 1"
@@ -95,7 +97,7 @@ accept ()
 {
   f=$W/$1.seg
   "$W/writer" segment "$f" "$1" || { osp_fail "writer: $1"; return; }
-  timeout 20 "$OSPVIEW" --segment "$f" -b 1 > "$W/$1.out" 2> "$W/$1.err"
+  timeout "$VIEW_TMO" "$OSPVIEW" --segment "$f" -b 1 > "$W/$1.out" 2> "$W/$1.err"
   rc=$?
   if [ "$rc" -ne 0 ] || [ -s "$W/$1.err" ]; then
     osp_fail "$1: exit status $rc (want 0) or messages"
@@ -147,7 +149,7 @@ poke ()
 snap_refuse ()
 {
   f=$W/$1.ospsnap
-  timeout 20 "$OSPVIEW" "$f" -b 1 > "$W/$1.out" 2> "$W/$1.err"
+  timeout "$VIEW_TMO" "$OSPVIEW" "$f" -b 1 > "$W/$1.out" 2> "$W/$1.err"
   rc=$?
   if [ "$rc" -ne 1 ] || [ "$(wc -l < "$W/$1.err")" -ne 1 ] ||
      ! grep -q -F -e "$f: $2" "$W/$1.err"; then
@@ -239,7 +241,7 @@ if [ "$use_libfuzzer" = yes ]; then
   mkdir -p "$W/corpus"
   # shellcheck disable=SC2086
   cp $SEEDS "$W/corpus/"
-  (cd "$W" && timeout $((SECONDS_FUZZ + 120)) ./fuzz -max_total_time="$SECONDS_FUZZ" \
+  (cd "$W" && timeout $((SECONDS_FUZZ + $(osp_seconds 120))) ./fuzz -max_total_time="$SECONDS_FUZZ" \
      -max_len=16384 -rss_limit_mb=2048 corpus > fuzz.log 2>&1)
   rc=$?
   tail -n 3 "$W/fuzz.log"
@@ -254,7 +256,7 @@ else
     "$SRC/tests/progs/viewer-mutate.c" -o "$W/mutate" -lm ||
     { osp_fail "cannot build the mutator (gcc -fsanitize=address,undefined)"; osp_done; }
   # shellcheck disable=SC2086
-  (cd "$W" && MUTATE_CRASH="$W/mutate-crash.bin" timeout $((SECONDS_FUZZ + 120)) \
+  (cd "$W" && MUTATE_CRASH="$W/mutate-crash.bin" timeout $((SECONDS_FUZZ + $(osp_seconds 120))) \
      ./mutate "$SECONDS_FUZZ" $SEEDS > mutate.log 2>&1)
   rc=$?
   tail -n 2 "$W/mutate.log"

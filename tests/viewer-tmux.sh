@@ -8,7 +8,9 @@
 # The program: vt.c below, built with the plugin in the work directory (so its file is "vt.c"
 # and readable from there): spin() loops over a branch taken 3 times in 4, calling mix() on the
 # other; it runs until the file "stop" exists, then returns from main (the runtime publishes its
-# exit view).  OSP_OPTIONS=publish_ms=100; ospview -p PID -d 0.3 in a 120x40 window.
+# exit view).  Every wait polls the screen until what it waits for shows, within a limit scaled
+# by OSP_TEST_TIMEOUT_SCALE (osp_wait_until, tests/lib.sh): nothing here depends on speed.
+# OSP_OPTIONS=publish_ms=100; ospview -p PID -d 0.3 in a 120x40 window.
 #   1. The status lines (pid, running, heartbeat), the subpaths screen first, the hottest
 #      subpath with function names and file:line; the detail pane shows source lines equal to
 #      vt.c's lines of those numbers.
@@ -53,6 +55,7 @@ trap cleanup EXIT
 
 cat > "$W/vt.c" << 'EOF'
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -80,7 +83,7 @@ spin (unsigned n, unsigned s)
 int
 main (int argc, char **argv)
 {
-  time_t end = time (NULL) + 150;
+  time_t end = time (NULL) + (argc > 2 ? atol (argv[2]) : 150); /* a cap, for a test that died */
   unsigned s = 1;
   while (argc > 1 && access (argv[1], F_OK) != 0 && time (NULL) < end)
     s = spin (100000, s);
@@ -91,16 +94,11 @@ EOF
 (cd "$W" && osp_compile "$W/vt" osp_cc -O1 -g vt.c -o vt) ||
   { echo "error: cannot build the test program"; exit 99; }
 
-(cd "$W" && OSP_OPTIONS=publish_ms=100:report=none exec ./vt "$W/stop") \
+(cd "$W" && OSP_OPTIONS=publish_ms=100:report=none exec ./vt "$W/stop" "$(osp_seconds 150)") \
   > "$W/vt.out" 2> "$W/vt.err" < /dev/null &
 prog_pid=$!
 seg=/dev/shm/osp-$(id -u)-$prog_pid
-n=0
-while [ ! -e "$seg" ] && [ $n -lt 100 ]; do
-  sleep 0.1
-  n=$((n + 1))
-done
-[ -e "$seg" ] || { echo "error: the program published no segment ($seg)"; exit 99; }
+osp_wait_until 10 osp_has_file "$seg" || { echo "error: the program published no segment ($seg)"; exit 99; }
 
 $TM new-session -d -s v -x 120 -y 40 -c "$W" \
   "'$OSPVIEW' -p $prog_pid -d 0.3 2> '$W/ospview.err'; echo \$? > '$W/ospview.rc'" ||
@@ -112,15 +110,17 @@ cap ()
   $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null
 }
 
-# wait_for NAME REGEX [SECONDS]: capture into NAME until a line matches REGEX (default 20 s).
+# shows NAME REGEX: capture into NAME; a line matches REGEX.
+shows ()
+{
+  cap "$1" && grep -q -E -e "$2" "$W/$1.txt"
+}
+
+# wait_for NAME REGEX [SECONDS]: capture into NAME until a line matches REGEX (default 20 s,
+# scaled).
 wait_for ()
 {
-  n=$((${3:-20} * 5))
-  while [ $n -gt 0 ]; do
-    cap "$1" && grep -q -E -e "$2" "$W/$1.txt" && return 0
-    sleep 0.2
-    n=$((n - 1))
-  done
+  osp_wait_until "${3:-20}" shows "$1" "$2" && return 0
   osp_fail "$1: the screen never showed /$2/"
   osp_show "$W/$1.txt" "screen $1"
   return 1
@@ -168,19 +168,26 @@ sub_estimate ()
     }' "$1"
 }
 
-# wait_view NAME AFTER: capture NAME once the view number passes AFTER.
+# view_past NAME AFTER: capture NAME; its view number is above AFTER.
+view_past ()
+{
+  cap "$1"
+  v=$(view_no "$W/$1.txt")
+  [ -n "$v" ] && [ "$v" -gt "$2" ]
+}
+
+# wait_view NAME AFTER: capture NAME once the view number passes AFTER (20 s, scaled).
 wait_view ()
 {
-  n=100
-  while [ $n -gt 0 ]; do
-    cap "$1"
-    v=$(view_no "$W/$1.txt")
-    [ -n "$v" ] && [ "$v" -gt "$2" ] && return 0
-    sleep 0.2
-    n=$((n - 1))
-  done
+  osp_wait_until 20 view_past "$1" "$2" && return 0
   osp_fail "$1: the view number stayed at $2"
   return 1
+}
+
+# sel_moved NAME LINE: capture NAME; the selected row ('>') is on another line than LINE.
+sel_moved ()
+{
+  cap "$1" && [ "$(grep -n '^>' "$W/$1.txt" | cut -d: -f1)" != "$2" ]
 }
 
 # --- 1. the first screen -------------------------------------------------------------------------
@@ -199,13 +206,12 @@ detail_ok ()
 }
 # The detail pane is drawn after the rows: wait for a screen with both (a capture can land while
 # a loaded machine is still drawing).
+start_drawn ()
+{
+  cap start && detail_ok "$W/start.txt" > /dev/null
+}
 if wait_for start 'hottest subpaths \('; then
-  n=0
-  until detail_ok "$W/start.txt" > /dev/null || [ $n -ge 50 ]; do
-    sleep 0.2
-    cap start
-    n=$((n + 1))
-  done
+  osp_wait_until 10 start_drawn
   grep -q "pid $prog_pid .*running.*heartbeat" "$W/start.txt" ||
     osp_fail "the status line lacks pid $prog_pid, running, heartbeat"
   sed -n 4p "$W/start.txt" | grep -q '^\[1 subpaths\]' ||
@@ -234,9 +240,12 @@ else
 fi
 
 # --- 3. the selection stays on its row -----------------------------------------------------------
-keys j j j
-sleep 0.5
-cap sel1
+# (keys are taken in order: once the help that "?" opens shows, the j's have moved the selection;
+# "x" closes it)
+keys j j j '?'
+wait_for selhelp 'ospview keys'
+keys x
+wait_for sel1 'hottest subpaths \('
 s1=$(sub_path "$W/sel1.txt" sel)
 l1=$(grep -n '^>' "$W/sel1.txt" | cut -d: -f1)
 v=$(view_no "$W/sel1.txt")
@@ -256,11 +265,13 @@ wait_for paths '^ 1 subpaths \[2 paths\] .*hottest Ball-Larus paths'
 keys Tab
 if wait_for forest '\[3 forest\].*prefix forest \('; then
   # select a closed node, then open it
+  # (after each j, until the selection has moved: a j still pending would move it off the node
+  # before the Enter)
   i=0
   while ! grep '^>' "$W/forest.txt" | grep -q '\[+\]' && [ $i -lt 20 ]; do
+    was=$(grep -n '^>' "$W/forest.txt" | cut -d: -f1)
     keys j
-    sleep 0.3
-    cap forest
+    osp_wait_until 10 sel_moved forest "$was" || break
     i=$((i + 1))
   done
   if grep '^>' "$W/forest.txt" | grep -q '\[+\]'; then
@@ -321,6 +332,7 @@ fi
 # --- 7. pause ------------------------------------------------------------------------------------
 keys p
 if wait_for paused '^PAUSED '; then
+  # (the two sleeps are windows in which nothing may change, not waits for an effect)
   sleep 0.5
   cap paused
   v1=$(view_no "$W/paused.txt")
@@ -354,22 +366,21 @@ if wait_for paused '^PAUSED '; then
 fi
 
 # --- 8. resizing ---------------------------------------------------------------------------------
+# laid_out NAME COLS LINES TABS REGEX: capture NAME; LINES lines, line TABS matches REGEX.
+laid_out ()
+{
+  cap "$1" && [ "$(wc -l < "$W/$1.txt")" -eq "$3" ] && sed -n "${4}p" "$W/$1.txt" | grep -q -e "$5"
+}
 # resized NAME COLS LINES: resize, then wait for a screen of that size with the tabs on line TABS.
 resized ()
 {
   $TM resize-window -t v -x "$2" -y "$3"
-  n=50
-  while [ $n -gt 0 ]; do
-    cap "$1"
-    if [ "$(wc -l < "$W/$1.txt")" -eq "$3" ] && sed -n "${4}p" "$W/$1.txt" | grep -q -e "$5"; then
-      wide=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$W/$1.txt")
-      [ "$wide" -le "$2" ] || osp_fail "$1: a line of $wide columns in a $2-column window"
-      echo "resized to $2x$3"
-      return 0
-    fi
-    sleep 0.2
-    n=$((n - 1))
-  done
+  if osp_wait_until 10 laid_out "$@"; then
+    wide=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$W/$1.txt")
+    [ "$wide" -le "$2" ] || osp_fail "$1: a line of $wide columns in a $2-column window"
+    echo "resized to $2x$3"
+    return 0
+  fi
   osp_fail "$1: no $2x$3 layout with /$5/ on line $4"
   osp_show "$W/$1.txt" "screen $1"
   return 1
@@ -398,12 +409,7 @@ if wait_for exited '^EXITED '; then
     osp_fail "the rows are gone after the exit"
 fi
 keys q
-n=0
-while [ ! -s "$W/ospview.rc" ] && [ $n -lt 50 ]; do
-  sleep 0.2
-  n=$((n + 1))
-done
-if [ ! -s "$W/ospview.rc" ]; then
+if ! osp_wait_until 10 osp_has_file "$W/ospview.rc"; then
   osp_fail "q did not end ospview"
 elif [ "$(cat "$W/ospview.rc")" != 0 ]; then
   osp_fail "ospview exited with status $(cat "$W/ospview.rc") after q"

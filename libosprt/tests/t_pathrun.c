@@ -17,8 +17,8 @@
  *              paths, the estimates are unbiased and their intervals
  *              cover the truth;
  *   timer      paths=timer PEP(64,17) every 10 ms: a thread spinning on
- *              path ends for ~250 ms is sampled in bursts of 64
- *              consecutive path ends, about one per tick;
+ *              path ends for >= 250 ms (and 5 bursts) is sampled in
+ *              bursts of 64 consecutive path ends, about one per tick;
  *   timerfork  a forked child restarts the timer: its own report has
  *              samples (not under ThreadSanitizer, which cannot start a
  *              thread in the child of a threaded process, nor under
@@ -148,18 +148,32 @@ now_ms (void)
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-/* Path ends with consecutive ids, so a burst shows as a run of ids. */
+/* Path ends with consecutive ids, so a burst shows as a run of ids: for
+   at least MS ms and until the runtime has been called WANT times (WANT /
+   64 bursts' samples), or 30 s scaled have passed.  (The ticks are wall
+   time; on a loaded machine, or under ThreadSanitizer, MS alone may hold
+   too few bursts for test_timer's checks, which are about behaviour.) */
 static void
-spin (double ms)
+spin (double ms, long want)
 {
   tg_diamonds (&g_big, 20);
   tg_build (&g_big, &rec_big, "big", "b.c");
   __osp_register_module (OSP_ABI_VERSION, &rec_big, &rec_big + 1);
-  double end = now_ms () + ms;
+  double end = now_ms () + ms, cap = osp_test_deadline (30);
+  long calls = 0;
   for (uint64_t i = 0;; i++)
     {
-      osp_test_path_end (&rec_big, i & ((1u << 20) - 1));
-      if ((i & 1023) == 0 && now_ms () > end)
+      /* osp_test_path_end, counting the calls into the runtime */
+      uint32_t t = __atomic_load_n (&__osp_path_countdown, __ATOMIC_RELAXED);
+      t = t - 1;
+      __atomic_store_n (&__osp_path_countdown, t, __ATOMIC_RELAXED);
+      if (t == 0)
+        {
+          calls++;
+          __osp_path_end (&rec_big, i & ((1u << 20) - 1));
+        }
+      if ((i & 1023) == 0 && now_ms () > end
+          && (calls >= want || osp_test_expired (cap)))
         break;
     }
 }
@@ -167,7 +181,7 @@ spin (double ms)
 static int
 scenario_timer (void)
 {
-  spin (250);
+  spin (250, 5 * 64); /* test_timer wants 5 ticks */
   return 0;
 }
 
@@ -178,7 +192,7 @@ scenario_timerfork (void)
   pid_t pid = fork ();
   if (pid == 0)
     {
-      spin (150);
+      spin (150, 64);
       exit (0); /* the child's exit report */
     }
   int status;

@@ -20,7 +20,8 @@
  *     seq and its counts never decreasing; and every other copy of the
  *     second reader is made to straddle three publishes (it waits halfway),
  *     which the protocol must refuse every time.  It runs 2 s, longer
- *     if need be (up to 2 min) until each reader has accepted 10 copies
+ *     if need be (up to a scaled minute, testutil.h) until each reader
+ *     has accepted 10 copies
  *     (and refused 10) and 20 views were published: a loaded machine or
  *     a sanitizer makes it slower, not wrong.
  *   lifecycle (scenarios run as separate processes): the segment exists
@@ -801,18 +802,21 @@ program_thread (void *arg)
   return NULL;
 }
 
+/* Set by the writer, and by each reader, once it has done what the
+   scenario checks it did (the scenario runs until then: on a loaded
+   machine 2 s may not be enough, and a test checks behaviour, not
+   speed). */
+static atomic_int writer_enough, readers_enough;
+
 static void *
 writer_thread (void *arg)
 {
   atomic_uint_fast64_t *n = arg;
   while (!atomic_load_explicit (&stop, memory_order_relaxed))
-    if (osp_publish_now () == 0)
-      atomic_fetch_add (n, 1);
+    if (osp_publish_now () == 0 && ++*n == 10)
+      atomic_store (&writer_enough, 1);
   return NULL;
 }
-
-/* Readers that have seen what the scenario asks of them (below). */
-static atomic_int readers_enough;
 
 struct reader
 {
@@ -828,13 +832,12 @@ reader_thread (void *arg)
   struct reader *r = arg;
   uint64_t *buf = malloc (r->h->buf_cap);
   uint64_t last_seq = 0, last_count = 0;
-  int enough = 0;
+  int done = 0;
   while (!atomic_load_explicit (&stop, memory_order_relaxed) && !r->problem)
     {
-      if (!enough && r->rs.accepted >= 10
-          && (!r->spoiler || r->rs.spoiled >= 10))
+      if (!done && r->rs.accepted >= 10 && (!r->spoiler || r->rs.spoiled >= 10))
         {
-          enough = 1;
+          done = 1;
           atomic_fetch_add (&readers_enough, 1);
         }
       uint64_t len;
@@ -870,6 +873,8 @@ reader_thread (void *arg)
       last_seq = v.h->seq;
       r->rs.accepted++;
     }
+  if (!done) /* a problem: no use waiting for more */
+    atomic_fetch_add (&readers_enough, 1);
   free (buf);
   return NULL;
 }
@@ -902,17 +907,16 @@ scenario_stress (void)
   pthread_create (&wr, NULL, writer_thread, &published);
   for (int i = 0; i < 2; i++)
     pthread_create (&rd[i], NULL, reader_thread, &r[i]);
-  /* At least 2 s, then until the readers and the writers have done what
-     is checked below: a loaded machine (or a sanitizer) is slower, not
-     wrong.  Two minutes at most. */
-  struct timespec ts = { 2, 0 }, tick = { 0, 100000000 };
+  /* At least 2 s, then until every thread has done enough or a scaled
+     minute has passed (the checks below then fail). */
+  struct timespec ts = { 2, 0 };
   nanosleep (&ts, NULL);
-  for (int i = 0; i < 1200
-                  && (atomic_load (&readers_enough) < 2
-                      || atomic_load (&r[0].h->publishes) < 20
-                      || atomic_load (&published) < 10);
-       i++)
-    nanosleep (&tick, NULL);
+  double end = osp_test_deadline (60);
+  while (!(atomic_load (&r[0].h->publishes) >= 20
+           && atomic_load (&writer_enough)
+           && atomic_load (&readers_enough) == 2)
+         && !osp_test_expired (end))
+    osp_test_nap ();
   atomic_store (&stop, 1);
   pthread_join (prog, NULL);
   pthread_join (wr, NULL);
@@ -967,11 +971,12 @@ scenario_life (void)
 }
 
 /* Map the segment of PID once it is ONLINE (a file that exists may still
-   be being set up), waiting up to 5 s; NULL if it never is. */
+   be being set up), waiting up to 5 s scaled; NULL if it never is. */
 static const struct osp_shm_header *
 map_online (long pid, size_t *size)
 {
-  for (int i = 0; i < 500; i++)
+  double end = osp_test_deadline (5);
+  do
     {
       const struct osp_shm_header *h = map_segment (pid, size);
       if (h && atomic_load_explicit (&h->state, memory_order_acquire)
@@ -979,9 +984,9 @@ map_online (long pid, size_t *size)
         return h;
       if (h)
         munmap ((void *) h, *size);
-      struct timespec ts = { 0, 10000000 };
-      nanosleep (&ts, NULL);
+      osp_test_nap ();
     }
+  while (!osp_test_expired (end));
   return NULL;
 }
 
@@ -1038,15 +1043,9 @@ scenario_fork (void)
       uint64_t *buf = malloc (h->buf_cap);
       struct read_stats rs = { 0 };
       long l = 0;
-      for (int i = 0; i < 500 && l <= 0; i++)
-        {
-          l = read_view (h, buf, &rs);
-          if (l <= 0)
-            {
-              struct timespec ts = { 0, 10000000 };
-              nanosleep (&ts, NULL);
-            }
-        }
+      double end = osp_test_deadline (5);
+      while ((l = read_view (h, buf, &rs)) <= 0 && !osp_test_expired (end))
+        osp_test_nap ();
       struct vinfo v;
       if (l <= 0 || view_check (buf, (size_t) l, &v) != NULL
           || v.run->pid != getpid ())
@@ -1306,11 +1305,9 @@ test_lifecycle (const char *dir)
              && h->buf_off[1] + h->buf_cap <= size);
       CHECK (strstr (h->program, "t_publish") != NULL);
       CHECK_EQ (atomic_load (&h->state), OSP_SHM_ONLINE);
-      for (int i = 0; i < 500 && atomic_load (&h->publishes) < 2; i++)
-        {
-          struct timespec ts = { 0, 10000000 };
-          nanosleep (&ts, NULL);
-        }
+      double end = osp_test_deadline (5);
+      while (atomic_load (&h->publishes) < 2 && !osp_test_expired (end))
+        osp_test_nap ();
       CHECK (atomic_load (&h->publishes) >= 2);
       uint64_t *buf = malloc (h->buf_cap);
       struct read_stats rs = { 0 };

@@ -9,6 +9,16 @@
  * A test that needs OSP_OPTIONS (read once, at start-up) re-executes
  * itself with the options set: osp_test_run() runs /proc/self/exe with an
  * argument naming the scenario and returns its exit status.
+ *
+ * Time limits are those of tests/env.sh: a test checks behaviour, never
+ * speed, so a limit only stops a hung test.  It is written as seconds far
+ * above an idle machine's run time and multiplied by the environment's
+ * OSP_TEST_TIMEOUT_SCALE (default 5, as in tests/env.sh; tests/README.md,
+ * "Time limits").  A test that waits for an effect polls for it:
+ *     double end = osp_test_deadline (5);
+ *     while (!effect () && !osp_test_expired (end))
+ *       osp_test_nap ();
+ * and never sleeps a fixed time expecting the effect to have happened.
  */
 #ifndef OSP_TESTUTIL_H
 #define OSP_TESTUTIL_H
@@ -20,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "osp/abi.h"
@@ -89,6 +100,59 @@ osp_test_done (const char *name)
     }
   printf ("%s: all checks passed\n", name);
   return 0;
+}
+
+/* ---- time limits ------------------------------------------------------ */
+
+/* OSP_TEST_TIMEOUT_SCALE, or 5; anything but a positive number is a hard
+   error (exit 99, as Automake counts it). */
+static inline double
+osp_test_scale (void)
+{
+  const char *e = getenv ("OSP_TEST_TIMEOUT_SCALE");
+  if (e == NULL || *e == '\0')
+    return 5;
+  char *end;
+  double k = strtod (e, &end);
+  if (*end != '\0' || !(k > 0) || k > 1e6)
+    {
+      fprintf (stderr, "error: OSP_TEST_TIMEOUT_SCALE='%s' is not a positive "
+               "number\n", e);
+      exit (99);
+    }
+  return k;
+}
+
+/* The monotonic clock in seconds. */
+static inline double
+osp_test_now (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
+}
+
+/* When to give up waiting: BASE seconds (generous on an idle machine)
+   times the scale, from now. */
+static inline double
+osp_test_deadline (double base)
+{
+  return osp_test_now () + base * osp_test_scale ();
+}
+
+static inline int
+osp_test_expired (double deadline)
+{
+  return osp_test_now () >= deadline;
+}
+
+/* Sleep 10 ms between two looks at what a test waits for. */
+static inline void
+osp_test_nap (void)
+{
+  struct timespec ts = { 0, 10000000 };
+  while (nanosleep (&ts, &ts) != 0 && errno == EINTR)
+    ;
 }
 
 /* What generated code does at the start of block B of record R. */

@@ -1,13 +1,17 @@
 /* tests/progs/export-loop.c - a small program with one clearly hot path, for
    tests/viewer-export.sh (ospview --json, --dot, --annotate).  Usage:
-   export-loop [N [SECONDS]]: work() loops N times (default 2000000) over a
-   branch that takes the "hot" arm 15 times in 16 and calls cold() on the
-   other; with SECONDS, main calls work() again until that many seconds
-   have passed (a live process to attach to).  The test finds the lines by
-   their HOT and COLD comments.  stdout: a checksum. */
+   export-loop [N [SECONDS [STOPFILE]]]: work() loops N times (default
+   2000000) over a branch that takes the "hot" arm 15 times in 16 and calls
+   cold() on the other; with SECONDS, main calls work() again until that
+   many seconds have passed or, given STOPFILE, until that file exists (a
+   live process to attach to: the test creates STOPFILE when done, however
+   long a loaded machine made it take; SECONDS only caps the run of a test
+   that died).  The test finds the lines by their HOT and COLD comments.
+   stdout: a checksum. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static unsigned __attribute__ ((noinline)) cold (unsigned x)
 {
@@ -40,8 +44,9 @@ main (int argc, char **argv)
 {
   unsigned n = argc > 1 ? (unsigned) strtoul (argv[1], NULL, 10) : 2000000u;
   double end = now () + (argc > 2 ? atof (argv[2]) : 0);
+  const char *stop = argc > 3 ? argv[3] : NULL;
   unsigned s = work (n, 1);
-  while (now () < end)
+  while (now () < end && !(stop && access (stop, F_OK) == 0))
     s = work (n, s);
   printf ("%u\n", s);
   return 0;

@@ -1,10 +1,14 @@
-/* tests/progs/viewer-loop.c - a program that runs for a while, for tests/viewer-batch.sh: the
-   viewer attaches to it while it runs.  Usage: viewer-loop SECONDS.  spin() loops over a
-   branch that goes one way 3 times in 4 (its hot path) and calls mix() on the other; main
-   calls spin() in rounds until SECONDS have passed.  stdout: a checksum. */
+/* tests/progs/viewer-loop.c - a program that runs for a while, for tests/viewer-batch.sh and
+   tests/snapshot.sh: the viewer attaches to it while it runs.  Usage: viewer-loop SECONDS
+   [STOPFILE].  spin() loops over a branch that goes one way 3 times in 4 (its hot path) and
+   calls mix() on the other; main calls spin() in rounds until SECONDS have passed or, given
+   STOPFILE, until that file exists (the test creates it when done: on a loaded machine a test
+   may need any time, so SECONDS is then only the cap for a test that died).  stdout: a
+   checksum. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include <unistd.h>
 
 static unsigned __attribute__ ((noinline)) mix (unsigned x)
 {
@@ -37,9 +41,10 @@ int
 main (int argc, char **argv)
 {
   double seconds = argc > 1 ? atof (argv[1]) : 5;
+  const char *stop = argc > 2 ? argv[2] : NULL;
   double end = now () + seconds;
   unsigned s = 1;
-  while (now () < end)
+  for (unsigned r = 0; now () < end && !(stop && r % 16 == 0 && access (stop, F_OK) == 0); r++)
     s = spin (100000, s);
   printf ("%u\n", s);
   return 0;

@@ -7,10 +7,13 @@
  * following include/osp/shm.h and include/osp/view.h to the letter, with
  * its own (bitwise) CRC-32 so that a checksum bug on either side shows:
  *
- *   viewer-writer live SECONDS [PERIOD_MS]
+ *   viewer-writer live SECONDS [PERIOD_MS [STOPFILE]]
  *       publish a growing profile into /dev/shm/osp-<uid>-<pid> like the
- *       runtime (seqlock, two buffers, heartbeat) for SECONDS, then the
- *       exit view, state EXITED, unlink, exit
+ *       runtime (seqlock, two buffers, heartbeat) for SECONDS, or until
+ *       STOPFILE exists (then SECONDS only caps the run of a test that
+ *       died: the test creates STOPFILE when done, however long the
+ *       loaded machine made it take), then the exit view, state EXITED,
+ *       unlink, exit
  *   viewer-writer segment FILE [DEFECT]
  *       write one segment file with a view in it, or with DEFECT (below)
  *   viewer-writer view FILE [VARIANT]
@@ -486,7 +489,7 @@ publish (unsigned char *map, const unsigned char *view, size_t len)
 }
 
 static int
-live (double seconds, long period_ms)
+live (double seconds, long period_ms, const char *stop)
 {
   char path[128];
   snprintf (path, sizeof path, "%s%s%lu-%ld", OSP_SHM_DIR, OSP_SHM_PREFIX,
@@ -513,7 +516,8 @@ live (double seconds, long period_ms)
   atomic_store_explicit (&sh->state, OSP_SHM_ONLINE, memory_order_release);
   printf ("%ld\n", (long) getpid ());
   fflush (stdout);
-  while ((double) (now_ns () - start) / 1e9 < seconds)
+  while ((double) (now_ns () - start) / 1e9 < seconds
+         && !(stop && access (stop, F_OK) == 0))
     {
       struct timespec ts = { period_ms / 1000, period_ms % 1000 * 1000000 };
       nanosleep (&ts, NULL);
@@ -620,7 +624,8 @@ int
 main (int argc, char **argv)
 {
   if (argc >= 3 && strcmp (argv[1], "live") == 0)
-    return live (atof (argv[2]), argc > 3 ? atol (argv[3]) : 100);
+    return live (atof (argv[2]), argc > 3 ? atol (argv[3]) : 100,
+                 argc > 4 ? argv[4] : NULL);
   if (argc >= 3 && strcmp (argv[1], "segment") == 0)
     return segment_file (argv[2], argc > 3 ? argv[3] : "ok");
   if (argc >= 3 && strcmp (argv[1], "view") == 0)
