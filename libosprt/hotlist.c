@@ -2,7 +2,7 @@
  *
  * References:
  *   Oren, Matias, Sagiv, "Online Subpath Profiling", CC 2002, section 2.3
- *     (../shared/papers/osp-online-subpath-profiling.txt): the hot-list of
+ *     (Online Subpath Profiling, section 2.3): the hot-list of
  *     concise samples under a memory bound, threshold raised adaptively.
  *   Gibbons, Matias, "New sampling-based summary statistics for improving
  *     approximate query answers", SIGMOD 1998: concise samples.
