@@ -1,8 +1,8 @@
 /* hotlist.c - the bounded table of sampled subpaths (hotlist.h).
  *
  * References:
- *   Oren, Matias, Sagiv, "Online Subpath Profiling", CC 2002, section 2.3
- *     (Online Subpath Profiling, section 2.3): the hot-list of
+ *   Oren, Matias, Sagiv, "Online Subpath Profiling", CC 2002, section 2.3:
+ *     the hot-list of
  *     concise samples under a memory bound, threshold raised adaptively.
  *   Gibbons, Matias, "New sampling-based summary statistics for improving
  *     approximate query answers", SIGMOD 1998: concise samples.
