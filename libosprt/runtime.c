@@ -311,16 +311,11 @@ leave (void)
   osp_in_runtime = 0;
 }
 
-/* An exported C entry point's stack mark (osprt.h); a trampoline's
-   target gets the trampoline's. */
-#define C_MARK() osp_stack_mark ()
-
 /* Inlined into each entry point (the trampolines' and the C ones), so
    that passing the mark costs no call. */
 static inline __attribute__ ((always_inline)) void
 block_hook_body (struct osp_fn_record *rec, uint32_t block)
 {
-
   int ph = atomic_load_explicit (&phase, memory_order_acquire);
   if (ph == PHASE_RUNNING || ph == PHASE_REPORTING)
     {
@@ -386,7 +381,7 @@ block_hook (struct osp_fn_record *rec, uint32_t block, uintptr_t mark)
 OSP_EXPORT void
 __osp_block_hook (struct osp_fn_record *rec, uint32_t block)
 {
-  block_hook (rec, block, C_MARK ());
+  block_hook (rec, block, osp_stack_mark ());
 }
 
 static inline void
@@ -444,7 +439,7 @@ path_end (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
 OSP_EXPORT void
 __osp_path_end (struct osp_fn_record *rec, uint64_t path)
 {
-  path_end (rec, path, C_MARK ());
+  path_end (rec, path, osp_stack_mark ());
 }
 
 void
@@ -527,7 +522,7 @@ OSP_EXPORT void
 __osp_path_ends (struct osp_fn_record *rec, uint64_t path, uint64_t n,
                  uint64_t c_tail)
 {
-  path_ends (rec, path, n, c_tail, C_MARK ());
+  path_ends (rec, path, n, c_tail, osp_stack_mark ());
 }
 
 void
@@ -541,7 +536,7 @@ OSP_EXPORT void
 __osp_block_hooks (struct osp_fn_record *rec, const uint32_t *chain,
                    uint64_t n, uint64_t c_tail)
 {
-  block_hooks (rec, chain, n, c_tail, C_MARK ());
+  block_hooks (rec, chain, n, c_tail, osp_stack_mark ());
 }
 
 void
