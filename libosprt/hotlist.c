@@ -11,7 +11,6 @@
  *   Kachitvichyanukul, Schmeiser 1988 (inversion) and Hoermann, "The
  *     generation of binomial random variates", 1993 (BTRS): the exact
  *     binomial sampler used for thinning.
- *   (Summaries: /work/shared/notes/path-profiling-anchors.md, section 2.)
  *
  * Memory.  hl_create makes ONE allocation of exactly mem_bytes; nothing is
  * allocated afterwards.  Its layout, in 8-byte words:
