@@ -36,7 +36,8 @@ OSP_E2E_TESTS = \
 	tests/safety-signals.sh \
 	tests/safety-stack.sh \
 	tests/safety-address-space.sh \
-	tests/bench.sh
+	tests/bench.sh \
+	tests/commit-subjects.sh
 
 TESTS += $(OSP_E2E_TESTS)
 
