@@ -449,6 +449,15 @@ extern OSP_TLS uintptr_t osp_in_runtime;
    fifth argument, and its cursor append stores the same %rsp; the
    exported C entry points (plain calls) use their own stack pointer. */
 
+/* Enter the runtime from a call of the program into it other than a hook
+   (osp_report), whose stack mark is HERE: 1 with osp_in_runtime = HERE
+   when the runtime was not active on this thread, or the frame that set
+   the flag was abandoned (a signal handler left it by longjmp: the
+   thread is recovered first, runtime.c), so that such a jump never
+   leaves the thread's hooks off for good; 0 when a live runtime frame
+   of this thread is under way.  After 1, osp_in_runtime = 0 at the end. */
+int osp_runtime_enter (uintptr_t here);
+
 /* The stack pointer, or near enough: an address in the caller's frame. */
 static inline __attribute__ ((always_inline)) uintptr_t
 osp_stack_mark (void)

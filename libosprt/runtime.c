@@ -293,6 +293,24 @@ enter_busy (uintptr_t here)
   return 1;
 }
 
+int
+osp_runtime_enter (uintptr_t here)
+{
+  uintptr_t was = osp_in_runtime;
+  if (was != 0 && !abandoned (was, here))
+    return 0;
+  if (was != 0)
+    {
+      /* As enter_busy, without counting a hook as lost. */
+      osp_in_runtime = OSP_RUNTIME_PINNED;
+      atomic_signal_fence (memory_order_seq_cst);
+      osp_thread_recover ();
+    }
+  osp_in_runtime = here;
+  atomic_signal_fence (memory_order_seq_cst);
+  return 1;
+}
+
 /* The same when the runtime is not active: 1. */
 static inline int
 enter (uintptr_t here)

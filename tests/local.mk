@@ -68,6 +68,7 @@ EXTRA_DIST += \
 	tests/progs/safety-dlopen-lib.c \
 	tests/progs/shm-safety.c \
 	tests/progs/longjmp-alarm.c \
+	tests/progs/report-jump.c \
 	tests/progs/deep-recursion.c \
 	tests/progs/vm-threads.c \
 	tests/corpus/bigswitch.c \
