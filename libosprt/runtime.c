@@ -353,6 +353,8 @@ block_hook_body (struct osp_fn_record *rec, uint32_t block)
             osp_exact_hit (t, fn->block_base + block);
           else
             osp_blocks_hit (t, fn, block);
+          /* A viewer's request (publish.c); no lock is held here. */
+          osp_publish_poll ();
         }
     }
   else if (ph == PHASE_NEW)
@@ -426,6 +428,7 @@ path_end_body (struct osp_fn_record *rec, uint64_t path)
           path_countdown_set (OSP_PATH_HUGE);
           lost (&osp_stats.hits_lost);
         }
+      osp_publish_poll (); /* as in the block hook */
     }
   else if (ph == PHASE_NEW) /* the countdown stays 1: come back later */
     lost (&osp_stats.unregistered_hits);
