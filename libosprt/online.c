@@ -139,10 +139,14 @@ osp_online_init (const struct osp_options *o)
 int
 osp_report_now (const char *path)
 {
-  if (!osp_running () || osp_opts.mode == OSP_MODE_OFF || osp_in_runtime)
+  /* A stack mark, not OSP_RUNTIME_PINNED: a signal handler that
+     interrupts the report and leaves by longjmp leaves the flag set, and
+     the thread's next hook above this frame (or its next osp_report) must
+     see the frame is gone and recover, or every hook of the thread would
+     be lost from then on.  Its locks are safe (osp_lock holds signals). */
+  if (!osp_running () || osp_opts.mode == OSP_MODE_OFF
+      || !osp_runtime_enter (osp_stack_mark ()))
     return -1;
-  osp_in_runtime = 1;
-  atomic_signal_fence (memory_order_seq_cst);
   struct osp_thread *t = osp_thread_peek ();
   if (t != NULL)
     osp_thread_settle (t);

@@ -39,7 +39,8 @@
  *   strtab.c      a view's string table (strtab.h, shared with ospview)
  *   viewwrite.c   a profile as a view (include/osp/view.h)
  *   publish.c     the shared-memory segment (include/osp/shm.h): views
- *                 published by a runtime thread, lifecycle, fork
+ *                 published by a runtime thread started on a viewer's
+ *                 request, lifecycle, fork
  *   online.c      osp_report() (include/osp/osp.h) and report_signal
  *   runtime.c     init, shutdown, the ABI entry points
  *   trampoline.S  x86-64: the entry points preserving every register
@@ -448,6 +449,15 @@ extern OSP_TLS uintptr_t osp_in_runtime;
    took.  An x86-64 trampoline passes it to the C function it calls as the
    fifth argument, and its cursor append stores the same %rsp; the
    exported C entry points (plain calls) use their own stack pointer. */
+
+/* Enter the runtime from a call of the program into it other than a hook
+   (osp_report), whose stack mark is HERE: 1 with osp_in_runtime = HERE
+   when the runtime was not active on this thread, or the frame that set
+   the flag was abandoned (a signal handler left it by longjmp: the
+   thread is recovered first, runtime.c), so that such a jump never
+   leaves the thread's hooks off for good; 0 when a live runtime frame
+   of this thread is under way.  After 1, osp_in_runtime = 0 at the end. */
+int osp_runtime_enter (uintptr_t here);
 
 /* The stack pointer, or near enough: an address in the caller's frame. */
 static inline __attribute__ ((always_inline)) uintptr_t
@@ -1065,11 +1075,33 @@ size_t osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
 
 /* ---- publish.c ------------------------------------------------------- */
 
-/* publish=on, mode != off: sweep the stale segments of this user, create
-   this process's segment and start the publisher thread (once, from
-   osp_init, after every other module).  A failure is one stderr line and
-   publishing off; the program runs and profiles as before.  Returns 0. */
+/* publish=on, mode != off: sweep the stale segments of this user and
+   create this process's segment (once, from osp_init, after every other
+   module); no thread: that waits for a viewer (osp_publish_poll).  A
+   failure is one stderr line and publishing off; the program runs and
+   profiles as before.  Returns 0. */
 int osp_publish_init (const struct osp_options *o);
+/* A viewer's request (shm.h, `attach'), a fork child's segment and the
+   sweep of children's leftovers are noticed by the runtime's entries
+   (runtime.c's block hook and path end bodies, after the fast path's
+   countdown ran out; the paths=timer thread): one relaxed load of
+   osp_publish_watch, NULL for as long as nothing is pending, and while
+   the segment waits for a viewer one more of its `attach' word.  The
+   slow part (publish.c) starts the publisher thread, once.  Call with no
+   runtime lock held. */
+extern _Atomic (const _Atomic uint32_t *) osp_publish_watch;
+void osp_publish_poll_slow (void);
+static inline void
+osp_publish_poll (void)
+{
+  const _Atomic uint32_t *w
+      = atomic_load_explicit (&osp_publish_watch, memory_order_relaxed);
+  if (__builtin_expect (w != NULL, 0)
+      && __builtin_expect (atomic_load_explicit (w, memory_order_relaxed)
+                               != 0,
+                           0))
+    osp_publish_poll_slow ();
+}
 /* Whether a segment is being published (the exit path takes a profile
    for it even with report=none). */
 int osp_publish_active (void);
@@ -1087,8 +1119,8 @@ const void *osp_publish_segment (void);
 /* fork: prepare takes the publisher's lock (before every runtime lock),
    release drops it (the parent's handler and the end of the child's);
    the child, after every lock is released, leaves the parent's segment
-   alone (unmaps it) and restarts the publisher thread, which creates the
-   child's own segment at its first publish. */
+   alone (unmaps it); its own segment is made by its runtime entries
+   publish_ms later, its thread on a viewer's request. */
 void osp_publish_fork_prepare (void);
 void osp_publish_fork_release (void);
 void osp_publish_fork_child (void);

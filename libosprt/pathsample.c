@@ -325,6 +325,9 @@ timer_main (void *arg)
         next = now;
       if (osp_running ())
         tick ();
+      /* This thread exists anyway: a viewer's request is noticed here
+         too, even while the program runs no instrumented code. */
+      osp_publish_poll ();
     }
   return NULL;
 }

@@ -29,21 +29,51 @@
  * ESRCH) or taken by a process whose start time (/proc/PID/stat) is not
  * the one the header recorded (the pid was reused).  A file without
  * osp's magic is not provably a segment and is left alone too.  The
- * sweep runs at start-up, in the publisher of a process that has forked
- * (at most once a second, after forks and for as long as the last sweep
- * found segments of live children of ours), and at the exit of a process
- * that has forked: a parent reclaims its children's leftovers.  When our
+ * sweep runs at start-up, in a process that has forked (at most once a
+ * second, after forks and for as long as the last sweep found segments of
+ * live children of ours: from its runtime entries, or its publisher
+ * thread once it has one), and at the exit of a process that has forked:
+ * a parent reclaims its children's leftovers.  It allocates nothing (it
+ * may run from a runtime entry inside a signal handler that interrupted
+ * malloc): getdents64 into a static buffer, not opendir.  When our
  * name is taken, a segment of ours left by the image this process
  * exec'ed from (osp's magic, our pid namespace, pid and start time: exec
  * keeps all three), or of a process provably gone, is replaced; a segment
  * of another pid namespace makes us take the name with our namespace;
  * anything else makes publishing fail.
  *
- * Publishing.  A runtime thread (osp_start_thread: every signal blocked,
- * osp_in_runtime set, it runs no instrumented code; start_publisher waits
- * until it runs, so that a fork right after start-up never copies a
- * thread half set up - under ASan that left the child's allocator lock
- * held forever) wakes every
+ * Attaching: no thread until a viewer asks.  A thread makes the process
+ * multithreaded (Threads: 2), and what needs a single-threaded process -
+ * unshare (CLONE_NEWUSER), setns into a user namespace - then fails with
+ * EINVAL where the plain build succeeds.  So start-up makes the segment
+ * (ospview -l lists the process, the name is reserved) but no thread.  A
+ * viewer that attaches stores a nonzero value into the header's `attach'
+ * word (shm.h, minor 1).  The program's own threads notice it in the
+ * runtime's entries, after the generated code's countdown ran out
+ * (runtime.c's block hook and path end bodies; the paths=timer thread's
+ * tick too): osp_publish_poll (osprt.h) is one relaxed load of
+ * osp_publish_watch, which rewatch points at the `attach' word while the
+ * segment waits for a viewer, at `due' while something time-gated is
+ * pending here (a fork child's segment, the sweep of children's
+ * leftovers: the slow part then looks at the clock every 256th entry of
+ * a thread), and NULL otherwise (publishing off or failed, exited, or
+ * the thread asked for).  The slow part (osp_publish_poll_slow) takes the
+ * lock with trylock (a publish or a fork under way: next time), with the
+ * asynchronous signals held until it is done, and decides once
+ * (thread_asked) to start the thread, which it then does itself: the
+ * entry holds no runtime lock there, the thread starts with every signal
+ * blocked (osp_start_thread) and runs no instrumented code.  A vfork
+ * child (our memory, another pid) does nothing there.  Caveat: glibc's
+ * pthread_create allocates (the thread's TLS vector); a hook running in a
+ * signal handler that interrupted malloc, at the first attach, would
+ * re-enter the allocator (doc/osp.md, Threads).
+ *
+ * Publishing.  The runtime thread (osp_start_thread: every signal
+ * blocked, osp_in_runtime set, it runs no instrumented code;
+ * start_publisher waits until it runs, so that a fork right after never
+ * copies a thread half set up - under ASan that left the child's
+ * allocator lock held forever) publishes at once (a viewer is waiting),
+ * then every
  * publish_ms, takes a profile exactly as a report does (osp_profile_take,
  * which holds the runtime's locks only while it copies), serialises it
  * into a private buffer (viewwrite.c, no lock), and copies that into the
@@ -73,13 +103,18 @@
  *
  * fork.  The child inherits the parent's MAP_SHARED mapping: writing it
  * would corrupt the parent's views and break the single-writer seqlock.
- * So the child unmaps it (never unlinks it) and starts a publisher thread
- * of its own, which creates the child's segment at its first publish,
- * publish_ms later: a child that execs or exits at once (system(),
- * popen()) costs a thread start, never a segment.  (Starting a thread in
- * a fork handler is what pathsample.c's timer does too; glibc resets its
- * thread and allocator locks in the child.  Under ThreadSanitizer or
- * AddressSanitizer, which cannot, a fork child does not publish.)
+ * So the child unmaps it (never unlinks it) and starts no thread: its
+ * runtime entries create its own segment publish_ms after the fork
+ * (child_pending), and its thread starts on a viewer's request as in any
+ * process.  A child that execs or exits at once (system(), popen())
+ * costs neither a thread nor a segment; one that runs no instrumented
+ * code after publish_ms has no segment until it does.  (Under
+ * ThreadSanitizer or AddressSanitizer, which cannot start a thread in the
+ * child of a multithreaded fork, a fork child does not publish.)
+ *
+ * Options that need a thread by design keep theirs, from start-up:
+ * paths=timer (pathsample.c) and report_signal / snapshot_signal
+ * (online.c).
  *
  * Failures (no /dev/shm, full, name taken, no thread, no memory, no room
  * in the address space budget under `ulimit -v': thread.c) are one
@@ -89,7 +124,6 @@
 #define _GNU_SOURCE
 #include "osprt.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -97,6 +131,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,7 +142,7 @@
 #endif
 
 /* The sanitizers cannot start a thread in the child of a multithreaded
-   fork, and every process with a publisher is multithreaded: TSan dies
+   fork, and a process that was ever watched is multithreaded: TSan dies
    ("starting new threads after multi-threaded fork is not supported"),
    ASan deadlocks when a parent thread held its allocator or thread
    registry lock at the fork (glibc resets its own).  In a build with
@@ -149,6 +184,19 @@ static int exited;                 /* the last view is out */
 static int warned_size;            /* "does not fit" said once */
 static int thread_up;              /* the publisher thread has started */
 static pthread_cond_t thread_up_cond = PTHREAD_COND_INITIALIZER;
+static int thread_asked;           /* starting it was decided (once) */
+static int child_pending;          /* a fork child's segment is still due */
+static uint64_t child_since_ns;    /* CLOCK_MONOTONIC of that fork */
+
+/* What a runtime entry looks at (osp_publish_poll, osprt.h): NULL when
+   publishing needs nothing from the program's threads (off, failed,
+   exited, or the thread runs), the segment's `attach' word while it
+   waits for a viewer, or `due' while something time-gated is pending
+   (a fork child's segment, the sweep of children's leftovers).  Written
+   under osp_publish_lock (rewatch); the segment it points into is never
+   unmapped while other threads run (only in a fork child). */
+_Atomic (const _Atomic uint32_t *) osp_publish_watch;
+static const _Atomic uint32_t due = 1;
 
 /* ---- helpers --------------------------------------------------------- */
 
@@ -190,7 +238,10 @@ self_pidns (void)
 static uint64_t
 proc_start (pid_t pid, pid_t *ppid)
 {
-  char file[48], buf[1024];
+  /* Static: only ever under osp_publish_lock, and a runtime entry that
+     sweeps (osp_publish_poll_slow) may run deep in the program's stack. */
+  static char buf[1024];
+  char file[48];
   if (ppid != NULL)
     *ppid = 0;
   if (pid == 0)
@@ -269,7 +320,7 @@ classify (int dir, const char *name, uint64_t ns, uint64_t started)
   if (fd < 0)
     return SEG_OTHER;
   struct stat st;
-  struct osp_shm_header h;
+  static struct osp_shm_header h; /* under the lock, as proc_start's */
   int ours = fstat (fd, &st) == 0 && S_ISREG (st.st_mode)
              && st.st_uid == geteuid ()
              && pread (fd, &h, sizeof h, 0) == (ssize_t) sizeof h
@@ -300,32 +351,55 @@ classify (int dir, const char *name, uint64_t ns, uint64_t started)
   return parent == getpid () ? SEG_CHILD : SEG_ALIVE;
 }
 
-/* Remove the segments of this user whose process is provably gone. */
+/* Remove the segments of this user whose process is provably gone.
+   Under the lock.  It may run from a runtime entry of a program thread
+   (osp_publish_poll_slow), perhaps inside a signal handler that
+   interrupted malloc: so the directory is read with getdents64 into a
+   static buffer (opendir allocates), and nothing here allocates. */
 static void
 sweep_stale (void)
 {
   swept_forks = forks;
   swept_ns = clock_ns (CLOCK_MONOTONIC);
-  DIR *d = opendir (OSP_SHM_DIR);
-  if (d == NULL)
+  int dir = open (OSP_SHM_DIR, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir < 0)
     return;
+  static union
+  {
+    char bytes[4096];
+    uint64_t align;
+  } buf;
+  struct entry /* the kernel's struct linux_dirent64 */
+  {
+    uint64_t ino;
+    int64_t off;
+    unsigned short reclen;
+    unsigned char type;
+    char name[];
+  };
   uint64_t ns = self_pidns ();
   int children = 0;
-  struct dirent *e;
-  while ((e = readdir (d)) != NULL)
-    if (name_pid (e->d_name, (unsigned long) geteuid ()) != 0)
-      switch (classify (dirfd (d), e->d_name, ns, 0))
-        {
-        case SEG_GONE:
-          unlinkat (dirfd (d), e->d_name, 0);
-          break;
-        case SEG_CHILD:
-          children++;
-          break;
-        default:
-          break;
-        }
-  closedir (d);
+  long n;
+  while ((n = syscall (SYS_getdents64, dir, buf.bytes, sizeof buf.bytes))
+         > 0)
+    for (long at = 0; at < n;)
+      {
+        const struct entry *e = (const void *) (buf.bytes + at);
+        at += e->reclen;
+        if (name_pid (e->name, (unsigned long) geteuid ()) != 0)
+          switch (classify (dir, e->name, ns, 0))
+            {
+            case SEG_GONE:
+              unlinkat (dir, e->name, 0);
+              break;
+            case SEG_CHILD:
+              children++;
+              break;
+            default:
+              break;
+            }
+      }
+  close (dir);
   children_left = children;
 }
 
@@ -539,6 +613,31 @@ publish_locked (const struct osp_profile *p, int last)
   return 0;
 }
 
+/* Whether the leftovers of children may be waiting to be swept: this
+   process forked since the last sweep, or that sweep found segments of
+   live children (which may end with _exit). */
+static int
+sweep_due (void)
+{
+  return forks != swept_forks || children_left;
+}
+
+/* Point osp_publish_watch at what the program's runtime entries must look
+   at now (see its comment).  Under the lock. */
+static void
+rewatch (void)
+{
+  const _Atomic uint32_t *w = NULL;
+  if (enabled && !failed && !exited && !thread_asked)
+    {
+      if (child_pending || sweep_due ())
+        w = &due;
+      else if (hdr != NULL)
+        w = &hdr->attach;
+    }
+  atomic_store_explicit (&osp_publish_watch, w, memory_order_relaxed);
+}
+
 static void *
 publisher_main (void *arg)
 {
@@ -552,6 +651,18 @@ publisher_main (void *arg)
   clock_gettime (CLOCK_MONOTONIC, &next);
   for (;;)
     {
+      /* The first view at once: a viewer is waiting for it. */
+      pthread_mutex_lock (&osp_publish_lock);
+      /* Children that ended with _exit left their segments: reclaim them
+         soon, at most once a second however often this process forks. */
+      if (sweep_due () && clock_ns (CLOCK_MONOTONIC) - swept_ns >= 1000000000u)
+        sweep_stale ();
+      int stop = failed || exited || hdr == NULL;
+      if (!stop && osp_running ())
+        publish_locked (NULL, 0);
+      pthread_mutex_unlock (&osp_publish_lock);
+      if (stop)
+        return NULL;
       osp_timespec_add_ms (&next, period_ms);
       while (clock_nanosleep (CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL)
              == EINTR)
@@ -562,24 +673,6 @@ publisher_main (void *arg)
       if (now.tv_sec > next.tv_sec
           || (now.tv_sec == next.tv_sec && now.tv_nsec > next.tv_nsec))
         next = now;
-      pthread_mutex_lock (&osp_publish_lock);
-      /* Children that ended with _exit left their segments: reclaim them
-         soon, at most once a second however often this process forks. */
-      if ((forks != swept_forks || children_left)
-          && clock_ns (CLOCK_MONOTONIC) - swept_ns >= 1000000000u)
-        sweep_stale ();
-      int stop = failed || exited;
-      if (!stop && osp_running ())
-        {
-          /* A fork child's segment is made here, at its first publish. */
-          if (hdr == NULL)
-            stop = create_segment () != 0;
-          if (!stop)
-            publish_locked (NULL, 0);
-        }
-      pthread_mutex_unlock (&osp_publish_lock);
-      if (stop)
-        return NULL;
     }
 }
 
@@ -629,20 +722,64 @@ osp_publish_init (const struct osp_options *o)
       if (create_segment () == 0)
         enabled = 1;
     }
+  /* No thread yet: the first viewer's request starts it
+     (osp_publish_poll_slow). */
+  rewatch ();
   pthread_mutex_unlock (&osp_publish_lock);
-  if (enabled && start_publisher () != 0)
+  return 0;
+}
+
+void
+osp_publish_poll_slow (void)
+{
+  /* With only time-gated work pending (`due'), look at the clock once
+     every 256 entries of a thread, not at each. */
+  static OSP_TLS uint32_t entries;
+  if (atomic_load_explicit (&osp_publish_watch, memory_order_relaxed) == &due
+      && (++entries & 255) != 1)
+    return;
+  /* Signals held until the thread runs: a handler that leaves by longjmp
+     must not abandon the lock, nor a thread half started. */
+  osp_signals_hold ();
+  if (pthread_mutex_trylock (&osp_publish_lock) != 0)
+    {
+      osp_signals_release (); /* a publish or a fork under way: later */
+      return;
+    }
+  int start = 0;
+  /* A vfork child (our memory, another pid) must do nothing here. */
+  if (enabled && !failed && !exited && !thread_asked && owner == getpid ())
+    {
+      uint64_t now = clock_ns (CLOCK_MONOTONIC);
+      if (sweep_due () && now - swept_ns >= 1000000000u)
+        sweep_stale ();
+      /* A fork child's segment, publish_ms after the fork: a child that
+         execs or exits before costs none. */
+      if (child_pending && hdr == NULL
+          && now - child_since_ns >= (uint64_t) period_ms * 1000000u)
+        {
+          child_pending = 0;
+          create_segment (); /* failing: one line, publishing off */
+        }
+      if (hdr != NULL && !failed && osp_running ()
+          && atomic_load_explicit (&hdr->attach, memory_order_relaxed) != 0)
+        start = thread_asked = 1;
+      rewatch ();
+    }
+  pthread_mutex_unlock (&osp_publish_lock);
+  /* pthread_create here: this thread holds no runtime lock (the entries
+     poll before or after their work), every signal is blocked in the new
+     thread (osp_start_thread), and it runs no instrumented code. */
+  if (start && start_publisher () != 0)
     {
       pthread_mutex_lock (&osp_publish_lock);
-      unlink (path);
-      munmap (hdr, map_size);
-      osp_unreserve (map_size);
-      hdr = NULL;
       failed = 1;
-      enabled = 0;
+      unlink (path); /* no viewer waits for views that never come */
+      rewatch ();
       pthread_mutex_unlock (&osp_publish_lock);
       cannot ("publisher thread", EAGAIN);
     }
-  return 0;
+  osp_signals_release ();
 }
 
 int
@@ -688,11 +825,12 @@ osp_publish_exit (const struct osp_profile *p)
                                  memory_order_release);
           unlink (path);
         }
-      /* The leftovers of children that ended with _exit since the
-         publisher's last sweep. */
-      if (enabled && (forks != swept_forks || children_left))
+      /* The leftovers of children that ended with _exit since the last
+         sweep. */
+      if (enabled && sweep_due ())
         sweep_stale ();
-      exited = 1; /* a fork child's publisher makes no segment now */
+      exited = 1; /* no segment, no thread from now on */
+      rewatch ();
     }
   pthread_mutex_unlock (&osp_publish_lock);
 }
@@ -701,12 +839,19 @@ void
 osp_publish_fork_prepare (void)
 {
   pthread_mutex_lock (&osp_publish_lock);
+  /* Until the child has moved off the parent's mapping (fork_child),
+     nothing may read through the watch there: the child's paths=timer
+     thread starts before that.  In the parent this only skips a few
+     polls. */
+  atomic_store_explicit (&osp_publish_watch, NULL, memory_order_relaxed);
 }
 
 void
 osp_publish_fork_release (void)
 {
   forks++; /* the parent's side: it has children to reclaim after */
+  if (owner == getpid ())
+    rewatch (); /* the parent; the child's comes in fork_child */
   pthread_mutex_unlock (&osp_publish_lock);
 }
 
@@ -717,6 +862,9 @@ osp_publish_fork_child (void)
      all the same, as for every lock the child inherits. */
   pthread_cond_init (&thread_up_cond, NULL);
   pthread_mutex_lock (&osp_publish_lock);
+  /* Only this thread exists: nothing reads the watch while it moves off
+     the parent's mapping. */
+  atomic_store_explicit (&osp_publish_watch, NULL, memory_order_relaxed);
   if (hdr != NULL)
     {
       munmap (hdr, map_size);
@@ -728,13 +876,12 @@ osp_publish_fork_child (void)
   warned_size = 0;
   forks = swept_forks = 0;
   children_left = 0;
-  int restart = enabled && !failed && !exited && FORK_CHILD_PUBLISHES;
+  thread_asked = 0;
+  thread_up = 0;
+  /* No thread: the child's segment is made from its runtime entries
+     publish_ms from now, and its thread on a viewer's request. */
+  child_pending = enabled && !failed && !exited && FORK_CHILD_PUBLISHES;
+  child_since_ns = clock_ns (CLOCK_MONOTONIC);
+  rewatch ();
   pthread_mutex_unlock (&osp_publish_lock);
-  if (restart && start_publisher () != 0)
-    {
-      pthread_mutex_lock (&osp_publish_lock);
-      failed = 1;
-      pthread_mutex_unlock (&osp_publish_lock);
-      cannot ("publisher thread", EAGAIN);
-    }
 }

@@ -293,6 +293,24 @@ enter_busy (uintptr_t here)
   return 1;
 }
 
+int
+osp_runtime_enter (uintptr_t here)
+{
+  uintptr_t was = osp_in_runtime;
+  if (was != 0 && !abandoned (was, here))
+    return 0;
+  if (was != 0)
+    {
+      /* As enter_busy, without counting a hook as lost. */
+      osp_in_runtime = OSP_RUNTIME_PINNED;
+      atomic_signal_fence (memory_order_seq_cst);
+      osp_thread_recover ();
+    }
+  osp_in_runtime = here;
+  atomic_signal_fence (memory_order_seq_cst);
+  return 1;
+}
+
 /* The same when the runtime is not active: 1. */
 static inline int
 enter (uintptr_t here)
@@ -335,6 +353,8 @@ block_hook_body (struct osp_fn_record *rec, uint32_t block)
             osp_exact_hit (t, fn->block_base + block);
           else
             osp_blocks_hit (t, fn, block);
+          /* A viewer's request (publish.c); no lock is held here. */
+          osp_publish_poll ();
         }
     }
   else if (ph == PHASE_NEW)
@@ -408,6 +428,7 @@ path_end_body (struct osp_fn_record *rec, uint64_t path)
           path_countdown_set (OSP_PATH_HUGE);
           lost (&osp_stats.hits_lost);
         }
+      osp_publish_poll (); /* as in the block hook */
     }
   else if (ph == PHASE_NEW) /* the countdown stays 1: come back later */
     lost (&osp_stats.unregistered_hits);

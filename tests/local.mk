@@ -33,6 +33,7 @@ OSP_E2E_TESTS = \
 	tests/safety-privileges.sh \
 	tests/safety-fds.sh \
 	tests/safety-shm.sh \
+	tests/safety-attach.sh \
 	tests/safety-signals.sh \
 	tests/safety-stack.sh \
 	tests/safety-address-space.sh \
@@ -68,7 +69,9 @@ EXTRA_DIST += \
 	tests/progs/safety-dlopen.c \
 	tests/progs/safety-dlopen-lib.c \
 	tests/progs/shm-safety.c \
+	tests/progs/attach-live.c \
 	tests/progs/longjmp-alarm.c \
+	tests/progs/report-jump.c \
 	tests/progs/deep-recursion.c \
 	tests/progs/vm-threads.c \
 	tests/corpus/bigswitch.c \

@@ -12,8 +12,8 @@
 #      output and the exit report as usual, the name left alone.
 #   4b. No room for the segment (a file size limit makes sizing it fail, as a full
 #      /dev/shm would): the same one line, no file left behind, output as usual.
-#   5. fork: three children living 300 ms each (so their publishers make their own segments):
-#      output as plain, nothing on stderr, no segment left behind by any process.
+#   5. fork: three children living 300 ms each: output as plain, nothing on stderr, no segment
+#      left behind by any process.
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup publish
 osp_need_build

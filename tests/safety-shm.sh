@@ -71,7 +71,7 @@ OSP_OPTIONS=publish_ms=50:report=none "$P.osp" exitfork $N "$W/kids" "$W/go" < "
 ppid=$!
 bg_pids="$bg_pids $ppid"
 exec 3> "$W/fifo"
-# Every child has made its segment (its first publish, 50 ms after the fork).
+# Every child has made its segment (from its runtime entries, 50 ms after the fork).
 i=0
 while [ $i -lt 400 ]; do
   have=0
@@ -94,7 +94,8 @@ done
 echo "_exit children: $have segments take $total KB of $SHM"
 touch "$W/go"
 wait_for "$W/exit.out" "children done" || osp_fail "_exit children: the parent did not reap them"
-# The parent, still running, removes what its children left (its publisher, within seconds).
+# The parent, still running (and running code), removes what its children left (from its
+# runtime entries, at most once a second).
 i=0
 while [ $i -lt 400 ]; do
   left=0

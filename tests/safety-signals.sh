@@ -14,6 +14,9 @@
 # come; without the recovery every later hook of the thread is lost).  Before the fix a runtime
 # lock held by the abandoned hook made exit wait for ever (subpaths-exact 5 runs in 5) and the
 # program's buffered stdout was never written.  About 30 s.
+#
+# Then progs/report-jump.c: osp_report() left by a jump out of a handler that interrupted it
+# (in its blocked write) leaves neither the thread's hooks nor its later osp_report calls off.
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup safety-signals
 osp_need_build
@@ -50,4 +53,33 @@ for level in -O2 -O0; do
     done
   done
 done
+
+# osp_report() left by a jump out of a signal handler that interrupted it (progs/report-jump.c:
+# the jump lands in the report's blocked write): the thread's later hooks count and its later
+# osp_report calls work (before the fix the re-entrancy flag stayed pinned: every later hook was
+# lost, every later osp_report returned -1).
+b=$W/report-jump
+if osp_compile "$b" osp_cc -O2 "$OSP_TESTSRC/progs/report-jump.c" -o "$b"; then
+  # Its stdout is a pipe read only once the program has written its result (until then the
+  # reports to stdout block, which is the point).
+  env OSP_OPTIONS=mode=blocks:report=stdout:report_format=tsv \
+    timeout "$OSP_TIMEOUT" "$b" "$b.res" 2> "$b.err" |
+    { osp_wait_until 60 osp_has_file "$b.res"; cat > /dev/null; }
+  if grep -q '^no /proc' "$b.res" 2> /dev/null; then
+    echo "note: report-jump skipped: $(cat "$b.res")"
+  else
+    before=$osp_failures
+    jumps=$(sed -n 's/^jumps //p' "$b.res" 2> /dev/null)
+    [ "${jumps:-0}" -ge 1 ] || { osp_fail "report-jump: no jump out of osp_report"; osp_show "$b.err"; }
+    grep -qx 'report 0' "$b.res" 2> /dev/null ||
+      { osp_fail "report-jump: osp_report fails after ${jumps:-?} jumps out of it"; osp_show "$b.res"; }
+    calls=$(osp_calls "$b.res.tsv" after 2> /dev/null)
+    [ "$calls" = 1000 ] ||
+      osp_fail "report-jump: after() counted ${calls:-no} calls of 1000 after ${jumps:-?} jumps"
+    [ "$osp_failures" = "$before" ] &&
+      echo "ok: report-jump: $jumps jumps out of osp_report, after() calls $calls"
+  fi
+else
+  osp_fail "report-jump: instrumented build"
+fi
 osp_done

@@ -63,7 +63,8 @@ refuse ()
 }
 
 refuse bad-magic "$W/bad-magic.seg: not an osp segment (bad magic)"
-refuse major "layout version 3.0, this ospview reads 2.x"
+# (the writer keeps include/osp/shm.h's minor: 1 since the `attach' word)
+refuse major "layout version 3.1, this ospview reads 2.x"
 refuse byte-order "written with the other byte order"
 refuse truncated "truncated: 100 bytes, header says"
 refuse tiny "not an osp segment (only 5 bytes)"

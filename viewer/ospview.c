@@ -186,6 +186,8 @@ print_list (const struct seg_info *l, int n)
                          : l[i].heartbeat_ns;
       fmt_age (up, sizeof up, end, l[i].start_ns);
       fmt_age (hb, sizeof hb, now, l[i].heartbeat_ns);
+      if (l[i].publishes == 0)
+        snprintf (hb, sizeof hb, "-"); /* no view yet: nobody asked */
       printf ("%8ld  %-8s %9s %10s  ", (long) l[i].pid, state_word (&l[i]),
               up, hb);
       ospview_puts (stdout, l[i].program); /* the process's own name */
@@ -499,6 +501,8 @@ main (int argc, char **argv)
       ospview_error ("%s", err);
       return 1;
     }
+  if (!file && (act != ACT_VIEW || o.count > 0))
+    source_wait_first (&s); /* one shot: give an asked process a moment */
   if (act == ACT_SAVE)
     rc = save_now (&s, save);
   else if (act == ACT_JSON || act == ACT_DOT || act == ACT_ANNOTATE)

@@ -52,6 +52,7 @@ struct seg_info
   uint32_t state;        /* enum osp_shm_state, as last read */
   char program[256];
   uint64_t start_ns, heartbeat_ns;
+  uint64_t publishes;    /* views written (0: no viewer asked yet) */
 };
 
 /* The segments of the calling user (up to MAX, newest pid first).  Returns
@@ -71,6 +72,10 @@ struct seg
      messages. */
   struct osp_shm_header fixed;
   char path[256];
+  /* seg_request: 1 when it asked the process for views (or they come
+     anyway), -1 when it could not, with the reason in ask_err; 0 before. */
+  int asked;
+  char ask_err[160];
 };
 
 /* Attach to the segment of PID (read-only).  0, or -1 with a one-line ERR
@@ -80,6 +85,11 @@ int seg_attach (struct seg *s, pid_t pid, char *err, size_t errlen);
 int seg_attach_path (struct seg *s, const char *path, char *err,
                      size_t errlen);
 void seg_detach (struct seg *s);
+/* A live process's runtime (shm.h minor >= 1) publishes only once a
+   viewer asked: if S's process runs and has published nothing yet, ask
+   (one store into the header's `attach' word, through a descriptor of
+   the same file opened for writing).  Sets s->asked. */
+void seg_request (struct seg *s);
 /* Copy the newest view into *BUF (malloc'ed, grown as needed; *CAP its
    size).  Returns the view's length, 0 when no view was published yet, or
    -1 with ERR (torn after the retries, length out of range, ...). */
@@ -222,10 +232,15 @@ struct source
   const char *path;      /* SRC_FILE: as given */
 };
 
-/* A live process: PID's segment, or the segment file SEGMENT if not NULL.
-   0, or -1 with ERR. */
+/* A live process: PID's segment, asking its process for views if it
+   publishes none yet (seg_request); or the segment file SEGMENT if not
+   NULL, read as it is (never written).  0, or -1 with ERR. */
 int source_attach (struct source *s, pid_t pid, const char *segment,
                    char *err, size_t errlen);
+/* A live process asked for views at attach (seg_request) that has none
+   yet: wait a moment (two publish periods and a second at most) for the
+   first, for the one-shot outputs (batch, exports, --save). */
+void source_wait_first (const struct source *s);
 /* A snapshot file.  0, or -1 with ERR naming the file. */
 int source_open_file (struct source *s, const char *path, char *err,
                       size_t errlen);
@@ -349,6 +364,7 @@ struct scr_live
   uint32_t snap_flags;   /* its enum osp_snap_flags */
   uint64_t saved_ns;     /* when it was written (REALTIME) */
   const char *problem;   /* why no view could be read, or NULL */
+  const char *waiting;   /* live, no view yet: what for, or NULL */
 };
 
 /* The status lines (2 or 3) into T->rows: program, pid, uptime, state,

@@ -28,6 +28,13 @@
  * another namespace is never taken for the pid's.  Alive means: the pid
  * exists, is not a zombie (killed but not yet reaped), and has the start
  * time the header recorded.
+ * The one write: a runtime of layout 2.1 publishes only once a viewer
+ * asked (shm.h, `attach'), so that a process nobody watches has no
+ * thread of osp's.  seg_request, for a process attached by pid that runs
+ * and has published nothing yet, stores 1 there with pwrite through a
+ * descriptor of its own opened O_WRONLY (the same file: device and inode
+ * checked; the mapping stays read-only); one that cannot (not the owner)
+ * says so and reads on.  -l and --segment FILE never write.
  * Every failure is one line naming the file and the problem.
  */
 #define _GNU_SOURCE
@@ -844,6 +851,8 @@ seg_list (struct seg_info *out, int max, char *err, size_t errlen)
       in.start_ns = s.fixed.start_ns;
       in.heartbeat_ns
           = atomic_load_explicit (&s.hdr->heartbeat_ns, memory_order_relaxed);
+      in.publishes
+          = atomic_load_explicit (&s.hdr->publishes, memory_order_relaxed);
       seg_detach (&s);
       if (in.state == OSP_SHM_INIT)
         continue;
@@ -870,4 +879,49 @@ seg_list (struct seg_info *out, int max, char *err, size_t errlen)
     out[i] = all[i];
   free (all);
   return n > INT_MAX ? INT_MAX : (int) n;
+}
+
+/* ---- asking for views ------------------------------------------------ */
+
+void
+seg_request (struct seg *s)
+{
+  const struct osp_shm_header *h = s->hdr;
+  /* A writer of minor 0 publishes from its start; one that has published
+     was asked already (or is of a version that needs no asking); a
+     process gone, or exited, publishes nothing more. */
+  if (s->fixed.minor < 1
+      || atomic_load_explicit (&h->publishes, memory_order_relaxed) != 0
+      || atomic_load_explicit (&h->attach, memory_order_relaxed) != 0)
+    {
+      s->asked = 1;
+      return;
+    }
+  if (atomic_load_explicit (&h->state, memory_order_acquire) != OSP_SHM_ONLINE
+      || !seg_running (s))
+    return;
+  /* The one store a reader makes: through a descriptor of our own opened
+     for writing (the mapping stays read-only), of the very file attached
+     (not a file put under its name since), and never past its end. */
+  int fd = open (s->path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  int err = fd < 0 ? errno : 0;
+  struct stat a, b;
+  if (err == 0
+      && (fstat (fd, &a) != 0 || fstat (s->fd, &b) != 0
+          || a.st_dev != b.st_dev || a.st_ino != b.st_ino
+          || (uint64_t) a.st_size < s->fixed.header_size))
+    err = ESTALE;
+  uint32_t one = 1;
+  if (err == 0
+      && pwrite (fd, &one, sizeof one,
+                 (off_t) offsetof (struct osp_shm_header, attach))
+             != (ssize_t) sizeof one)
+    err = errno ? errno : EIO;
+  if (fd >= 0)
+    close (fd);
+  s->asked = err == 0 ? 1 : -1;
+  if (err != 0)
+    seterr (s->ask_err, sizeof s->ask_err,
+            "no view: cannot ask the process to publish (opening %s for "
+            "writing: %s); watching read-only", s->path, strerror (err));
 }

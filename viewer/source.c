@@ -31,8 +31,34 @@ source_attach (struct source *s, pid_t pid, const char *segment, char *err,
 {
   memset (s, 0, sizeof *s);
   s->kind = SRC_LIVE;
-  return segment ? seg_attach_path (&s->seg, segment, err, errlen)
-                 : seg_attach (&s->seg, pid, err, errlen);
+  if (segment)
+    return seg_attach_path (&s->seg, segment, err, errlen); /* a file: as is */
+  int rc = seg_attach (&s->seg, pid, err, errlen);
+  if (rc == 0)
+    seg_request (&s->seg);
+  return rc;
+}
+
+void
+source_wait_first (const struct source *s)
+{
+  const struct seg *g = &s->seg;
+  if (s->kind != SRC_LIVE || g->asked <= 0)
+    return;
+  /* Two publish periods and a second: a program that runs instrumented
+     code publishes well within that; one blocked in a system call does
+     not, and the caller then says what it waits for. */
+  uint64_t ms = g->fixed.publish_ms < 60000 ? g->fixed.publish_ms : 60000;
+  uint64_t limit = 2 * ms * 1000000u + 1000000000u;
+  uint64_t t0 = now_ns ();
+  while (atomic_load_explicit (&g->hdr->publishes, memory_order_relaxed) == 0
+         && atomic_load_explicit (&g->hdr->state, memory_order_acquire)
+                == OSP_SHM_ONLINE
+         && now_ns () - t0 < limit && seg_running (g))
+    {
+      struct timespec ts = { 0, 10000000 };
+      nanosleep (&ts, NULL);
+    }
 }
 
 int
@@ -112,4 +138,10 @@ source_live (const struct source *s, struct scr_live *l)
       = atomic_load_explicit (&g->hdr->publishes, memory_order_relaxed);
   l->truncated
       = atomic_load_explicit (&g->hdr->truncated, memory_order_relaxed);
+  if (l->publishes == 0 && l->state == OSP_SHM_ONLINE && l->alive)
+    l->waiting = g->asked > 0
+                     ? "no view yet: waiting for the program to run "
+                       "instrumented code (it publishes once asked)"
+                 : g->asked < 0 ? g->ask_err
+                                : NULL;
 }

@@ -209,7 +209,9 @@ who (struct line *b, const struct view *v, const struct scr_live *l)
       put (b, "  up %s  running",
            duration (d1, sizeof d1, since (l->now_ns, l->start_ns)));
       uint64_t age = since (l->now_ns, l->heartbeat_ns);
-      if (l->heartbeat_ns == 0)
+      if (l->publishes == 0)
+        ; /* no publisher yet: no heartbeat to speak of */
+      else if (l->heartbeat_ns == 0)
         put (b, "  no heartbeat yet");
       else
         put (b, "  heartbeat %s ago%s", duration (d2, sizeof d2, age),
@@ -226,6 +228,8 @@ who (struct line *b, const struct view *v, const struct scr_live *l)
     }
   else if (l->problem != NULL && l->problem[0] != '\0')
     put (b, "  no view: %s", l->problem); /* as -b says it */
+  else if (l->waiting != NULL)
+    put (b, "  %s", l->waiting);
   else
     put (b, "  no profile published yet");
   if (l->truncated)

@@ -844,9 +844,10 @@ draw_list (struct tui *t)
       snprintf (note, sizeof note, "  (%s)",
                 t->table.note ? t->table.note
                 : !t->have_view && !t->prov
-                    ? (t->problem[0] ? t->problem /* e.g. a writer stuck
-                                                     mid-write: as -b says */
-                                     : "no profile published yet")
+                    ? (t->problem[0]    ? t->problem /* e.g. a writer stuck
+                                                        mid-write: as -b says */
+                       : t->live.waiting ? t->live.waiting
+                                         : "no profile published yet")
                 : t->filter[0]  ? "no row matches the filter"
                                 : "nothing to show");
       put_line (w, 2, 0, note, 0);

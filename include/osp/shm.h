@@ -27,12 +27,23 @@
  * are provably gone (the header says the sweeper's pid namespace, and
  * the pid is free, or taken by a process with another start time) are
  * swept by the next runtime of the same user that starts and by the
- * parent of forked children (its publisher after forks, and at its
- * exit); no other segment is ever removed.
+ * parent of forked children (at its runtime entries after forks, and at
+ * its exit); no other segment is ever removed.
  *
  *   [0, header_size)                      struct osp_shm_header
  *   [buf_off[0], buf_off[0] + buf_cap)    view buffer 0 (osp/view.h)
  *   [buf_off[1], buf_off[1] + buf_cap)    view buffer 1
+ *
+ * Attaching (minor 1): a runtime publishes only once a viewer has asked
+ * for views, so that a process nobody watches has no publisher thread.
+ * A viewer attaching to a live process whose segment has minor >= 1 and
+ * no view yet (publishes == 0) stores a nonzero value into `attach',
+ * the one header word a reader writes (it needs the file open read-write:
+ * the owner or root); the runtime notices it at its next runtime entry
+ * and starts publishing: the first view follows within a publish period
+ * of the program's next instrumented code.  A writer of minor 0 ignores
+ * the word (it was padding) and publishes from start-up; a reader of
+ * minor 0 never writes it.
  *
  * Publishing (one writer, the runtime's publisher thread; any number of
  * readers; nobody ever waits for anybody): the writer fills the buffer that
@@ -51,7 +62,8 @@
  * untrusted view (osp/view.h).
  *
  * The header's fixed fields never change after state becomes ONLINE; the
- * atomics are written only by the writer.  A reader validates magic,
+ * atomics are written only by the writer, except `attach'.  A reader
+ * validates magic,
  * byte_order, major, header_size, segment_size against the object's real
  * size, and the buffers lying inside it, before trusting any offset.
  */
@@ -62,7 +74,7 @@
 
 #define OSP_SHM_MAGIC "OSPSHM\000\001" /* 8 bytes */
 #define OSP_SHM_MAJOR 2u
-#define OSP_SHM_MINOR 0u
+#define OSP_SHM_MINOR 1u
 #define OSP_SHM_BYTE_ORDER 0x01020304u
 /* Object names: OSP_SHM_PREFIX "<uid>-<pid>" or "<uid>-<pid>-<pidns>"
    (shm_open), files in /dev/shm. */
@@ -101,7 +113,10 @@ struct osp_shm_header
   uint64_t buf_cap;        /* bytes of each buffer */
   char program[256];       /* the executable's name (NUL-terminated) */
   OSP_SHM_ATOMIC (uint32_t) state;       /* enum osp_shm_state */
-  uint32_t pad;
+  OSP_SHM_ATOMIC (uint32_t) attach;      /* minor >= 1: written by viewers,
+                                            nonzero once one asked for views
+                                            (Attaching, above); 0 before
+                                            (minor 0: padding, always 0) */
   OSP_SHM_ATOMIC (uint64_t) heartbeat_ns; /* CLOCK_REALTIME, each publish */
   OSP_SHM_ATOMIC (uint64_t) current;      /* buffer with the newest view */
   OSP_SHM_ATOMIC (uint64_t) seq[2];       /* odd while buffer i is written */

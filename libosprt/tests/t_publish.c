@@ -12,7 +12,8 @@
  *     written fits, is valid, is cut only at the end of the row sections
  *     (the forest at a tree's start when it can), and keeps more rows as
  *     the buffer grows.
- *   stress (scenario): the real publisher every 50 ms plus a thread
+ *   stress (scenario): the real publisher every 50 ms (started by a
+ *     viewer's request, shm.h `attach', at a program hook) plus a thread
  *     publishing back to back, a program thread changing counts, and two
  *     readers following osp/shm.h's protocol (one on the writer's own
  *     mapping, so ThreadSanitizer sees the seqlock, one on a mapping of
@@ -25,7 +26,9 @@
  *     (and refused 10) and 20 views were published: a loaded machine or
  *     a sanitizer makes it slower, not wrong.
  *   lifecycle (scenarios run as separate processes): the segment exists
- *     with mode 0600 while the program runs, carries its pid, program,
+ *     with mode 0600 while the program runs, has no view until a viewer
+ *     asks (the runtime's entries then start the publisher), carries its
+ *     pid, program,
  *     arguments and options, is unlinked at exit while a reader still
  *     mapped sees the last view marked exited, and takes memory for its
  *     views only (not the two whole buffers); at start-up the segments of
@@ -35,8 +38,9 @@
  *     mode=off create none; a name already taken, or no room for the
  *     segment (a file size limit), is one stderr line and the program
  *     runs on; a segment left by an exec'ed image of the same
- *     pid is replaced; a fork child publishes its own segment and leaves
- *     its parent's alone (under TSan or ASan it publishes none).
+ *     pid is replaced; a fork child publishes its own segment (made by its
+ *     runtime entries publish_ms after the fork, views once asked) and
+ *     leaves its parent's alone (under TSan or ASan it publishes none).
  */
 #include "testutil.h"
 
@@ -46,6 +50,7 @@
 #include "osp/view.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -721,6 +726,33 @@ map_segment (long pid, size_t *size)
   return m;
 }
 
+/* Ask the process of the segment at PATH for views, as ospview does
+   (shm.h, `attach'): one store through a descriptor opened for writing. */
+static int
+ask (const char *path)
+{
+  int fd = open (path, O_WRONLY | O_CLOEXEC);
+  uint32_t one = 1;
+  int ok = fd >= 0
+           && pwrite (fd, &one, sizeof one,
+                      (off_t) offsetof (struct osp_shm_header, attach))
+                  == (ssize_t) sizeof one;
+  if (fd >= 0)
+    close (fd);
+  return ok ? 0 : -1;
+}
+
+/* What the runtime's entries do between their work (runtime.c): look for
+   a viewer's request, a fork child's segment due; enough times for the
+   slow path's gate (publish.c, once every 256 entries when only
+   something time-gated is pending). */
+static void
+runtime_entries (void)
+{
+  for (int i = 0; i < 256; i++)
+    osp_publish_poll ();
+}
+
 struct read_stats
 {
   uint64_t accepted, retries, giveups, bad, spoiled;
@@ -901,6 +933,12 @@ scenario_stress (void)
       puts ("no segment");
       return 1;
     }
+  /* The real publisher starts at the program thread's next hooks. */
+  if (ask (segment_path ((long) getpid ())) != 0)
+    {
+      puts ("cannot ask for views");
+      return 1;
+    }
   atomic_uint_fast64_t published = 0;
   pthread_t prog, wr, rd[2];
   pthread_create (&prog, NULL, program_thread, NULL);
@@ -964,6 +1002,12 @@ scenario_life (void)
   __osp_register_module (OSP_ABI_VERSION, srec, srec + 1);
   for (int i = 0; i < 1000; i++)
     osp_test_block (&srec[0], (uint32_t) i % 8);
+  /* Waiting for the line, the runtime's entries come by now and then
+     (without changing the counts), as a running program's would: they
+     notice a viewer's request. */
+  struct pollfd in = { .fd = 0, .events = POLLIN };
+  while (poll (&in, 1, 10) == 0 || (in.revents & (POLLIN | POLLHUP)) == 0)
+    runtime_entries ();
   char c;
   while (read (0, &c, 1) < 0 && errno == EINTR)
     ;
@@ -984,6 +1028,7 @@ map_online (long pid, size_t *size)
         return h;
       if (h)
         munmap ((void *) h, *size);
+      runtime_entries (); /* our own segment, if ours, comes from them */
       osp_test_nap ();
     }
   while (!osp_test_expired (end));
@@ -1039,13 +1084,17 @@ scenario_fork (void)
           puts ("child: still maps the parent's segment");
           rc = 1;
         }
-      /* a view of the child's own, with the child's pid */
+      /* a view of the child's own, with the child's pid, once asked */
+      CHECK_EQ (ask (segment_path ((long) getpid ())), 0);
       uint64_t *buf = malloc (h->buf_cap);
       struct read_stats rs = { 0 };
       long l = 0;
       double end = osp_test_deadline (5);
       while ((l = read_view (h, buf, &rs)) <= 0 && !osp_test_expired (end))
-        osp_test_nap ();
+        {
+          runtime_entries ();
+          osp_test_nap ();
+        }
       struct vinfo v;
       if (l <= 0 || view_check (buf, (size_t) l, &v) != NULL
           || v.run->pid != getpid ())
@@ -1305,6 +1354,12 @@ test_lifecycle (const char *dir)
              && h->buf_off[1] + h->buf_cap <= size);
       CHECK (strstr (h->program, "t_publish") != NULL);
       CHECK_EQ (atomic_load (&h->state), OSP_SHM_ONLINE);
+      /* No view before a viewer asks (its runtime entries come every
+         10 ms); then the publisher's. */
+      struct timespec ts = { 0, 200000000 };
+      nanosleep (&ts, NULL);
+      CHECK_EQ (atomic_load (&h->publishes), 0);
+      CHECK_EQ (ask (seg), 0);
       double end = osp_test_deadline (5);
       while (atomic_load (&h->publishes) < 2 && !osp_test_expired (end))
         osp_test_nap ();

@@ -1,11 +1,13 @@
 /* osp-test: shm-safety: a program for tests/safety-shm.sh (live views' shared memory).
      shm-safety wait               prints "ready PID" (its pid as it sees itself), waits for a line
-                                   on stdin, prints "done"
+                                   on stdin (running a little code every 10 ms, so that a viewer's
+                                   request for views is noticed), prints "done"
      shm-safety exitfork N FILE GO forks N children that compute, write their pids to FILE (one
                                    line each, appended), wait until the file GO exists (10 s at
                                    most) and end with _exit (no exit path, no unlink); the parent
                                    prints "children done" once all are reaped, then waits for a
-                                   line on stdin and prints "done"
+                                   line on stdin (running code as "wait" does: its runtime entries
+                                   sweep the children's leftovers) and prints "done"
      shm-safety truncloop F G STOP until the file STOP exists: truncate F to nothing, write G's
                                    bytes back into it, again
      shm-safety forks N            N times: fork a child that computes a little and exits; wait
@@ -13,6 +15,7 @@
    What it prints does not depend on the build, so the instrumented one prints what the plain
    one does. */
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +40,21 @@ wait_line (void)
     exit (3);
 }
 
+/* wait_line, running a little instrumented code every 10 ms meanwhile:
+   without a viewer the runtime has no thread, and a parent removes its
+   children's leftovers from its runtime entries (and at exit). */
+static void
+wait_line_busy (void)
+{
+  struct pollfd p = { .fd = 0, .events = POLLIN };
+  unsigned long v = 0;
+  while (poll (&p, 1, 10) == 0)
+    v += work (100);
+  if (v == 1) /* never: keeps the work */
+    puts ("");
+  wait_line ();
+}
+
 int
 main (int argc, char **argv)
 {
@@ -44,7 +62,7 @@ main (int argc, char **argv)
     {
       printf ("ready %ld %lu\n", (long) getpid (), work (1000) % 10);
       fflush (stdout);
-      wait_line ();
+      wait_line_busy (); /* a viewer's request is noticed */
       printf ("done %lu\n", work (100000));
       return 0;
     }
@@ -85,7 +103,7 @@ main (int argc, char **argv)
         }
       printf ("children done, %d failed\n", bad);
       fflush (stdout);
-      wait_line ();
+      wait_line_busy ();
       printf ("done %lu\n", work (1000));
       return 0;
     }
