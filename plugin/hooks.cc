@@ -61,6 +61,7 @@
 #include "asan.h"
 #include "internal-fn.h"
 #include "alias.h"
+#include "cgraph.h"
 
 #include "osp-plugin.h"
 
@@ -119,7 +120,7 @@ skip_type ()
   return type;
 }
 
-/* extern __thread TYPE NAME, owned by the runtime.
+/* __thread TYPE NAME, the countdown the runtime reads and re-arms.
    DECL_NONALIASED (as GCC's own gcov counters, coverage.cc): no pointer of
    the program points to a countdown, so points-to analysis keeps it out of
    what the program's pointers may reach.  Without it a store through any
@@ -130,23 +131,60 @@ skip_type ()
    to f->ret_pc).  Calls still clobber it (call_may_clobber_ref_p treats a
    non-aliased global as any global), so the runtime's writes are seen.
    osp-sample 1.877x -> 1.847x instructions, pep 1.272x -> 1.268x, with
-   placement=late 1.710x -> 1.694x and 1.236x -> 1.222x (doc/PERFORMANCE.md).  */
+   placement=late 1.710x -> 1.694x and 1.236x -> 1.222x (doc/PERFORMANCE.md).
+
+   Which TLS access (tls=, doc/osp.md "Stack and address space"):
+   - initial-exec, an extern reference to the runtime's definition: the
+     offset comes from the GOT (`movq X@gottpoff(%rip),%rax'), which works
+     in every object, -fPIC ones dlopen'ed included (they get
+     DF_STATIC_TLS), without a __tls_get_addr call per block.  But GCC
+     treats that offset as a value like any other: it hoists and CSEs it,
+     keeps it in a callee-saved register across the program's calls, and
+     every frame that holds it grows by the register's save slot
+     (bench/raytrace's render at -O3: 400 -> 1696 bytes).
+   - local-exec, in a unit for an executable (-fPIE or no -fPIC): every
+     access is `%fs:X@tpoff', a constant, so there is nothing to hold in a
+     register.  The executable must then define the countdown itself: each
+     unit emits a weak definition with the runtime's initial value; the
+     link keeps one (libosprt.a's strong one wins under static linking).
+     Because libosprt.so defines the same symbol, ld exports the
+     executable's definition, and the dynamic linker binds the runtime's
+     own references (interposable, through its GOT) to it, as it binds
+     those of instrumented shared libraries: one countdown a thread for
+     the runtime, the executable and the libraries.  Linked into a shared
+     library instead, such an object fails to link (R_X86_64_TPOFF32
+     against a symbol of a shared object): tls=initial-exec is the
+     remedy.  */
 static tree
 declare_runtime_countdown (const char *name, tree type)
 {
-  /* DECL_THREAD_LOCAL_P is derived from the varpool node's TLS model.
-     initial-exec also works in -fPIC objects, dlopen'ed ones included
-     (they get DF_STATIC_TLS), and avoids a __tls_get_addr call per block. */
+  /* DECL_THREAD_LOCAL_P is derived from the varpool node's TLS model.  */
   tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
                          type);
   TREE_PUBLIC (var) = 1;
-  DECL_EXTERNAL (var) = 1;
   TREE_STATIC (var) = 1;
   DECL_ARTIFICIAL (var) = 1;
   DECL_IGNORED_P (var) = 1;
-  set_decl_tls_model (var, TLS_MODEL_INITIAL_EXEC);
   DECL_NONALIASED (var) = 1;
+  bool local_exec = opts.tls_local_exec && (flag_pie || !flag_pic);
+  if (local_exec)
+    {
+      /* Default visibility whatever -fvisibility says: the definition
+         must be the one every module binds to.  */
+      DECL_WEAK (var) = 1;
+      DECL_VISIBILITY (var) = VISIBILITY_DEFAULT;
+      DECL_VISIBILITY_SPECIFIED (var) = 1;
+      DECL_INITIAL (var) = build_int_cst (type, 1); /* as the runtime's */
+      set_decl_tls_model (var, TLS_MODEL_LOCAL_EXEC);
+    }
+  else
+    {
+      DECL_EXTERNAL (var) = 1;
+      set_decl_tls_model (var, TLS_MODEL_INITIAL_EXEC);
+    }
   DECL_ASSEMBLER_NAME (var);
+  if (local_exec)
+    varpool_node::finalize_decl (var);
   return var;
 }
 

@@ -60,6 +60,7 @@ struct options
   uint64_t count_loop_free;   /* count-loop-free=N (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
   bool late;                  /* placement=late (plugin.cc) */
+  bool tls_local_exec;        /* tls=local-exec (hooks.cc) */
 };
 extern options opts;
 

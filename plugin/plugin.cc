@@ -56,6 +56,15 @@
  *                     record) or after it (late: a function inlined by IPA
  *                     is counted as part of its caller, and the code costs
  *                     less; not with -flto); see "Pass placement" below
+ *   tls=local-exec|initial-exec
+ *                     how the code reaches the per-thread countdowns in a
+ *                     unit for an executable (-fPIE, or no -fPIC): at a
+ *                     constant offset from the thread pointer, the unit
+ *                     defining them weakly (local-exec, the default: no
+ *                     register holds their offset, so frames do not grow),
+ *                     or through the GOT (initial-exec, as -fPIC units
+ *                     always do: for -fPIE objects that go into a shared
+ *                     library, which cannot link local-exec ones); hooks.cc
  *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
  *                     functions are instrumented (default: all)
  *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
@@ -136,7 +145,7 @@ static struct plugin_info osp_plugin_info = {
   "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
   "batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, "
   "inline-sizes=plain|instrumented, count-loop-free=N, profile=FILE, "
-  "placement=early|late, verbose[=0|1]"
+  "placement=early|late, tls=local-exec|initial-exec, verbose[=0|1]"
 };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
@@ -166,7 +175,7 @@ static const struct ggc_root_tab gc_roots[] = {
 static const char accepted_keys[] =
   "instrument, include, exclude, max-paths, counts-update, calls, "
   "batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, "
-  "profile, placement, verbose";
+  "profile, placement, tls, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -311,6 +320,7 @@ parse_arguments (const struct plugin_name_args *info)
   opts.count_loop_free = 64;
   opts.profile = NULL;
   opts.late = false;
+  opts.tls_local_exec = true;
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
     {
@@ -383,6 +393,9 @@ parse_arguments (const struct plugin_name_args *info)
           ok &= parse_two_way (key, value, "early", "late", &early);
           opts.late = !early;
         }
+      else if (!strcmp (key, "tls"))
+        ok &= parse_two_way (key, value, "local-exec", "initial-exec",
+                             &opts.tls_local_exec);
       else if (!strcmp (key, "verbose"))
         {
           if (!value || !strcmp (value, "1"))
