@@ -325,15 +325,17 @@ edge_checks_fit (basic_block bb)
   return EDGE_COUNT (bb->preds) <= max_edge_checks && splittable_preds (bb);
 }
 
-/* Emit before GSI, with location LOC:
+/* Emit before GSI, with CALL's location:
        t = COUNTER - 1;  COUNTER = t;
        if (t == 0) FN (RECORD_ADDR, ARG [+ ADDEND]);
    The addition, when ADDEND is given, is done in the cold call block, so
    the common path does not pay for it.  */
 void
-emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
-                     tree record_addr, tree arg, tree addend, location_t loc)
+emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
+                     tree addend)
 {
+  tree counter = call.counter, arg = call.arg;
+  location_t loc = call.loc;
   tree t1 = make_ssa_name (uint32_type_node);
   tree t2 = make_ssa_name (uint32_type_node);
   gassign *load = gimple_build_assign (t1, unshare_expr (counter));
@@ -374,35 +376,35 @@ emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
           arg = sum;
         }
     }
-  const char *target = fn == block_hook_decl ? OSP_SYM_BLOCK_HOOK_PRESERVING
-                                             : OSP_SYM_PATH_END_PRESERVING;
-  emit_runtime_call (&then_gsi, counter, fn, target, record_addr, arg,
-                     NULL_TREE, NULL_TREE, loc);
+  runtime_call with_sum = call;
+  with_sum.arg = arg;
+  emit_runtime_call (&then_gsi, with_sum);
 }
 
-/* After GSI (in a cold block), with location LOC: FN (RECORD_ADDR, ARG
-   [, N, C]) - with calls=preserving its trampoline PRESERVING instead,
-   then COUNTER = the countdown it re-armed (the header comment).  */
+/* After GSI (in a cold block): CALL - with calls=preserving through its
+   trampoline, then COUNTER = the countdown it re-armed (the header
+   comment).  */
 void
-emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
-                   const char *preserving, tree record_addr, tree arg, tree n,
-                   tree c, location_t loc)
+emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call)
 {
   tree rearmed = NULL_TREE;
-  gimple *call;
+  tree addr = call.record_addr;
+  gimple *g;
   if (opts.preserving_calls)
-    call = build_preserving_call (preserving, record_addr, arg, n, c,
-                                  &rearmed);
-  else if (n)
-    call = gimple_build_call (fn, 4, unshare_expr (record_addr), arg, n, c);
+    g = build_preserving_call (call.preserving, addr, call.arg, call.n,
+                               call.c, &rearmed);
+  else if (call.n)
+    g = gimple_build_call (call.fn, 4, unshare_expr (addr), call.arg, call.n,
+                           call.c);
   else
-    call = gimple_build_call (fn, 2, unshare_expr (record_addr), arg);
-  gimple_set_location (call, loc);
-  gsi_insert_after (gsi, call, GSI_NEW_STMT);
+    g = gimple_build_call (call.fn, 2, unshare_expr (addr), call.arg);
+  gimple_set_location (g, call.loc);
+  gsi_insert_after (gsi, g, GSI_NEW_STMT);
   if (rearmed)
     {
-      gassign *back = gimple_build_assign (unshare_expr (counter), rearmed);
-      gimple_set_location (back, loc);
+      gassign *back = gimple_build_assign (unshare_expr (call.counter),
+                                           rearmed);
+      gimple_set_location (back, call.loc);
       gsi_insert_after (gsi, back, GSI_NEW_STMT);
     }
 }
@@ -411,8 +413,11 @@ static void
 emit_hook (gimple_stmt_iterator *gsi, tree record_addr, unsigned id,
            location_t loc)
 {
-  emit_countdown_call (gsi, skip_decl, block_hook_decl, record_addr,
-                       build_int_cst (uint32_type_node, id), NULL_TREE, loc);
+  runtime_call call = { skip_decl, block_hook_decl,
+                        OSP_SYM_BLOCK_HOOK_PRESERVING, record_addr,
+                        build_int_cst (uint32_type_node, id), NULL_TREE,
+                        NULL_TREE, loc };
+  emit_countdown_call (gsi, call, NULL_TREE);
 }
 
 /* The only normal (not abnormal, not EH) successor edge of BB, or NULL.  */
@@ -484,9 +489,9 @@ insert_block_hook (basic_block bb, tree record_addr, unsigned id,
    (tailcalls.cc), which the caller gave none: on each way into a tree,
    those of its route, in order, before the tail call or on the edge.  */
 void
-insert_tail_hooks (const tail_calls &tails, tree record_addr,
-                   const vec<int> &id_of_bb_index)
+insert_tail_hooks (const fn_instr &fi)
 {
+  const tail_calls &tails = fi.tails;
   /* The roots first: the hooks split edges.  */
   auto_vec<basic_block, 16> roots;
   basic_block bb;
@@ -500,7 +505,7 @@ insert_tail_hooks (const tail_calls &tails, tree record_addr,
         {
           gimple *first = first_statement (b);
           location_t loc = first ? gimple_location (first) : UNKNOWN_LOCATION;
-          unsigned id = id_of_bb_index[b->index];
+          unsigned id = fi.id_of_bb_index[b->index];
           gimple_stmt_iterator gsi;
           if (call)
             gsi = gsi_for_stmt (call);
@@ -512,7 +517,7 @@ insert_tail_hooks (const tail_calls &tails, tree record_addr,
               into = single_succ_edge (landing);
               gsi = gsi_after_labels (landing);
             }
-          emit_hook (&gsi, record_addr, id, loc);
+          emit_hook (&gsi, fi.record_addr, id, loc);
         }
     });
 }
@@ -537,9 +542,10 @@ insert_loop_hooks (const batched_loop &l, tree record_addr)
                                               build_int_cstu (uint64_type_node,
                                                               k)),
                                  build_int_cstu (uint64_type_node, tail));
-      emit_batch_flush (l.exits[i], skip_decl, block_hooks_decl,
-                        OSP_SYM_BLOCK_HOOKS_PRESERVING, record_addr, chain,
-                        amount, l.n, tail);
+      runtime_call call = { skip_decl, block_hooks_decl,
+                            OSP_SYM_BLOCK_HOOKS_PRESERVING, record_addr, chain,
+                            l.n, NULL_TREE, UNKNOWN_LOCATION };
+      emit_batch_flush (l.exits[i], call, amount, tail);
     }
 }
 
