@@ -61,6 +61,7 @@
 #include "asan.h"
 #include "internal-fn.h"
 #include "alias.h"
+#include "cgraph.h"
 
 #include "osp-plugin.h"
 
@@ -119,7 +120,7 @@ skip_type ()
   return type;
 }
 
-/* extern __thread TYPE NAME, owned by the runtime.
+/* __thread TYPE NAME, the countdown the runtime reads and re-arms.
    DECL_NONALIASED (as GCC's own gcov counters, coverage.cc): no pointer of
    the program points to a countdown, so points-to analysis keeps it out of
    what the program's pointers may reach.  Without it a store through any
@@ -130,23 +131,60 @@ skip_type ()
    to f->ret_pc).  Calls still clobber it (call_may_clobber_ref_p treats a
    non-aliased global as any global), so the runtime's writes are seen.
    osp-sample 1.877x -> 1.847x instructions, pep 1.272x -> 1.268x, with
-   placement=late 1.710x -> 1.694x and 1.236x -> 1.222x (doc/PERFORMANCE.md).  */
+   placement=late 1.710x -> 1.694x and 1.236x -> 1.222x (doc/PERFORMANCE.md).
+
+   Which TLS access (tls=, doc/osp.md "Stack and address space"):
+   - initial-exec, an extern reference to the runtime's definition: the
+     offset comes from the GOT (`movq X@gottpoff(%rip),%rax'), which works
+     in every object, -fPIC ones dlopen'ed included (they get
+     DF_STATIC_TLS), without a __tls_get_addr call per block.  But GCC
+     treats that offset as a value like any other: it hoists and CSEs it,
+     keeps it in a callee-saved register across the program's calls, and
+     every frame that holds it grows by the register's save slot
+     (bench/raytrace's render at -O3: 400 -> 1696 bytes).
+   - local-exec, in a unit for an executable (-fPIE or no -fPIC): every
+     access is `%fs:X@tpoff', a constant, so there is nothing to hold in a
+     register.  The executable must then define the countdown itself: each
+     unit emits a weak definition with the runtime's initial value; the
+     link keeps one (libosprt.a's strong one wins under static linking).
+     Because libosprt.so defines the same symbol, ld exports the
+     executable's definition, and the dynamic linker binds the runtime's
+     own references (interposable, through its GOT) to it, as it binds
+     those of instrumented shared libraries: one countdown a thread for
+     the runtime, the executable and the libraries.  Linked into a shared
+     library instead, such an object fails to link (R_X86_64_TPOFF32
+     against a symbol of a shared object): tls=initial-exec is the
+     remedy.  */
 static tree
 declare_runtime_countdown (const char *name, tree type)
 {
-  /* DECL_THREAD_LOCAL_P is derived from the varpool node's TLS model.
-     initial-exec also works in -fPIC objects, dlopen'ed ones included
-     (they get DF_STATIC_TLS), and avoids a __tls_get_addr call per block. */
+  /* DECL_THREAD_LOCAL_P is derived from the varpool node's TLS model.  */
   tree var = build_decl (BUILTINS_LOCATION, VAR_DECL, get_identifier (name),
                          type);
   TREE_PUBLIC (var) = 1;
-  DECL_EXTERNAL (var) = 1;
   TREE_STATIC (var) = 1;
   DECL_ARTIFICIAL (var) = 1;
   DECL_IGNORED_P (var) = 1;
-  set_decl_tls_model (var, TLS_MODEL_INITIAL_EXEC);
   DECL_NONALIASED (var) = 1;
+  bool local_exec = opts.tls_local_exec && (flag_pie || !flag_pic);
+  if (local_exec)
+    {
+      /* Default visibility whatever -fvisibility says: the definition
+         must be the one every module binds to.  */
+      DECL_WEAK (var) = 1;
+      DECL_VISIBILITY (var) = VISIBILITY_DEFAULT;
+      DECL_VISIBILITY_SPECIFIED (var) = 1;
+      DECL_INITIAL (var) = build_int_cst (type, 1); /* as the runtime's */
+      set_decl_tls_model (var, TLS_MODEL_LOCAL_EXEC);
+    }
+  else
+    {
+      DECL_EXTERNAL (var) = 1;
+      set_decl_tls_model (var, TLS_MODEL_INITIAL_EXEC);
+    }
   DECL_ASSEMBLER_NAME (var);
+  if (local_exec)
+    varpool_node::finalize_decl (var);
   return var;
 }
 
@@ -287,15 +325,17 @@ edge_checks_fit (basic_block bb)
   return EDGE_COUNT (bb->preds) <= max_edge_checks && splittable_preds (bb);
 }
 
-/* Emit before GSI, with location LOC:
+/* Emit before GSI, with CALL's location:
        t = COUNTER - 1;  COUNTER = t;
        if (t == 0) FN (RECORD_ADDR, ARG [+ ADDEND]);
    The addition, when ADDEND is given, is done in the cold call block, so
    the common path does not pay for it.  */
 void
-emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
-                     tree record_addr, tree arg, tree addend, location_t loc)
+emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
+                     tree addend)
 {
+  tree counter = call.counter, arg = call.arg;
+  location_t loc = call.loc;
   tree t1 = make_ssa_name (uint32_type_node);
   tree t2 = make_ssa_name (uint32_type_node);
   gassign *load = gimple_build_assign (t1, unshare_expr (counter));
@@ -336,35 +376,35 @@ emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
           arg = sum;
         }
     }
-  const char *target = fn == block_hook_decl ? OSP_SYM_BLOCK_HOOK_PRESERVING
-                                             : OSP_SYM_PATH_END_PRESERVING;
-  emit_runtime_call (&then_gsi, counter, fn, target, record_addr, arg,
-                     NULL_TREE, NULL_TREE, loc);
+  runtime_call with_sum = call;
+  with_sum.arg = arg;
+  emit_runtime_call (&then_gsi, with_sum);
 }
 
-/* After GSI (in a cold block), with location LOC: FN (RECORD_ADDR, ARG
-   [, N, C]) - with calls=preserving its trampoline PRESERVING instead,
-   then COUNTER = the countdown it re-armed (the header comment).  */
+/* After GSI (in a cold block): CALL - with calls=preserving through its
+   trampoline, then COUNTER = the countdown it re-armed (the header
+   comment).  */
 void
-emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
-                   const char *preserving, tree record_addr, tree arg, tree n,
-                   tree c, location_t loc)
+emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call)
 {
   tree rearmed = NULL_TREE;
-  gimple *call;
+  tree addr = call.record_addr;
+  gimple *g;
   if (opts.preserving_calls)
-    call = build_preserving_call (preserving, record_addr, arg, n, c,
-                                  &rearmed);
-  else if (n)
-    call = gimple_build_call (fn, 4, unshare_expr (record_addr), arg, n, c);
+    g = build_preserving_call (call.preserving, addr, call.arg, call.n,
+                               call.c, &rearmed);
+  else if (call.n)
+    g = gimple_build_call (call.fn, 4, unshare_expr (addr), call.arg, call.n,
+                           call.c);
   else
-    call = gimple_build_call (fn, 2, unshare_expr (record_addr), arg);
-  gimple_set_location (call, loc);
-  gsi_insert_after (gsi, call, GSI_NEW_STMT);
+    g = gimple_build_call (call.fn, 2, unshare_expr (addr), call.arg);
+  gimple_set_location (g, call.loc);
+  gsi_insert_after (gsi, g, GSI_NEW_STMT);
   if (rearmed)
     {
-      gassign *back = gimple_build_assign (unshare_expr (counter), rearmed);
-      gimple_set_location (back, loc);
+      gassign *back = gimple_build_assign (unshare_expr (call.counter),
+                                           rearmed);
+      gimple_set_location (back, call.loc);
       gsi_insert_after (gsi, back, GSI_NEW_STMT);
     }
 }
@@ -373,8 +413,11 @@ static void
 emit_hook (gimple_stmt_iterator *gsi, tree record_addr, unsigned id,
            location_t loc)
 {
-  emit_countdown_call (gsi, skip_decl, block_hook_decl, record_addr,
-                       build_int_cst (uint32_type_node, id), NULL_TREE, loc);
+  runtime_call call = { skip_decl, block_hook_decl,
+                        OSP_SYM_BLOCK_HOOK_PRESERVING, record_addr,
+                        build_int_cst (uint32_type_node, id), NULL_TREE,
+                        NULL_TREE, loc };
+  emit_countdown_call (gsi, call, NULL_TREE);
 }
 
 /* The only normal (not abnormal, not EH) successor edge of BB, or NULL.  */
@@ -446,9 +489,9 @@ insert_block_hook (basic_block bb, tree record_addr, unsigned id,
    (tailcalls.cc), which the caller gave none: on each way into a tree,
    those of its route, in order, before the tail call or on the edge.  */
 void
-insert_tail_hooks (const tail_calls &tails, tree record_addr,
-                   const vec<int> &id_of_bb_index)
+insert_tail_hooks (const fn_instr &fi)
 {
+  const tail_calls &tails = fi.tails;
   /* The roots first: the hooks split edges.  */
   auto_vec<basic_block, 16> roots;
   basic_block bb;
@@ -462,7 +505,7 @@ insert_tail_hooks (const tail_calls &tails, tree record_addr,
         {
           gimple *first = first_statement (b);
           location_t loc = first ? gimple_location (first) : UNKNOWN_LOCATION;
-          unsigned id = id_of_bb_index[b->index];
+          unsigned id = fi.id_of_bb_index[b->index];
           gimple_stmt_iterator gsi;
           if (call)
             gsi = gsi_for_stmt (call);
@@ -474,7 +517,7 @@ insert_tail_hooks (const tail_calls &tails, tree record_addr,
               into = single_succ_edge (landing);
               gsi = gsi_after_labels (landing);
             }
-          emit_hook (&gsi, record_addr, id, loc);
+          emit_hook (&gsi, fi.record_addr, id, loc);
         }
     });
 }
@@ -499,9 +542,10 @@ insert_loop_hooks (const batched_loop &l, tree record_addr)
                                               build_int_cstu (uint64_type_node,
                                                               k)),
                                  build_int_cstu (uint64_type_node, tail));
-      emit_batch_flush (l.exits[i], skip_decl, block_hooks_decl,
-                        OSP_SYM_BLOCK_HOOKS_PRESERVING, record_addr, chain,
-                        amount, l.n, tail);
+      runtime_call call = { skip_decl, block_hooks_decl,
+                            OSP_SYM_BLOCK_HOOKS_PRESERVING, record_addr, chain,
+                            l.n, NULL_TREE, UNKNOWN_LOCATION };
+      emit_batch_flush (l.exits[i], call, amount, tail);
     }
 }
 

@@ -163,30 +163,28 @@ instrument_function (function *fun)
 {
   prepare_entry_block (fun);
 
-  auto_vec<block_info> blocks;
-  auto_vec<int> id_of_bb_index;
-  auto_vec<uint32_t> cfg_words;
-  number_blocks (fun, &blocks, &id_of_bb_index);
-  encode_cfg (&blocks, id_of_bb_index, &cfg_words);
+  fn_instr fi;
+  fi.fun = fun;
+  number_blocks (fun, &fi.blocks, &fi.id_of_bb_index);
+  encode_cfg (&fi.blocks, fi.id_of_bb_index, &fi.cfg_words);
 
-  path_numbering pn;
-  auto_vec<uint64_t> path_words;
-  bool paths = false;
+  fi.paths = false;
   const char *why = NULL;
-  bool checks = opts.instrument & INSTRUMENT_PATHS;
-  bool counts = opts.instrument & INSTRUMENT_COUNTS;
-  if (checks || counts)
+  fi.checks = opts.instrument & INSTRUMENT_PATHS;
+  fi.counts = opts.instrument & INSTRUMENT_COUNTS;
+  fi.hooks = opts.instrument & INSTRUMENT_BLOCKS;
+  if (fi.checks || fi.counts)
     {
       const char *name = display_name (fun);
       const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
       auto_vec<double> weights;
       bool guided = opts.profile
-                    && profile_weights (name, file ? file : "", blocks,
+                    && profile_weights (name, file ? file : "", fi.blocks,
                                         &weights);
-      paths = number_paths (fun, blocks, id_of_bb_index,
-                            guided ? &weights : NULL, &pn, &why);
-      if (paths)
-        encode_paths (pn, blocks, &cfg_words, &path_words);
+      fi.paths = number_paths (fun, fi.blocks, fi.id_of_bb_index,
+                               guided ? &weights : NULL, &fi.pn, &why);
+      if (fi.paths)
+        encode_paths (fi.pn, fi.blocks, &fi.cfg_words, &fi.path_words);
       else
         warning (0, "osp: no path probes in %qs: %s", name, why);
     }
@@ -204,63 +202,63 @@ instrument_function (function *fun)
      far more than a check (bench/raytrace at -O2: 2.4 s with plain
      increments, 3.6 s with checks, 18.7 s with atomic ones); the checks
      of a thread-aware build stay exact per thread.  */
-  if (paths && checks && !opts.counts_atomic
-      && pn.npaths <= opts.count_loop_free
-      && path_starts (pn) == 1)
-    checks = false, counts = true;
+  if (fi.paths && fi.checks && !opts.counts_atomic
+      && fi.pn.npaths <= opts.count_loop_free
+      && path_starts (fi.pn) == 1)
+    fi.checks = false, fi.counts = true;
 
-  tree record = declare_function_record (fun);
-  tree counters = NULL_TREE;
-  tree addr = build_fold_addr_expr (record);
-  unsigned fn_flags = 0, hooked = 0, ends = 0;
-  bool hooks = opts.instrument & INSTRUMENT_BLOCKS;
+  fi.record = declare_function_record (fun);
+  fi.counters = NULL_TREE;
+  fi.record_addr = build_fold_addr_expr (fi.record);
+  fi.flags = 0;
+  unsigned hooked = 0, ends = 0;
   if (opts.instrument)
     init_hook_decls ();
   /* Both found on the unchanged CFG.  The batched loops' counters'
      increments are edge insertions that probes.cc commits (or the commit
      below).  */
-  tail_calls tails;
-  tails.find (fun, id_of_bb_index, paths ? &pn.start : NULL);
-  auto_vec<batched_loop> loops;
-  if (opts.batch_loops && (hooks || (paths && checks)))
-    find_batched_loops (blocks, id_of_bb_index, &loops);
-  if (paths)
+  fi.tails.find (fun, fi.id_of_bb_index, fi.paths ? &fi.pn.start : NULL);
+  if (opts.batch_loops && (fi.hooks || (fi.paths && fi.checks)))
+    find_batched_loops (fi.blocks, fi.id_of_bb_index, &fi.loops);
+  if (fi.paths)
     {
-      fn_flags |= OSP_FN_PATH_PROBES;
-      fn_flags |= checks ? OSP_FN_PATH_CHECKS : 0;
-      fn_flags |= counts ? OSP_FN_PATH_COUNTS : 0;
-      fn_flags |= counts && opts.counts_atomic ? OSP_FN_COUNTS_ATOMIC : 0;
-      if (counts)
-        counters = declare_path_counters (pn.npaths);
-      ends = insert_path_probes (blocks, id_of_bb_index, pn, record, checks,
-                                 counters, &cfg_words, loops, tails);
+      fi.flags |= OSP_FN_PATH_PROBES;
+      fi.flags |= fi.checks ? OSP_FN_PATH_CHECKS : 0;
+      fi.flags |= fi.counts ? OSP_FN_PATH_COUNTS : 0;
+      fi.flags |= fi.counts && opts.counts_atomic ? OSP_FN_COUNTS_ATOMIC : 0;
+      if (fi.counts)
+        fi.counters = declare_path_counters (fi.pn.npaths);
+      ends = insert_path_probes (&fi);
     }
   gsi_commit_edge_inserts ();
-  if (hooks)
+  if (fi.hooks)
     {
-      fn_flags |= OSP_FN_BLOCK_HOOKS;
-      auto_sbitmap in_loop (blocks.length ());
+      fi.flags |= OSP_FN_BLOCK_HOOKS;
+      auto_sbitmap in_loop (fi.blocks.length ());
       bitmap_clear (in_loop);
-      for (const batched_loop &l : loops)
+      for (const batched_loop &l : fi.loops)
         for (unsigned id : l.chain)
           bitmap_set_bit (in_loop, id);
-      for (unsigned id = 0; id < blocks.length (); id++)
-        if (bitmap_bit_p (in_loop, id) || tails.moved (blocks[id].bb))
-          hooked++;
-        else if (insert_block_hook (blocks[id].bb, addr, id,
-                                    blocks[id].flags & OSP_BB_LOOP_HEADER))
-          hooked++;
-        else
-          cfg_words[blocks[id].cfg_offset + 2] |= OSP_BB_NO_HOOK;
-      for (const batched_loop &l : loops)
-        insert_loop_hooks (l, addr);
-      insert_tail_hooks (tails, addr, id_of_bb_index);
+      for (unsigned id = 0; id < fi.blocks.length (); id++)
+        {
+          const block_info &b = fi.blocks[id];
+          if (bitmap_bit_p (in_loop, id) || fi.tails.moved (b.bb))
+            hooked++;
+          else if (insert_block_hook (b.bb, fi.record_addr, id,
+                                      b.flags & OSP_BB_LOOP_HEADER))
+            hooked++;
+          else
+            fi.cfg_words[b.cfg_offset + 2] |= OSP_BB_NO_HOOK;
+        }
+      for (const batched_loop &l : fi.loops)
+        insert_loop_hooks (l, fi.record_addr);
+      insert_tail_hooks (fi);
     }
-  unsigned batched = loops.length ();
-  for (batched_loop &l : loops)
+  unsigned batched = fi.loops.length ();
+  for (batched_loop &l : fi.loops)
     release_batched_loop (&l);
   unsigned versioned = 0;
-  if ((hooks || (paths && checks)) && versions_in_osp_pass ())
+  if ((fi.hooks || (fi.paths && fi.checks)) && versions_in_osp_pass ())
     {
       /* The tests' fresh loads and stores of the countdowns get their
          virtual operands first: niter analysis and the copy need them.  */
@@ -268,16 +266,15 @@ instrument_function (function *fun)
       update_ssa (TODO_update_ssa);
       versioned = version_tested_loops (fun);
     }
-  insert_call_barriers (fun, fn_flags, tails);
-  if (fn_flags)
+  insert_call_barriers (fun, fi.flags, fi.tails);
+  if (fi.flags)
     {
       /* Dominators are recomputed on demand; loops are fixed up.  */
       free_dominance_info (CDI_DOMINATORS);
       free_dominance_info (CDI_POST_DOMINATORS);
       mark_virtual_operands_for_renaming (fun);
     }
-  finish_function_record (record, counters, fun, fn_flags, blocks.length (),
-                          cfg_words, paths ? pn.npaths : 0, path_words);
+  finish_function_record (fi);
 
   if (opts.verbose)
     {
@@ -286,21 +283,22 @@ instrument_function (function *fun)
       char vnote[40] = "";
       if (versions_in_osp_pass ())
         snprintf (vnote, sizeof vnote, ", %u versioned loops", versioned);
-      if (paths)
+      if (fi.paths)
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks, %llu paths, "
                 "%u path ends (%s), %u cuts, %u batched loops%s",
-                display_name (fun), blocks.length (), hooked,
-                (unsigned long long) pn.npaths, ends,
-                checks && counts ? "sample checks and counters"
-                : checks ? "sample checks" : "counters", pn.cuts, batched,
-                vnote);
+                display_name (fun), fi.blocks.length (), hooked,
+                (unsigned long long) fi.pn.npaths, ends,
+                fi.checks && fi.counts ? "sample checks and counters"
+                : fi.checks ? "sample checks" : "counters", fi.pn.cuts,
+                batched, vnote);
       else
         inform (DECL_SOURCE_LOCATION (fun->decl),
                 "osp: instrumented %s: %u blocks, %u hooks, %u batched loops%s",
-                display_name (fun), blocks.length (), hooked, batched, vnote);
+                display_name (fun), fi.blocks.length (), hooked, batched,
+                vnote);
     }
-  return (fn_flags ? TODO_update_ssa : 0) | (versioned ? TODO_cleanup_cfg : 0);
+  return (fi.flags ? TODO_update_ssa : 0) | (versioned ? TODO_cleanup_cfg : 0);
 }
 
 const pass_data instrument_pass_data = gimple_pass_data ("osp");

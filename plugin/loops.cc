@@ -188,15 +188,15 @@ release_batched_loop (batched_loop *l)
   l->exit_pos.release ();
 }
 
-/* On exit edge E (the header comment):
+/* On exit edge E (the header comment), with CALL's COUNTER, FN,
+   RECORD_ADDR, ARG and N:
        c = COUNTER;  COUNTER = c - (uint32) AMOUNT;
        if (AMOUNT >= c) COUNTER = FN (RECORD_ADDR, ARG, N, c | TAIL << 32);
-   through the trampoline PRESERVING with calls=preserving.  */
+   through the trampoline with calls=preserving.  */
 void
-emit_batch_flush (edge e, tree counter, tree fn, const char *preserving,
-                  tree record_addr, tree arg, tree amount, tree n,
-                  unsigned tail)
+emit_batch_flush (edge e, runtime_call call, tree amount, unsigned tail)
 {
+  tree counter = call.counter;
   location_t loc = UNKNOWN_LOCATION;
   gimple_stmt_iterator last = gsi_last_nondebug_bb (e->src);
   if (!gsi_end_p (last))
@@ -238,8 +238,9 @@ emit_batch_flush (edge e, tree counter, tree fn, const char *preserving,
   gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
 
   gimple_stmt_iterator then_gsi = gsi_start_bb (then_bb);
-  emit_runtime_call (&then_gsi, counter, fn, preserving, record_addr, arg, n,
-                     c_tail, loc);
+  call.c = c_tail;
+  call.loc = loc;
+  emit_runtime_call (&then_gsi, call);
 }
 
 } // namespace osp

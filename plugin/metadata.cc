@@ -273,13 +273,16 @@ digest_of (const char *file)
   return d;
 }
 
-/* Give RECORD its contents and hand it to the varpool.  */
+/* Give FI's record its contents and hand it to the varpool.  */
 void
-finish_function_record (tree record, tree counters, function *fun,
-                        unsigned flags,
-                        unsigned nblocks, const vec<uint32_t> &cfg_words,
-                        uint64_t npaths, const vec<uint64_t> &path_words)
+finish_function_record (const fn_instr &fi)
 {
+  function *fun = fi.fun;
+  const vec<uint32_t> &cfg_words = fi.cfg_words;
+  const vec<uint64_t> &path_words = fi.path_words;
+  unsigned flags = fi.flags, nblocks = fi.blocks.length ();
+  uint64_t npaths = fi.paths ? fi.pn.npaths : 0;
+  tree record = fi.record, counters = fi.counters;
   const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
   const uint32_t head[] = { OSP_FN_MAGIC, OSP_ABI_VERSION, 0, flags, nblocks,
                             cfg_words.length () };

@@ -60,6 +60,7 @@ struct options
   uint64_t count_loop_free;   /* count-loop-free=N (instrument.cc) */
   const char *profile;        /* profile=FILE, or NULL */
   bool late;                  /* placement=late (plugin.cc) */
+  bool tls_local_exec;        /* tls=local-exec (hooks.cc) */
 };
 extern options opts;
 
@@ -104,6 +105,21 @@ bool load_profile (const char *file);
 bool profile_weights (const char *name, const char *file,
                       const vec<block_info> &blocks, vec<double> *weights);
 
+/* hooks.cc: a call into the runtime from a cold block, FN (RECORD_ADDR,
+   ARG [, N, C]); with calls=preserving its trampoline PRESERVING instead,
+   which hands back COUNTER re-armed (the header comment of hooks.cc).  */
+struct runtime_call
+{
+  tree counter;             /* skip_decl or countdown_decl */
+  tree fn;                  /* the runtime function */
+  const char *preserving;   /* its trampoline's name */
+  tree record_addr;         /* &record of the function */
+  tree arg;                 /* block id, path value or chain */
+  tree n;                   /* batched: the iterations, else NULL_TREE */
+  tree c;                   /* batched: the countdown before, else NULL_TREE */
+  location_t loc;
+};
+
 /* loops.cc: a loop whose iterations are counted and handed to the runtime
    at its exits (batch-loops=yes).  */
 struct batched_loop
@@ -118,9 +134,8 @@ void find_batched_loops (const vec<block_info> &blocks,
                          const vec<int> &id_of_bb_index,
                          vec<batched_loop> *loops);
 void release_batched_loop (batched_loop *l);
-void emit_batch_flush (edge e, tree counter, tree fn, const char *preserving,
-                       tree record_addr, tree arg, tree amount, tree n,
-                       unsigned tail);
+/* CALL without C and LOC, which the flush fills in.  */
+void emit_batch_flush (edge e, runtime_call call, tree amount, unsigned tail);
 
 /* tailcalls.cc: the calls whose value a return returns at once, and the
    return trees they enter (blocks of copies on the way to a return),
@@ -181,18 +196,34 @@ private:
   sbitmap moved_roots = NULL;
 };
 
-/* probes.cc: RECORD is the function's record (declare_function_record);
-   CHECKS asks for the PEP sample checks; COUNTERS, if not NULL, is the
-   array of inline counters (declare_path_counters);
-   the back edge checks of LOOPS move to their exits, the path ends at
-   returns of TAILS before the calls.  */
-unsigned insert_path_probes (const vec<block_info> &blocks,
-                             const vec<int> &id_of_bb_index,
-                             const path_numbering &pn, tree record,
-                             bool checks, tree counters,
-                             vec<uint32_t> *cfg_words,
-                             const vec<batched_loop> &loops,
-                             const tail_calls &tails);
+/* instrument.cc: the function being instrumented, what is found on its
+   unchanged CFG and what is built for it, in one place (as GCC's
+   tree-profile.cc keeps its per-function state), handed to the steps by
+   pointer.  */
+struct fn_instr
+{
+  function *fun;
+  auto_vec<block_info> blocks;      /* by block id */
+  auto_vec<int> id_of_bb_index;     /* block id by basic block index */
+  auto_vec<uint32_t> cfg_words;     /* the record's CFG (encode_cfg) */
+  path_numbering pn;                /* when PATHS */
+  auto_vec<uint64_t> path_words;    /* the record's paths (encode_paths) */
+  bool paths;                       /* path register and path ends */
+  bool checks;                      /* ... with PEP sample checks */
+  bool counts;                      /* ... with inline counters */
+  bool hooks;                       /* block-entry hooks */
+  unsigned flags;                   /* osp_fn_flags */
+  tree record;                      /* declare_function_record */
+  tree record_addr;                 /* &record */
+  tree counters;                    /* declare_path_counters, or NULL_TREE */
+  tail_calls tails;                 /* their path ends and hooks go first */
+  auto_vec<batched_loop> loops;     /* their back edge probes go to exits */
+};
+
+/* probes.cc: the path register, and at the path ends FI's sample checks
+   and/or counters; the back edge checks of its loops move to their exits,
+   the path ends at returns of its tail calls before the calls.  */
+unsigned insert_path_probes (fn_instr *fi);
 
 /* hooks.cc */
 void init_hook_decls ();
@@ -202,16 +233,12 @@ bool splittable_preds (basic_block bb);
 bool edge_checks_fit (basic_block bb);
 bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
                         bool loop_header);
-void insert_tail_hooks (const tail_calls &tails, tree record_addr,
-                        const vec<int> &id_of_bb_index);
+void insert_tail_hooks (const fn_instr &fi);
 void insert_loop_hooks (const batched_loop &l, tree record_addr);
-void emit_countdown_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
-                          tree record_addr, tree arg, tree addend,
-                          location_t loc);
+void emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
+                          tree addend);
 tree asm_operand (const char *constraint, tree value);
-void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
-                        const char *preserving, tree record_addr, tree arg,
-                        tree n, tree c, location_t loc);
+void emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call);
 
 /* versions.cc: give the loops that cannot run out a countdown an untested
    copy; returns how many.  The tests' virtual operands must be up to date
@@ -239,10 +266,7 @@ tree declare_function_record (function *fun);
 tree declare_path_counters (uint64_t npaths);
 bool path_counters_p (tree t);
 tree const_u32_array (const char *prefix, const vec<uint32_t> &words);
-void finish_function_record (tree record, tree counters, function *fun,
-                             unsigned flags,
-                             unsigned nblocks, const vec<uint32_t> &cfg_words,
-                             uint64_t npaths, const vec<uint64_t> &path_words);
+void finish_function_record (const fn_instr &fi);
 extern unsigned records_emitted;
 
 /* instrument.cc */

@@ -56,6 +56,15 @@
  *                     record) or after it (late: a function inlined by IPA
  *                     is counted as part of its caller, and the code costs
  *                     less; not with -flto); see "Pass placement" below
+ *   tls=local-exec|initial-exec
+ *                     how the code reaches the per-thread countdowns in a
+ *                     unit for an executable (-fPIE, or no -fPIC): at a
+ *                     constant offset from the thread pointer, the unit
+ *                     defining them weakly (local-exec, the default: no
+ *                     register holds their offset, so frames do not grow),
+ *                     or through the GOT (initial-exec, as -fPIC units
+ *                     always do: for -fPIE objects that go into a shared
+ *                     library, which cannot link local-exec ones); hooks.cc
  *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
  *                     functions are instrumented (default: all)
  *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
@@ -129,15 +138,8 @@ tree register_decl;
 tree release_decl;
 tree record_type;
 
-static struct plugin_info osp_plugin_info = {
-  OSP_VERSION,
-  "osp: online hot-subpath profiler.  Keys: "
-  "instrument=blocks,paths,counts|none, include=PATTERNS, exclude=PATTERNS, "
-  "max-paths=N, counts-update=single|atomic, calls=preserving|plain, "
-  "batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, "
-  "inline-sizes=plain|instrumented, count-loop-free=N, profile=FILE, "
-  "placement=early|late, verbose[=0|1]"
-};
+/* Its help is made from the option table (plugin_init).  */
+static struct plugin_info osp_plugin_info = { OSP_VERSION, NULL };
 
 /* Trees that outlive a function must be GC roots: GTY markers mean nothing
    in a plugin unless gengtype runs over it.  */
@@ -162,11 +164,6 @@ static const struct ggc_root_tab gc_roots[] = {
     &gt_pch_nx_tree_node },
   LAST_GGC_ROOT_TAB
 };
-
-static const char accepted_keys[] =
-  "instrument, include, exclude, max-paths, counts-update, calls, "
-  "batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, "
-  "profile, placement, verbose";
 
 /* Split VALUE at commas into PATTERNS; empty items are an error.  */
 static bool
@@ -240,27 +237,6 @@ parse_instrument (const char *value)
   return true;
 }
 
-/* KEY=VALUE with VALUE a decimal integer from LO to HI (RANGE says so in
-   words) into *OUT.  */
-static bool
-parse_number (const char *key, const char *value, uint64_t lo, uint64_t hi,
-              const char *range, uint64_t *out)
-{
-  char *end;
-  errno = 0;
-  unsigned long long n = value && *value && ISDIGIT (*value)
-                           ? strtoull (value, &end, 10) : 0;
-  if (!value || !*value || !ISDIGIT (*value) || errno || *end || n < lo
-      || n > hi)
-    {
-      error ("osp: bad value %qs for plugin argument %qs (accepted: %s)",
-             value ? value : "", key, range);
-      return false;
-    }
-  *out = n;
-  return true;
-}
-
 /* Whether the target has the register-preserving trampolines of
    libosprt/trampoline.S: x86-64 with 64-bit pointers.  */
 static bool
@@ -273,133 +249,287 @@ target_has_trampolines ()
 #endif
 }
 
-/* KEY=VALUE with VALUE either ON (*FLAG = true) or OFF (false).  */
-static bool
-parse_two_way (const char *key, const char *value, const char *on,
-               const char *off, bool *flag)
-{
-  if (value && !strcmp (value, on))
-    *flag = true;
-  else if (value && !strcmp (value, off))
-    *flag = false;
-  else
-    {
-      error ("osp: bad value %qs for plugin argument %<%s%> (accepted: %s, %s)",
-             value ? value : "", key, on, off);
-      return false;
-    }
-  return true;
-}
-
 /* The most paths a function may have with instrument=counts: its counters
    take 8 bytes a path, in the program and again in the runtime.  */
 static const uint64_t max_counted_paths = 1ull << 24;
 static const uint64_t max_loop_free_counted = 4096;
 
 static bool
-parse_arguments (const struct plugin_name_args *info)
+counts_atomic_by_default ()
+{
+  return flag_profile_update != PROFILE_UPDATE_SINGLE;
+}
+
+/* calls=preserving where there are no trampolines to call.  */
+static bool
+check_calls ()
+{
+  if (!opts.preserving_calls || target_has_trampolines ())
+    return true;
+  error ("osp: %<calls=preserving%> needs an x86-64 target "
+         "(where the runtime has its trampolines); use %<calls=plain%>");
+  return false;
+}
+
+static void
+reset_instrument ()
 {
   opts.instrument = INSTRUMENT_BLOCKS | INSTRUMENT_PATHS;
-  opts.verbose = false;
-  opts.max_paths = 0;
-  opts.counts_atomic = flag_profile_update != PROFILE_UPDATE_SINGLE;
-  opts.preserving_calls = target_has_trampolines ();
-  opts.batch_loops = true;
-  opts.version_loops = true;
-  opts.fold_tests = true;
-  opts.plain_inline_sizes = true;
-  opts.count_loop_free = 64;
+}
+
+static bool
+parse_profile (const char *, const char *value)
+{
+  if (!value || !*value)
+    {
+      error ("osp: plugin argument %<profile%> needs a value: an osp "
+             "tsv report of a previous run");
+      return false;
+    }
+  if (!load_profile (value))
+    return false;
+  opts.profile = value;
+  return true;
+}
+
+static void
+reset_profile ()
+{
   opts.profile = NULL;
-  opts.late = false;
+}
+
+/* The plugin's arguments, -fplugin-arg-osp-NAME[=VALUE], as data: the one
+   place that says what each key accepts, what it sets and its default.
+   parse_arguments reads it, and the accepted-keys text of its errors and
+   the help of PLUGIN_INFO are made from it, in its order.  */
+enum option_kind
+{
+  OPT_CHOICE,   /* one of NAMES, setting FLAG to VALUES[i] */
+  OPT_NUMBER,   /* a decimal integer from LOW to HIGH into NUMBER */
+  OPT_PATTERNS, /* comma-separated fnmatch(3) patterns added to PATTERNS */
+  OPT_SWITCH,   /* no value or 1 (FLAG true), 0 (false) */
+  OPT_CUSTOM    /* PARSE reads VALUE, written SYNTAX; RESET is the default */
+};
+
+struct option_desc
+{
+  const char *name;
+  option_kind kind;
+  bool options::*flag;                    /* OPT_CHOICE, OPT_SWITCH */
+  uint64_t options::*number;              /* OPT_NUMBER */
+  vec<const char *> options::*patterns;   /* OPT_PATTERNS */
+  uint64_t low, high;                     /* OPT_NUMBER */
+  uint64_t default_value;                 /* FLAG's or NUMBER's */
+  bool (*dynamic_default) ();             /* FLAG's, when it depends on GCC */
+  const char *names[2];                   /* OPT_CHOICE, in the help's order */
+  bool values[2];                         /* ... and what each sets FLAG to */
+  bool (*check) ();                       /* OPT_CHOICE: after it is set */
+  bool (*parse) (const char *key, const char *value); /* OPT_CUSTOM */
+  void (*reset) ();                       /* OPT_CUSTOM */
+  const char *syntax;                     /* OPT_CUSTOM */
+};
+
+static option_desc
+choice (const char *name, bool options::*flag, const char *a, bool va,
+        const char *b, bool vb, bool dflt, bool (*dynamic_default) () = NULL,
+        bool (*check) () = NULL)
+{
+  option_desc d = {};
+  d.name = name, d.kind = OPT_CHOICE, d.flag = flag;
+  d.names[0] = a, d.values[0] = va, d.names[1] = b, d.values[1] = vb;
+  d.default_value = dflt, d.dynamic_default = dynamic_default;
+  d.check = check;
+  return d;
+}
+
+static option_desc
+number (const char *name, uint64_t options::*field, uint64_t low,
+        uint64_t high, uint64_t dflt)
+{
+  option_desc d = {};
+  d.name = name, d.kind = OPT_NUMBER, d.number = field;
+  d.low = low, d.high = high, d.default_value = dflt;
+  return d;
+}
+
+static option_desc
+patterns (const char *name, vec<const char *> options::*field)
+{
+  option_desc d = {};
+  d.name = name, d.kind = OPT_PATTERNS, d.patterns = field;
+  return d;
+}
+
+static option_desc
+on_off (const char *name, bool options::*flag, bool dflt)
+{
+  option_desc d = {};
+  d.name = name, d.kind = OPT_SWITCH, d.flag = flag, d.default_value = dflt;
+  return d;
+}
+
+static option_desc
+custom (const char *name, const char *syntax,
+        bool (*parse) (const char *, const char *), void (*reset) ())
+{
+  option_desc d = {};
+  d.name = name, d.kind = OPT_CUSTOM, d.syntax = syntax;
+  d.parse = parse, d.reset = reset;
+  return d;
+}
+
+static const option_desc option_table[] = {
+  custom ("instrument", "blocks,paths,counts|none",
+          [] (const char *, const char *value) {
+            return parse_instrument (value);
+          }, reset_instrument),
+  patterns ("include", &options::include),
+  patterns ("exclude", &options::exclude),
+  /* 0: the default depends on instrument= (parse_arguments).  */
+  number ("max-paths", &options::max_paths, 2, 1ull << 62, 0),
+  choice ("counts-update", &options::counts_atomic, "single", false,
+          "atomic", true, false, counts_atomic_by_default),
+  choice ("calls", &options::preserving_calls, "preserving", true, "plain",
+          false, false, target_has_trampolines, check_calls),
+  choice ("batch-loops", &options::batch_loops, "yes", true, "no", false,
+          true),
+  choice ("version-loops", &options::version_loops, "yes", true, "no", false,
+          true),
+  choice ("fold-tests", &options::fold_tests, "yes", true, "no", false, true),
+  choice ("inline-sizes", &options::plain_inline_sizes, "plain", true,
+          "instrumented", false, true),
+  number ("count-loop-free", &options::count_loop_free, 0,
+          max_loop_free_counted, 64),
+  custom ("profile", "FILE", parse_profile, reset_profile),
+  choice ("placement", &options::late, "early", false, "late", true, false),
+  choice ("tls", &options::tls_local_exec, "local-exec", true,
+          "initial-exec", false, true),
+  on_off ("verbose", &options::verbose, false),
+};
+
+/* "an integer from LOW to HIGH", powers of two above 2^16 written 2^K.  */
+static const char *
+number_range (const option_desc &d)
+{
+  auto str = [] (uint64_t n) {
+    if (n > (1u << 16) && (n & (n - 1)) == 0)
+      return xasprintf ("2^%d", exact_log2 (n));
+    return xasprintf ("%llu", (unsigned long long) n);
+  };
+  return xasprintf ("an integer from %s to %s", str (d.low), str (d.high));
+}
+
+/* Set D's option from VALUE (NULL: none given).  */
+static bool
+parse_option (const option_desc &d, const char *value)
+{
+  const char *key = d.name;
+  switch (d.kind)
+    {
+    case OPT_CHOICE:
+      for (int i = 0; i < 2; i++)
+        if (value && !strcmp (value, d.names[i]))
+          {
+            opts.*d.flag = d.values[i];
+            return !d.check || d.check ();
+          }
+      error ("osp: bad value %qs for plugin argument %<%s%> (accepted: %s, %s)",
+             value ? value : "", key, d.names[0], d.names[1]);
+      return false;
+    case OPT_NUMBER:
+      {
+        char *end;
+        errno = 0;
+        unsigned long long n = value && *value && ISDIGIT (*value)
+                                 ? strtoull (value, &end, 10) : 0;
+        if (!value || !*value || !ISDIGIT (*value) || errno || *end
+            || n < d.low || n > d.high)
+          {
+            error ("osp: bad value %qs for plugin argument %qs (accepted: %s)",
+                   value ? value : "", key, number_range (d));
+            return false;
+          }
+        opts.*d.number = n;
+        return true;
+      }
+    case OPT_PATTERNS:
+      return parse_pattern_list (key, value, &(opts.*d.patterns));
+    case OPT_SWITCH:
+      if (!value || !strcmp (value, "1"))
+        opts.*d.flag = true;
+      else if (!strcmp (value, "0"))
+        opts.*d.flag = false;
+      else
+        {
+          error ("osp: bad value %qs for plugin argument %<%s%> "
+                 "(accepted: 0, 1, or no value)", value, key);
+          return false;
+        }
+      return true;
+    case OPT_CUSTOM:
+      return d.parse (key, value);
+    }
+  gcc_unreachable ();
+}
+
+/* The table's keys joined by ", " (errors), or with their values
+   ("instrument=...", the help of PLUGIN_INFO).  */
+static const char *
+option_keys (bool with_values)
+{
+  char *text = xstrdup ("");
+  for (const option_desc &d : option_table)
+    {
+      const char *sep = *text ? ", " : "";
+      if (!with_values)
+        text = reconcat (text, text, sep, d.name, NULL);
+      else if (d.kind == OPT_CHOICE)
+        text = reconcat (text, text, sep, d.name, "=", d.names[0], "|",
+                         d.names[1], NULL);
+      else
+        text = reconcat (text, text, sep, d.name,
+                         d.kind == OPT_NUMBER ? "=N"
+                         : d.kind == OPT_PATTERNS ? "=PATTERNS"
+                         : d.kind == OPT_SWITCH ? "[=0|1]" : "=",
+                         d.kind == OPT_CUSTOM ? d.syntax : "", NULL);
+    }
+  return text;
+}
+
+static bool
+parse_arguments (const struct plugin_name_args *info)
+{
+  for (const option_desc &d : option_table)
+    switch (d.kind)
+      {
+      case OPT_CHOICE:
+      case OPT_SWITCH:
+        opts.*d.flag = d.dynamic_default ? d.dynamic_default ()
+                                         : d.default_value;
+        break;
+      case OPT_NUMBER:
+        opts.*d.number = d.default_value;
+        break;
+      case OPT_PATTERNS:
+        break;
+      case OPT_CUSTOM:
+        d.reset ();
+        break;
+      }
   bool ok = true;
   for (int i = 0; i < info->argc; i++)
     {
       const char *key = info->argv[i].key;
-      const char *value = info->argv[i].value;
-      if (!strcmp (key, "instrument"))
-        ok &= parse_instrument (value);
-      else if (!strcmp (key, "include"))
-        ok &= parse_pattern_list (key, value, &opts.include);
-      else if (!strcmp (key, "exclude"))
-        ok &= parse_pattern_list (key, value, &opts.exclude);
-      else if (!strcmp (key, "max-paths"))
-        ok &= parse_number (key, value, 2, 1ull << 62,
-                            "an integer from 2 to 2^62", &opts.max_paths);
-      else if (!strcmp (key, "calls"))
-        {
-          if (value && !strcmp (value, "plain"))
-            opts.preserving_calls = false;
-          else if (value && !strcmp (value, "preserving")
-                   && target_has_trampolines ())
-            opts.preserving_calls = true;
-          else if (value && !strcmp (value, "preserving"))
-            {
-              error ("osp: %<calls=preserving%> needs an x86-64 target "
-                     "(where the runtime has its trampolines); use %<calls=plain%>");
-              ok = false;
-            }
-          else
-            {
-              error ("osp: bad value %qs for plugin argument %<calls%> "
-                     "(accepted: preserving, plain)", value ? value : "");
-              ok = false;
-            }
-        }
-      else if (!strcmp (key, "batch-loops"))
-        ok &= parse_two_way (key, value, "yes", "no", &opts.batch_loops);
-      else if (!strcmp (key, "version-loops"))
-        ok &= parse_two_way (key, value, "yes", "no", &opts.version_loops);
-      else if (!strcmp (key, "fold-tests"))
-        ok &= parse_two_way (key, value, "yes", "no", &opts.fold_tests);
-      else if (!strcmp (key, "inline-sizes"))
-        ok &= parse_two_way (key, value, "plain", "instrumented",
-                             &opts.plain_inline_sizes);
-      else if (!strcmp (key, "count-loop-free"))
-        ok &= parse_number (key, value, 0, max_loop_free_counted,
-                            "an integer from 0 to 4096",
-                            &opts.count_loop_free);
-      else if (!strcmp (key, "counts-update"))
-        {
-          bool single = !opts.counts_atomic;
-          ok &= parse_two_way (key, value, "single", "atomic", &single);
-          opts.counts_atomic = !single;
-        }
-      else if (!strcmp (key, "profile"))
-        {
-          if (!value || !*value)
-            {
-              error ("osp: plugin argument %<profile%> needs a value: an osp "
-                     "tsv report of a previous run");
-              ok = false;
-            }
-          else if (!load_profile (value))
-            ok = false;
-          else
-            opts.profile = value;
-        }
-      else if (!strcmp (key, "placement"))
-        {
-          bool early = !opts.late;
-          ok &= parse_two_way (key, value, "early", "late", &early);
-          opts.late = !early;
-        }
-      else if (!strcmp (key, "verbose"))
-        {
-          if (!value || !strcmp (value, "1"))
-            opts.verbose = true;
-          else if (!strcmp (value, "0"))
-            opts.verbose = false;
-          else
-            {
-              error ("osp: bad value %qs for plugin argument %<verbose%> "
-                     "(accepted: 0, 1, or no value)", value);
-              ok = false;
-            }
-        }
+      const option_desc *d = NULL;
+      for (const option_desc &o : option_table)
+        if (!strcmp (key, o.name))
+          d = &o;
+      if (d)
+        ok &= parse_option (*d, info->argv[i].value);
       else
         {
           error ("osp: unknown plugin argument %qs (accepted: %s)", key,
-                 accepted_keys);
+                 option_keys (false));
           ok = false;
         }
     }
@@ -463,6 +593,8 @@ plugin_init (struct plugin_name_args *info,
   if (!parse_arguments (info))
     return 1;
 
+  osp_plugin_info.help = concat ("osp: online hot-subpath profiler.  Keys: ",
+                                 option_keys (true), NULL);
   register_callback (info->base_name, PLUGIN_INFO, NULL, &osp_plugin_info);
   register_callback (info->base_name, PLUGIN_REGISTER_GGC_ROOTS, NULL,
                      (void *) gc_roots);

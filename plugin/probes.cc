@@ -267,17 +267,22 @@ struct pending_check
   gimple *before;   /* at_end: before this tail call instead (tailcalls.cc) */
 };
 
-/* Insert the path register updates, and the sample checks (CHECKS) and/or
-   path counters (in the array COUNTERS) of the function whose original blocks are BLOCKS,
-   numbered by PN, whose record is RECORD.  Returns the number of path ends
-   instrumented; flags OSP_BB_NO_CHECK in CFG_WORDS where none could be.  */
+/* Insert the path register updates, and the sample checks (FI->checks)
+   and/or path counters (in the array FI->counters) of FI's function, its
+   original blocks numbered by FI->pn.  Returns the number of path ends
+   instrumented; flags OSP_BB_NO_CHECK in FI->cfg_words where none could
+   be.  */
 unsigned
-insert_path_probes (const vec<block_info> &blocks,
-                    const vec<int> &id_of_bb_index, const path_numbering &pn,
-                    tree record, bool checks_wanted, tree counters,
-                    vec<uint32_t> *cfg_words,
-                    const vec<batched_loop> &loops, const tail_calls &tails)
+insert_path_probes (fn_instr *fi)
 {
+  const vec<block_info> &blocks = fi->blocks;
+  const vec<int> &id_of_bb_index = fi->id_of_bb_index;
+  const path_numbering &pn = fi->pn;
+  const vec<batched_loop> &loops = fi->loops;
+  const tail_calls &tails = fi->tails;
+  vec<uint32_t> *cfg_words = &fi->cfg_words;
+  bool checks_wanted = fi->checks;
+  tree counters = fi->counters;
   unsigned n = blocks.length ();
   path_var = NULL_TREE;
   auto_vec<tree> names;
@@ -426,7 +431,7 @@ insert_path_probes (const vec<block_info> &blocks,
 
   /* 3. The CFG changes from here on.  */
   gsi_commit_edge_inserts ();
-  tree record_addr = build_fold_addr_expr (record);
+  tree record_addr = build_fold_addr_expr (fi->record);
   for (const pending_check &c : checks)
     {
       gimple_stmt_iterator gsi;
@@ -459,8 +464,12 @@ insert_path_probes (const vec<block_info> &blocks,
       if (counters)
         emit_path_count (&gsi, counters, c.value, c.addend, loc);
       if (checks_wanted && !c.batched)
-        emit_countdown_call (&gsi, countdown_decl, path_end_decl,
-                             record_addr, c.value, c.addend, loc);
+        {
+          runtime_call call = { countdown_decl, path_end_decl,
+                                OSP_SYM_PATH_END_PRESERVING, record_addr,
+                                c.value, NULL_TREE, NULL_TREE, loc };
+          emit_countdown_call (&gsi, call, c.addend);
+        }
     }
   /* After the checks: an exit edge that also carries the check of the
      path start it leads to is split again on its source side, so the
@@ -470,9 +479,13 @@ insert_path_probes (const vec<block_info> &blocks,
     {
       const batched_loop *l = flushed[i];
       for (edge x : l->exits)
-        emit_batch_flush (x, countdown_decl, path_ends_decl,
-                          OSP_SYM_PATH_ENDS_PRESERVING, record_addr,
-                          path_cst (flushed_path[i]), l->n, l->n, 0);
+        {
+          runtime_call call = { countdown_decl, path_ends_decl,
+                                OSP_SYM_PATH_ENDS_PRESERVING, record_addr,
+                                path_cst (flushed_path[i]), l->n, NULL_TREE,
+                                UNKNOWN_LOCATION };
+          emit_batch_flush (x, call, l->n, 0);
+        }
       flushes += l->exits.length ();
     }
   path_var = NULL_TREE; /* not a GC root: no tree may outlive the pass */

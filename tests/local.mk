@@ -15,6 +15,7 @@ OSP_E2E_TESTS = \
 	tests/corpus-debug.sh \
 	tests/oracle.sh \
 	tests/plugin-options.sh \
+	tests/plugin-tls.sh \
 	tests/skip-functions.sh \
 	tests/registration.sh \
 	tests/abi-mismatch.sh \
@@ -73,6 +74,8 @@ EXTRA_DIST += \
 	tests/progs/longjmp-alarm.c \
 	tests/progs/report-jump.c \
 	tests/progs/deep-recursion.c \
+	tests/progs/tls-main.c \
+	tests/progs/tls-lib.c \
 	tests/progs/vm-threads.c \
 	tests/corpus/bigswitch.c \
 	tests/corpus/cgoto.c \

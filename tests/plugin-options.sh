@@ -47,9 +47,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main

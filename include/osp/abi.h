@@ -205,7 +205,14 @@ extern "C" {
 
 /* Runtime entry points called by generated code.  They never call back into
  * instrumented code, never unwind and never longjmp (the plugin declares them
- * nothrow and leaf). */
+ * nothrow and leaf).
+ * The countdowns start at 1 in every thread.  The runtime defines them with
+ * default visibility; an executable's instrumented objects define them too,
+ * weakly and with the same initial value, to reach them at a constant offset
+ * (local-exec), and the dynamic linker binds every module's references to the
+ * executable's copy (plugin/hooks.cc, declare_runtime_countdown).  Any runtime
+ * of this ABI works with such objects: neither may make its definition hidden
+ * or change the initial value. */
 extern __thread uint32_t __osp_skip;
 extern __thread uint32_t __osp_path_countdown;
 void __osp_block_hook (struct osp_fn_record *fn, uint32_t block);
