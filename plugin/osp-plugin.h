@@ -212,6 +212,7 @@ tree asm_operand (const char *constraint, tree value);
 void emit_runtime_call (gimple_stmt_iterator *gsi, tree counter, tree fn,
                         const char *preserving, tree record_addr, tree arg,
                         tree n, tree c, location_t loc);
+gimple_opt_pass *make_pin_pass (gcc::context *ctxt);
 
 /* versions.cc: give the loops that cannot run out a countdown an untested
    copy; returns how many.  The tests' virtual operands must be up to date
