@@ -71,7 +71,8 @@
 #            (capped at BENCH_ACC_TIMEOUT; never with BENCH_SIZE=small) only when small's time,
 #            scaled by plain's default/small time ratio, predicts at most 1.25 times the cap (the
 #            prediction is usually within a few %); otherwise, or on timeout, the comparison is
-#            at small (the table says which).
+#            at small (the table says which).  The sampled run's blocks_seen must equal the
+#            exact run's (an error otherwise; not for threads, whose count depends on scheduling).
 
 # shellcheck disable=SC2034,SC2154
 set -u
@@ -366,6 +367,7 @@ if [ "$NO_ACC" != 1 ]; then
   }
   sumval () { awk -F '\t' -v n="$2" '$1 == "summary" && $2 == n { print $3; exit }' "$1" 2> /dev/null; }
   accval () { sed -n "s/^$2: //p" "$1" 2> /dev/null | head -n 1 | sed 's/%$//'; }
+  statval () { awk -F '\t' -v n="$2" '$1 == "stat" && $2 == n { print $3; exit }' "$1" 2> /dev/null; }
   for p in $PROGS; do
     is_built "$p" osp || continue
     st=$(acc_run "$p" xs "mode=subpaths-exact:paths=off:forest=off" small "$ACC_TMO")
@@ -400,6 +402,12 @@ if [ "$NO_ACC" != 1 ]; then
     sfx=s$(echo "$xsize" | cut -c 1)
     st2=$(acc_run "$p" "$sfx" "mode=subpaths:paths=off:forest=off" "$xsize" "$TMO")
     [ "$st2" = ok ] || echo "accuracy $p: sampled subpaths ($xsize): $st2" >> "$ERRS"
+    # The sampled walk counts every block once, so blocks_seen is the exact count
+    # (tests/phantom.sh); with threads the count itself depends on scheduling.
+    if [ "$st2" = ok ] && [ -s "$A/$p.$xt.tsv" ] && [ "$(statval "$A/$p.$xt.tsv" threads)" = 1 ]; then
+      bs=$(statval "$A/$p.$sfx.tsv" blocks_seen) bx=$(statval "$A/$p.$xt.tsv" blocks_seen)
+      [ "$bs" = "$bx" ] || echo "accuracy $p: sampled blocks_seen $bs, exact $bx" >> "$ERRS"
+    fi
     if [ -s "$A/$p.$xt.tsv" ] && [ -s "$A/$p.$sfx.tsv" ]; then
       "$TOOLS/ospcompare" "$A/$p.$sfx.tsv" "$A/$p.$xt.tsv" > "$A/$p.cmp5" 2> "$A/$p.cmp5.err"
       "$TOOLS/ospcompare" -k 10 -n 20 -t 10 "$A/$p.$sfx.tsv" "$A/$p.$xt.tsv" > "$A/$p.cmp10" 2> "$A/$p.cmp10.err"
@@ -610,6 +618,8 @@ else
   echo "exact count.  Paths: \`paths=counter\` against"
   echo "\`paths=exhaustive\` at $SIZE size with tools/ospaccuracy (PEP path accuracy = Wall weight"
   echo "matching, Arnold-Ryder overlaps, PEP edge accuracy), in %.  exact s: the subpaths-exact run."
+  echo "The sampled run's \`blocks_seen\` must equal the exact block count (single-threaded programs;"
+  echo "a difference is listed under Errors)."
   echo
   echo "| program | size | recall 5/10 (estimate / report) | recall 10/20 (estimate / report) | max err top 10 | coverage | path accuracy | path overlap | edge accuracy | edge overlap | exact s | note |"
   echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"

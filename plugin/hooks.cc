@@ -36,6 +36,13 @@
  * touches memory it cannot analyse.  The red zone is stepped over because
  * the call pushes a return address.
  *
+ * The asm is not volatile while the GIMPLE passes run (that would stop
+ * predictive commoning and vectorisation), but becomes volatile before RTL
+ * expansion (pin_pass, the last GIMPLE pass): to an RTL pass a
+ * non-volatile asm with constant operands is a loop invariant, and
+ * loop-invariant motion hoisted hooks out of their cold blocks
+ * (build_preserving_call).
+ *
  * The blocks between a call in tail position and its return (a return
  * tree, tailcalls.cc) get their hooks in front of that call instead, and
  * on the tree's other in-edges, so that the call stays a jump.
@@ -283,18 +290,66 @@ build_preserving_call (const char *target, tree record_addr, tree arg,
                                             build_string (3, "cc")));
   gasm *stmt = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs,
                                      clobbers, NULL);
-  /* Not volatile: GCC's data-dependence analysis gives up on a loop that
-     contains a volatile asm, which stops predictive commoning (sor's
-     inner loop then waits on a store for the value it just computed: 2x
-     the time) and vectorisation.  It still runs exactly when reached: its
-     output is used, it is in its own cold block behind its countdown
-     test (which depends on the previous asm's output), and an asm is
-     never hoisted, speculated or merged with another execution there -
-     the exhaustive modes' exact counts (tests/paths.sh, preserving.sh)
-     would show a lost or an extra one.  */
-  gimple_asm_set_volatile (stmt, false);
+  /* Not volatile while GIMPLE passes run: GCC's data-dependence analysis
+     gives up on a loop that contains a volatile asm, which stops
+     predictive commoning (sor's inner loop then waits on a store for the
+     value it just computed: 2x the time) and vectorisation.  No GIMPLE
+     pass moves, merges or speculates an asm.  RTL passes do: to them a
+     non-volatile asm is a pure function of its operands, and these are
+     constants, so loop-invariant motion hoisted a hook out of its cold
+     block into the loop's preheader whenever the block's estimated count
+     was not below the preheader's (a nest of loops: SQLite's
+     wherePathSolver).  The hook then ran once per entry into the loop,
+     for a block that was not entered, and inside the loop each expiry
+     re-armed the countdown with that stale value without telling the
+     runtime: blocks_seen several times the true count, and phantom
+     subpaths (tests/phantom.sh).  So pin_pass makes every
+     such asm volatile just before RTL expansion - and here already under
+     -flto, whose RTL passes run at link time without the plugin.  */
+  gimple_asm_set_volatile (stmt, bool (flag_lto));
   SSA_NAME_DEF_STMT (*rearmed) = stmt; /* asm outputs do not set it */
   return stmt;
+}
+
+/* Is STMT one of build_preserving_call's asm statements?  */
+static bool
+preserving_call_p (gimple *stmt)
+{
+  gasm *asm_stmt = dyn_cast<gasm *> (stmt);
+  return asm_stmt && strstr (gimple_asm_string (asm_stmt), "call *__osp_");
+}
+
+/* The last GIMPLE pass (before "expand"): every asm that calls a
+   trampoline becomes volatile, so that no RTL pass moves it out of its
+   cold block or merges it with another (build_preserving_call).  */
+const pass_data pin_pass_data = gimple_pass_data ("osp_pin");
+
+class pin_pass : public gimple_opt_pass
+{
+public:
+  pin_pass (gcc::context *ctxt) : gimple_opt_pass (pin_pass_data, ctxt) {}
+
+  bool gate (function *) final override
+  {
+    return opts.preserving_calls && (skip_decl || countdown_decl);
+  }
+
+  unsigned int execute (function *fun) final override
+  {
+    basic_block bb;
+    FOR_EACH_BB_FN (bb, fun)
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        if (preserving_call_p (gsi_stmt (gsi)))
+          gimple_asm_set_volatile (as_a<gasm *> (gsi_stmt (gsi)), true);
+    return 0;
+  }
+};
+
+gimple_opt_pass *
+make_pin_pass (gcc::context *ctxt)
+{
+  return new pin_pass (ctxt);
 }
 
 /* A path start or loop header with at most this many in-edges gets its

@@ -239,6 +239,7 @@ void emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
                           tree addend);
 tree asm_operand (const char *constraint, tree value);
 void emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call);
+gimple_opt_pass *make_pin_pass (gcc::context *ctxt);
 
 /* versions.cc: give the loops that cannot run out a countdown an untested
    copy; returns how many.  The tests' virtual operands must be up to date

@@ -95,7 +95,10 @@
  *     The GIMPLE pass "osp_versions" runs after "adjust_alignment" and
  *     versions the inner loops (versions.cc) once the IPA inliner has made
  *     more of them call-free; not under -flto, where it would run at link
- *     time without the plugin: "osp" then versions them itself;
+ *     time without the plugin: "osp" then versions them itself.
+ *     The GIMPLE pass "osp_pin", after "optimized" (the last GIMPLE pass,
+ *     at every -O level and with either placement), makes the trampoline
+ *     calls volatile asm statements before the RTL passes (hooks.cc);
  *   - placement=late: "osp" runs after "adjust_alignment", the first pass
  *     after the IPA passes that every -O level runs, so it sees each
  *     function as it will be compiled: with the callees IPA inlined into
@@ -614,6 +617,8 @@ plugin_init (struct plugin_name_args *info,
   /* Between the IPA inliner's measuring of every function and its
      decisions (sizes.cc).  */
   insert_pass_after (info, make_sizes_pass (g), "fnsummary");
+  /* The last GIMPLE pass, at every -O level (hooks.cc).  */
+  insert_pass_after (info, make_pin_pass (g), "optimized");
 
   if (opts.late)
     {

@@ -14,7 +14,8 @@
 #   do not mean 95%.  (The five subpaths of one run are not quite independent; 3 sd leaves room.)
 #   And the mean estimate over the seeds of each top-5 subpath is within 3 standard errors
 #   (sample sd / sqrt(seeds)) plus 0.5% of its exact count (no bias);
-# - every run: hotlist_bytes_peak <= hotlist_bytes, also with hotlist_bytes=4K (both policies).
+# - every run: hotlist_bytes_peak <= hotlist_bytes, also with hotlist_bytes=4K (both policies),
+#   and blocks_seen equals the exact run's count.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup accuracy
@@ -47,6 +48,9 @@ for p in fft heapsort; do
     osp_exec_with "seed=$s:report=$r.tsv:report_format=tsv" "$r" "$b"
     if [ "$osp_rc" -ne 0 ]; then osp_fail "$p seed=$s exited with $osp_rc"; s=$((s + 1)); continue; fi
     osp_same "$p seed=$s stdout" "$b.plain.out" "$r.out" > /dev/null
+    # Each block is counted once, sampled or not (tests/phantom.sh).
+    [ "$(osp_stat "$r.tsv" blocks_seen)" = "$(osp_stat "$b.exact.tsv" blocks_seen)" ] ||
+      osp_fail "$p seed=$s: blocks_seen $(osp_stat "$r.tsv" blocks_seen), exact $(osp_stat "$b.exact.tsv" blocks_seen)"
     if ! sh "$CMP" -r -k 5 -n 10 -t 10 -e 5 "$r.tsv" "$b.exact.tsv" > "$r.cmp"; then
       osp_fail "$p seed=$s: ospcompare failed"; s=$((s + 1)); continue
     fi
@@ -67,6 +71,8 @@ for p in fft heapsort; do
     r=$b.tiny-$pol
     osp_exec_with "seed=1:policy=$pol:hotlist_bytes=4K:report=$r.tsv:report_format=tsv" "$r" "$b"
     [ "$osp_rc" -eq 0 ] || osp_fail "$p policy=$pol hotlist_bytes=4K exited with $osp_rc"
+    [ "$(osp_stat "$r.tsv" blocks_seen)" = "$(osp_stat "$b.exact.tsv" blocks_seen)" ] ||
+      osp_fail "$p policy=$pol hotlist_bytes=4K: blocks_seen $(osp_stat "$r.tsv" blocks_seen), exact $(osp_stat "$b.exact.tsv" blocks_seen)"
     peak=$(osp_stat "$r.tsv" hotlist_bytes_peak)
     echo "$p policy=$pol hotlist_bytes=4K: peak $peak, resamples $(osp_stat "$r.tsv" resamples), evictions $(osp_stat "$r.tsv" hotlist_evictions)"
     { [ -n "$peak" ] && [ "$peak" -le 4096 ]; } || osp_fail "$p policy=$pol hotlist_bytes=4K: peak '$peak' > 4096"

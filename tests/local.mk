@@ -26,6 +26,7 @@ OSP_E2E_TESTS = \
 	tests/accuracy.sh \
 	tests/paths.sh \
 	tests/preserving.sh \
+	tests/phantom.sh \
 	tests/barriers.sh \
 	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
@@ -55,6 +56,7 @@ EXTRA_DIST += \
 	tests/progs/paths-tricky.c \
 	tests/progs/paths-guided.c \
 	tests/progs/preserve.c \
+	tests/progs/phantom.c \
 	tests/progs/barriers.c \
 	tests/progs/batch.c \
 	tests/progs/versions.c \

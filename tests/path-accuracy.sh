@@ -8,7 +8,8 @@
 # runs with seeds 1..3.  Every sampled run must reach
 #   path accuracy (Wall weight matching with branch flow, PEP's form, hot = 0.125% of flow) >= 95%
 #   edge accuracy (PEP's relative overlap of branch biases) >= 97%
-# (PEP reports 94% and 96%).  The default includes the gain limit (path_gain=300), which on
+# (PEP reports 94% and 96%), and its blocks_seen must equal the exhaustive run's block count
+# (mode=blocks).  The default includes the gain limit (path_gain=300), which on
 # these runs doubles the interval up to a few times and thins the samples to match.  The timer
 # policy PEP(64,17) runs once per program (every 10 ms; every 1 ms for figure1, which runs about
 # 20 ms) and must give well-formed reports with samples; its accuracy is printed, not required
@@ -37,7 +38,7 @@ for p in fft heapsort figure1 demo; do
   # shellcheck disable=SC2086
   osp_exec "$b.plain" "$b.plain" $args
   # shellcheck disable=SC2086
-  osp_exec_with "paths=exhaustive:report=$b.exact.tsv:report_format=tsv" "$b.exact" "$b" $args
+  osp_exec_with "mode=blocks:paths=exhaustive:report=$b.exact.tsv:report_format=tsv" "$b.exact" "$b" $args
   [ "$osp_rc" -eq 0 ] || { osp_fail "$p: exhaustive run exited with $osp_rc"; continue; }
   osp_same "$p exhaustive stdout" "$b.plain.out" "$b.exact.out"
   echo "$p: $(osp_stat "$b.exact.tsv" path_ends_seen) path ends, $(osp_stat "$b.exact.tsv" paths_distinct) distinct paths"
@@ -48,6 +49,9 @@ for p in fft heapsort figure1 demo; do
     osp_exec_with "seed=$s:report=$r.tsv:report_format=tsv" "$r" "$b" $args
     [ "$osp_rc" -eq 0 ] || { osp_fail "$p seed=$s exited with $osp_rc"; s=$((s + 1)); continue; }
     osp_same "$p seed=$s stdout" "$b.plain.out" "$r.out" > /dev/null || osp_fail "$p seed=$s: stdout differs"
+    # The sampled subpaths' walk counts each block once (tests/phantom.sh).
+    [ "$(osp_stat "$r.tsv" blocks_seen)" = "$(osp_stat "$b.exact.tsv" block_entries)" ] ||
+      osp_fail "$p seed=$s: blocks_seen $(osp_stat "$r.tsv" blocks_seen), block entries $(osp_stat "$b.exact.tsv" block_entries)"
     sh "$ACC" -m 95 -e 97 "$b.exact.tsv" "$r.tsv" > "$r.acc" 2> "$r.acc.err"
     rc=$?
     echo "== $p seed=$s: $(osp_stat "$r.tsv" path_samples) samples, interval $(osp_stat "$r.tsv" path_interval_now) ($(osp_stat "$r.tsv" path_raises) doublings)"
