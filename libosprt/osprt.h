@@ -34,9 +34,9 @@
  *                 the block-sequence printing the path report shares
  *   report-paths.c    the path and edge sections appended to either report
  *   report-forest.c   the prefix-forest section appended to either report
- *   crc32.c       CRC-32 of the view's sections (crc32.h, shared with
- *                 ospview)
- *   strtab.c      a view's string table (strtab.h, shared with ospview)
+ *   format/       the view format library (libospformat.la, shared with
+ *                 ospview and the tests): CRC-32, string tables,
+ *                 snapshot files, validating and building views
  *   viewwrite.c   a profile as a view (include/osp/view.h)
  *   publish.c     the shared-memory segment (include/osp/shm.h): views
  *                 published by a runtime thread, lifecycle, fork

@@ -38,9 +38,8 @@ LIMIT=$((OSP_TIMEOUT > 120 ? OSP_TIMEOUT : 120))
 ulimit -v 4000000 2> /dev/null
 
 osp_compile "$W/gen" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$abs_top_builddir" \
-  -I"$SRC/viewer" -I"$SRC/libosprt" "$SRC/tests/progs/viewer-hostile.c" \
-  "$SRC/viewer/viewbuild.c" "$SRC/libosprt/strtab.c" "$SRC/libosprt/crc32.c" \
-  "$SRC/libosprt/snapfile.c" -o "$W/gen" ||
+  -I"$SRC/viewer" -I"$SRC/libosprt/format" "$SRC/tests/progs/viewer-hostile.c" \
+  "$SRC"/libosprt/format/*.c -o "$W/gen" ||
   { echo "error: cannot build progs/viewer-hostile.c"; exit 99; }
 gen ()
 {

@@ -3,7 +3,7 @@
  * Why a separate layer: the batch output (-b) and the ncurses UI must show
  * the same thing, and the UI should only have to draw lines, move a
  * cursor and keep a few choices (screen, sort key, filter, which forest
- * nodes are open).  So everything that turns a validated view (view.c)
+ * nodes are open).  So everything that turns a validated view (viewparse.c)
  * into text lives here: the column layouts, paths decoded to function and
  * file:line exactly as the runtime's text report writes them (compact
  * steps; see libosprt/report-subpaths.c), filtering, sorting, the forest

@@ -1,4 +1,4 @@
-/* view.c - validating a profile view (include/osp/view.h) and giving it a
+/* viewparse.c - validating a profile view (include/osp/view.h) and giving it a
  * C shape (struct view) for the screens.
  *
  * Why everything is checked: a view comes from another process through
@@ -24,7 +24,7 @@
  * elements at their end (we stride by the writer's elem_size and read only
  * the fields we know).
  */
-#include "ospview.h"
+#include "viewparse.h"
 
 #include <math.h>
 #include <stdarg.h>

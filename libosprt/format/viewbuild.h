@@ -1,4 +1,4 @@
-/* viewbuild.h - building a profile view (include/osp/view.h) in the viewer.
+/* viewbuild.h - building a profile view (include/osp/view.h) from parts.
  *
  * The runtime writes views from its own profile (libosprt/viewwrite.c);
  * the viewer makes new ones out of old ones (ospview --merge, and whatever
