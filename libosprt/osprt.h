@@ -184,6 +184,11 @@ const char *osp_path_policy_name (enum osp_path_policy p);
 const char *osp_forest_policy_name (enum osp_forest_policy p);
 
 void osp_options_defaults (struct osp_options *o);
+/* Every key as a markdown table (key, accepted values, default), in the
+   order of the messages; t_options checks doc/osp.md's table against it. */
+void osp_options_table (FILE *out);
+/* BYTES as the options write sizes: "64K", "4G", "1000". */
+const char *osp_options_size_text (char *buf, size_t n, uint64_t bytes);
 /* Parse SPEC ("key=value:key=value", may be NULL) into O, writing one line
    per problem to ERR (may be NULL).  Returns the number of problems; a key
    with a problem keeps its previous value. */
