@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "osprt.h"
+#include "steps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,17 +39,10 @@ static const char *const encoding_names[] = { "sequence", "xor",
                                               "rotation" };
 static const char *const bias_names[] = { "geometric", "uniform", "long" };
 
-/* A step of a decoded subpath: consecutive blocks of one function whose
-   lines continue each other, shown as one file:first-last. */
-struct step
-{
-  uint32_t fi; /* index into p->fns, UINT32_MAX if the id is unknown */
-  uint32_t first, last, gid;
-};
-
+/* The blocks GIDS as steps (steps.h, the rule ospview's rows share). */
 static size_t
 steps_of (const struct osp_profile *p, const uint32_t *gids, uint32_t len,
-          struct step *out)
+          struct osp_step *out)
 {
   size_t n = 0;
   for (uint32_t i = 0; i < len; i++)
@@ -60,37 +54,19 @@ steps_of (const struct osp_profile *p, const uint32_t *gids, uint32_t len,
         {
           lf = p->fns[fi]->blocks[b].line_first;
           ll = p->fns[fi]->blocks[b].line_last;
-          if (ll < lf)
-            ll = lf;
         }
-      struct step *prev = n ? &out[n - 1] : NULL;
-      if (prev && fi != UINT32_MAX && prev->fi == fi
-          && (lf == 0
-              || (prev->first != 0 && lf >= prev->first
-                  && lf <= prev->last + 1)))
-        {
-          if (ll > prev->last)
-            prev->last = ll;
-          continue;
-        }
-      if (prev && fi != UINT32_MAX && prev->fi == fi && prev->first == 0)
-        {
-          prev->first = lf;
-          prev->last = ll;
-          continue;
-        }
-      out[n++] = (struct step) { fi, lf, ll, gids[i] };
+      n = osp_steps_add (out, n, fi, lf, ll, gids[i]);
     }
   return n;
 }
 
 static void
-print_step (FILE *out, const struct osp_profile *p, const struct step *st,
+print_step (FILE *out, const struct osp_profile *p, const struct osp_step *st,
             uint32_t *shown_fi)
 {
   if (st->fi == UINT32_MAX)
     {
-      fprintf (out, "?#%u", st->gid);
+      fprintf (out, "?#%u", st->id);
       *shown_fi = UINT32_MAX;
       return;
     }
@@ -106,24 +82,20 @@ print_step (FILE *out, const struct osp_profile *p, const struct step *st,
     fprintf (out, "%s:%u-%u", f->file, st->first, st->last);
 }
 
-/* Steps shown in text before and after the "..." of a long path. */
-#define HEAD_STEPS 8
-#define TAIL_STEPS 5
-
 int
 osp_print_blocks (FILE *out, const struct osp_profile *p,
                   const uint32_t *gids, uint32_t len)
 {
-  struct step *buf = malloc ((len ? len : 1) * sizeof *buf);
+  struct osp_step *buf = malloc ((len ? len : 1) * sizeof *buf);
   if (buf == NULL)
     return -1;
   size_t n = steps_of (p, gids, len, buf);
   uint32_t shown = UINT32_MAX - 1;
   for (size_t i = 0; i < n; i++)
     {
-      if (n > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
+      size_t skip = osp_steps_omitted (n, i);
+      if (skip > 0)
         {
-          size_t skip = n - HEAD_STEPS - TAIL_STEPS;
           fprintf (out, " -> ... (%zu steps omitted) ...", skip);
           i += skip - 1;
           shown = UINT32_MAX - 1; /* name the function again after it */
