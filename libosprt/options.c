@@ -250,7 +250,8 @@ struct osp_key
   const char *before, *after;
 };
 
-#define F(f) offsetof (struct osp_options, f), sizeof ((struct osp_options *) 0)->f
+#define F(f)                                                                  \
+  offsetof (struct osp_options, f), sizeof ((struct osp_options *) 0)->f
 #define KB ((uint64_t) 1 << 10)
 #define MB ((uint64_t) 1 << 20)
 #define GB ((uint64_t) 1 << 30)
@@ -539,6 +540,25 @@ osp_signal_name (int sig)
 {
   const char *n = choice_name (signal_choices, sig);
   return n ? n : "none";
+}
+
+const char *
+osp_option_value_name (const char *key, int value)
+{
+  for (size_t i = 0; i < NKEYS; i++)
+    if (keys[i].choices != NULL && strcmp (keys[i].name, key) == 0)
+      {
+        const char *n = choice_name (keys[i].choices, value);
+        return n ? n : "?";
+      }
+  return "?";
+}
+
+const char *
+osp_mode_name (enum osp_mode m)
+{
+  const char *n = choice_name (mode_choices, (int) m);
+  return n ? n : "?";
 }
 
 const char *

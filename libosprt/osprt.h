@@ -182,6 +182,10 @@ const char *osp_signal_name (int sig);
 /* The name of policy P as written in OSP_OPTIONS and reports. */
 const char *osp_path_policy_name (enum osp_path_policy p);
 const char *osp_forest_policy_name (enum osp_forest_policy p);
+const char *osp_mode_name (enum osp_mode m);
+/* The name of VALUE of key KEY as written in OSP_OPTIONS ("xor" for
+   encoding HL_ENC_XOR): the options table's, "?" if it has none. */
+const char *osp_option_value_name (const char *key, int value);
 
 void osp_options_defaults (struct osp_options *o);
 /* Every key as a markdown table (key, accepted values, default), in the

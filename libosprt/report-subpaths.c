@@ -25,20 +25,6 @@ osp_subpath_mode (const struct osp_profile *p)
   return p->mode == OSP_MODE_SUBPATHS || p->mode == OSP_MODE_SUBPATHS_EXACT;
 }
 
-static const char *
-mode_name (enum osp_mode m)
-{
-  return m == OSP_MODE_SUBPATHS         ? "subpaths"
-         : m == OSP_MODE_SUBPATHS_EXACT ? "subpaths-exact"
-         : m == OSP_MODE_BLOCKS         ? "blocks"
-                                        : "off";
-}
-
-static const char *const policy_names[] = { "concise", "spacesaving" };
-static const char *const encoding_names[] = { "sequence", "xor",
-                                              "rotation" };
-static const char *const bias_names[] = { "geometric", "uniform", "long" };
-
 /* The blocks GIDS as steps (steps.h, the rule ospview's rows share). */
 static size_t
 steps_of (const struct osp_profile *p, const uint32_t *gids, uint32_t len,
@@ -137,7 +123,7 @@ int
 osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                      const struct osp_options *o)
 {
-  osp_report_tsv_header (out, p, o, mode_name (p->mode));
+  osp_report_tsv_header (out, p, o, osp_mode_name (p->mode));
   for (uint32_t m = 0; m < p->nmods; m++)
     fprintf (out, "module\t%u\t%u\n", m, p->mods[m].nfunctions);
   for (uint32_t i = 0; i < p->nfns; i++)
@@ -205,7 +191,8 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
   if (p->mode == OSP_MODE_SUBPATHS)
     {
       osp_stat_u (out, "max_length", o->max_length);
-      osp_stat_s (out, "length_bias", bias_names[o->length_bias]);
+      osp_stat_s (out, "length_bias",
+                  osp_option_value_name ("length_bias", (int) o->length_bias));
       osp_stat_u (out, "interval", o->interval);
       osp_stat_u (out, "stretch", p->stretch);
       osp_stat_u (out, "gain_limit", o->gain);
@@ -221,8 +208,10 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
       osp_stat_u (out, "hotlist_bytes_used", p->hl.mem_used);
       osp_stat_u (out, "hotlist_bytes_peak", p->hl.mem_peak);
       osp_stat_u (out, "hotlist_bytes", p->hl.mem_bytes);
-      osp_stat_s (out, "policy", policy_names[o->policy]);
-      osp_stat_s (out, "encoding", encoding_names[o->encoding]);
+      osp_stat_s (out, "policy",
+                  osp_option_value_name ("policy", (int) o->policy));
+      osp_stat_s (out, "encoding",
+                  osp_option_value_name ("encoding", (int) o->encoding));
       osp_stat_u (out, "seed", p->seed);
       osp_stat_u (out, "strata", p->nstrata);
       for (uint32_t i = 0; i < p->nstrata; i++)
@@ -251,7 +240,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
 {
   const uint64_t *w = p->walk;
   int exact = p->mode == OSP_MODE_SUBPATHS_EXACT;
-  osp_report_header (out, p, o, mode_name (p->mode), -1);
+  osp_report_header (out, p, o, osp_mode_name (p->mode), -1);
 
   if (exact)
     {
@@ -303,13 +292,15 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                "  hot-list memory %zu used, %zu peak, %zu bound; "
                "policy %s, encoding %s\n",
                p->hl.mem_used, p->hl.mem_peak, p->hl.mem_bytes,
-               policy_names[o->policy], encoding_names[o->encoding]);
+               osp_option_value_name ("policy", (int) o->policy),
+               osp_option_value_name ("encoding", (int) o->encoding));
       fprintf (out,
                "  interval %u (skips now x%u: what every table would "
                "decline is not drawn), gain limit %u, lengths %u..%u, "
                "bias %s, seed %llu\n",
                o->interval, p->stretch, o->gain, o->min_length,
-               o->max_length, bias_names[o->length_bias],
+               o->max_length,
+               osp_option_value_name ("length_bias", (int) o->length_bias),
                (unsigned long long) p->seed);
     }
 

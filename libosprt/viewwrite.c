@@ -101,15 +101,6 @@ stat_sink (void *arg, const char *name, enum osp_stat_kind kind, uint64_t u,
 
 /* ---- layout ---------------------------------------------------------- */
 
-static const char *
-mode_name (enum osp_mode m)
-{
-  return m == OSP_MODE_SUBPATHS         ? "subpaths"
-         : m == OSP_MODE_SUBPATHS_EXACT ? "subpaths-exact"
-         : m == OSP_MODE_BLOCKS         ? "blocks"
-                                        : "off";
-}
-
 /* Everything the writing pass needs, computed first. */
 struct plan
 {
@@ -184,7 +175,7 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   pl->run_str[0] = osp_strtab_intern (&pl->strings, run->program);
   pl->run_str[1] = osp_strtab_intern (&pl->strings, run->args);
   pl->run_str[2] = osp_strtab_intern (&pl->strings, run->options);
-  pl->run_str[3] = osp_strtab_intern (&pl->strings, mode_name (p->mode));
+  pl->run_str[3] = osp_strtab_intern (&pl->strings, osp_mode_name (p->mode));
   if (p->paths.shown)
     pl->run_str[4]
         = osp_strtab_intern (&pl->strings,
