@@ -188,8 +188,8 @@ works empty-json "$OSPVIEW" "$W/empty.ospsnap" --json
 # (progs/viewer-writer.c's "torn" segment: its sequence number stays odd.)  -b 1 says the
 # segment kept changing; the UI's table must say the same, not "no profile published yet".
 if command -v tmux > /dev/null 2>&1; then
-  osp_compile "$W/writer" plain_cc -std=c11 -O1 -g "$SRC/tests/progs/viewer-writer.c" \
-    -o "$W/writer" && "$W/writer" segment "$W/torn.seg" torn ||
+  osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -I"$SRC/libosprt/format" \
+    "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" && "$W/writer" segment "$W/torn.seg" torn ||
     { echo "error: cannot write the torn segment"; exit 99; }
   refused torn-batch "the segment kept changing while being read" \
     "$OSPVIEW" --segment "$W/torn.seg" -b 1

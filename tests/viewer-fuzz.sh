@@ -37,8 +37,8 @@ SECONDS_FUZZ=${OSP_FUZZ_SECONDS:-20}
 VIEW_TMO=$(osp_seconds 20)
 [ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
 
-osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra \
-  "$SRC/tests/progs/viewer-writer.c" -o "$W/writer" ||
+osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$SRC/libosprt/format" \
+  "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" ||
   { echo "error: cannot build the test writer"; exit 99; }
 
 # --- 1. handmade bad segments --------------------------------------------------------------------

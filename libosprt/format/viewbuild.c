@@ -1,12 +1,13 @@
-/* viewbuild.c - a profile view built from parts (viewbuild.h).
+/* viewbuild.c - a profile view built from parts (viewbuild.h), and the
+ * section emitter every writer of a view lays it out with.
  *
  * Elements are appended to growable arrays; nothing is laid out until
- * vb_finish, which writes what libosprt/viewwrite.c writes and in the same
- * order: the header, a table of eleven sections, then STRINGS, RUN, FUNCS,
- * BLOCKS, EDGES, FNSRC, STATS, IDS, SUBPATHS, PATHS, FOREST, each at an 8-aligned
- * offset with zeroed padding after it and the CRC-32 of its count x
- * elem_size bytes.  Elements are written at their C size (all of view.h's
- * structures are multiples of 8 bytes, as view_parse wants).
+ * vb_finish, which writes the sections in the order the runtime's
+ * viewwrite.c does: STRINGS, RUN, FUNCS, BLOCKS, EDGES, FNSRC, STATS, IDS,
+ * SUBPATHS, PATHS, FOREST, through the same emitter (osp_vemit_*: each
+ * section 8-aligned with zeroed padding after it and the CRC-32 of its
+ * count x elem_size bytes).  Elements are written at their C size (all of
+ * view.h's structures are multiples of 8 bytes, as view_parse wants).
  */
 #include "viewbuild.h"
 

@@ -81,52 +81,23 @@ static const struct kind_info kinds[] = {
 
 /* ---- accessors ------------------------------------------------------- */
 
-#define ELEM(v, arr, n, size, i)                                             \
-  ((i) < (v)->n ? (const void *) ((const char *) (v)->arr + (i) * (v)->size) \
-                : NULL)
+/* Element I of a section (NULL past its end), striding by the writer's
+   element size. */
+#define ACCESSOR(type, name, arr, n, size)                                   \
+  const struct type *name (const struct view *v, uint64_t i)                \
+  {                                                                          \
+    return i < v->n ? (const void *) ((const char *) v->arr + i * v->size)  \
+                    : NULL;                                                  \
+  }
 
-const struct osp_vfn *
-view_fn (const struct view *v, uint64_t i)
-{
-  return ELEM (v, fns, nfns, fn_size, i);
-}
-const struct osp_vblock *
-view_block (const struct view *v, uint64_t i)
-{
-  return ELEM (v, blocks, nblocks, block_size, i);
-}
-const struct osp_vsubpath *
-view_subpath (const struct view *v, uint64_t i)
-{
-  return ELEM (v, subpaths, nsubpaths, subpath_size, i);
-}
-const struct osp_vpath *
-view_path (const struct view *v, uint64_t i)
-{
-  return ELEM (v, paths, npaths, path_size, i);
-}
-const struct osp_vforest *
-view_forest (const struct view *v, uint64_t i)
-{
-  return ELEM (v, forest, nforest, forest_size, i);
-}
-const struct osp_vstat *
-view_stat (const struct view *v, uint64_t i)
-{
-  return ELEM (v, stats, nstats, stat_size, i);
-}
-
-const struct osp_vedge *
-view_edge (const struct view *v, uint64_t i)
-{
-  return ELEM (v, edges, nedges, edge_size, i);
-}
-
-const struct osp_vfnsrc *
-view_fnsrc (const struct view *v, uint64_t i)
-{
-  return ELEM (v, fnsrc, nfnsrc, fnsrc_size, i);
-}
+ACCESSOR (osp_vfn, view_fn, fns, nfns, fn_size)
+ACCESSOR (osp_vblock, view_block, blocks, nblocks, block_size)
+ACCESSOR (osp_vsubpath, view_subpath, subpaths, nsubpaths, subpath_size)
+ACCESSOR (osp_vpath, view_path, paths, npaths, path_size)
+ACCESSOR (osp_vforest, view_forest, forest, nforest, forest_size)
+ACCESSOR (osp_vstat, view_stat, stats, nstats, stat_size)
+ACCESSOR (osp_vedge, view_edge, edges, nedges, edge_size)
+ACCESSOR (osp_vfnsrc, view_fnsrc, fnsrc, nfnsrc, fnsrc_size)
 
 const char *
 view_str (const struct view *v, uint32_t off)
