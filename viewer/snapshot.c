@@ -2,9 +2,10 @@
  *
  * Why it is strict: a snapshot comes from disk, perhaps from another
  * machine, perhaps damaged or hostile.  Every field of the header is
- * checked, in the order the format's header comment lists, before the
- * view is handed to view_parse (which checks the rest); each refusal is
- * one line naming the problem, and the caller prefixes the file's name.
+ * checked (osp_snap_check, libosprt/format/snapfile.c, beside the code
+ * that writes it) before the view is handed to view_parse (which checks
+ * the rest); each refusal is one line naming the problem, and the caller
+ * prefixes the file's name.
  * The whole file is read into memory (at most OSP_SNAP_MAX_BYTES), so a
  * file changing while it is read cannot make the checks and the use see
  * different bytes.
@@ -24,7 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "crc32.h"
 #include "snapfile.h"
 
 #ifndef PACKAGE_VERSION
@@ -75,57 +75,12 @@ slurp (int fd, uint64_t size, char *err, size_t errlen)
   return buf;
 }
 
-/* The header's checks on the LEN bytes at FILE. */
-static int
-check_header (const char *file, uint64_t len, struct osp_snap_header *h,
-              char *err, size_t errlen)
-{
-  if (len < 8 || memcmp (file, OSP_SNAP_MAGIC, 8) != 0)
-    return fail (err, errlen, "not an osp snapshot (bad magic number)");
-  if (len < sizeof *h)
-    return fail (err, errlen, "truncated: %llu bytes, shorter than the "
-                 "%zu-byte header", (unsigned long long) len, sizeof *h);
-  memcpy (h, file, sizeof *h);
-  if (h->byte_order != OSP_SNAP_BYTE_ORDER)
-    return fail (err, errlen, "written with another byte order "
-                 "(0x%08x)", h->byte_order);
-  if (h->major != OSP_SNAP_MAJOR)
-    return fail (err, errlen, "format version %u.%u, this ospview reads "
-                 "%u.x", h->major, h->minor, OSP_SNAP_MAJOR);
-  if (h->header_size < sizeof *h || h->header_size > len)
-    return fail (err, errlen, "header size %u out of range (%zu..%llu)",
-                 h->header_size, sizeof *h, (unsigned long long) len);
-  /* The CRC covers the writer's whole header, its crc field zeroed. */
-  uint32_t want = h->header_crc32;
-  uint32_t zero = 0;
-  size_t at = offsetof (struct osp_snap_header, header_crc32);
-  uint32_t crc = osp_crc32 (0, file, at);
-  crc = osp_crc32 (crc, &zero, sizeof zero);
-  crc = osp_crc32 (crc, file + at + sizeof zero,
-                   h->header_size - at - sizeof zero);
-  if (crc != want)
-    return fail (err, errlen, "header checksum mismatch (corrupted)");
-  if (h->view_offset % 8 != 0 || h->view_offset < h->header_size
-      || h->view_offset > len)
-    return fail (err, errlen, "view offset %llu out of range",
-                 (unsigned long long) h->view_offset);
-  if (h->view_size != len - h->view_offset)
-    return fail (err, errlen, "truncated or extended: the view should be "
-                 "%llu bytes, the file holds %llu after the header",
-                 (unsigned long long) h->view_size,
-                 (unsigned long long) (len - h->view_offset));
-  if (osp_crc32 (0, file + h->view_offset, h->view_size) != h->view_crc32)
-    return fail (err, errlen, "view checksum mismatch (corrupted)");
-  h->writer[sizeof h->writer - 1] = '\0';
-  return 0;
-}
-
 int
 snap_parse (struct snapshot *s, char *file, uint64_t len, char *err,
             size_t errlen)
 {
   memset (s, 0, sizeof *s);
-  if (check_header (file, len, &s->hdr, err, errlen) != 0)
+  if (osp_snap_check (file, len, &s->hdr, err, errlen) != 0)
     return -1;
   s->file = file;
   s->view_bytes = file + s->hdr.view_offset;
