@@ -18,32 +18,19 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "errmsg.h"
 #include "snapfile.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "?"
 #endif
 
-static int
-fail (char *err, size_t errlen, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static int
-fail (char *err, size_t errlen, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  vsnprintf (err, errlen, fmt, ap);
-  va_end (ap);
-  return -1;
-}
 
 /* The whole of FD (a regular file of SIZE bytes) into a fresh buffer. */
 static char *
@@ -52,8 +39,8 @@ slurp (int fd, uint64_t size, char *err, size_t errlen)
   char *buf = aligned_alloc (16, (size + 15) & ~(uint64_t) 15);
   if (buf == NULL)
     {
-      fail (err, errlen, "out of memory for %llu bytes",
-            (unsigned long long) size);
+      osp_errf (err, errlen, "out of memory for %llu bytes",
+                (unsigned long long) size);
       return NULL;
     }
   uint64_t n = 0;
@@ -64,9 +51,9 @@ slurp (int fd, uint64_t size, char *err, size_t errlen)
         continue;
       if (r <= 0)
         {
-          fail (err, errlen, r < 0 ? "read failed: %s"
-                                   : "file shrank while being read%s",
-                r < 0 ? strerror (errno) : "");
+          osp_errf (err, errlen, r < 0 ? "read failed: %s"
+                    : "file shrank while being read%s",
+                    r < 0 ? strerror (errno) : "");
           free (buf);
           return NULL;
         }
@@ -101,18 +88,18 @@ snap_load (struct snapshot *s, const char *path, char *err, size_t errlen)
   int fd = open (path, O_RDONLY | O_CLOEXEC);
   if (fd < 0)
     {
-      fail (err, errlen, "%s: %s", path, strerror (errno));
+      osp_errf (err, errlen, "%s: %s", path, strerror (errno));
       return -1;
     }
   struct stat st;
   char *file = NULL;
   if (fstat (fd, &st) != 0)
-    fail (why, sizeof why, "%s", strerror (errno));
+    osp_errf (why, sizeof why, "%s", strerror (errno));
   else if (!S_ISREG (st.st_mode))
-    fail (why, sizeof why, "not a regular file");
+    osp_errf (why, sizeof why, "not a regular file");
   else if ((uint64_t) st.st_size > OSP_SNAP_MAX_BYTES)
-    fail (why, sizeof why, "%llu bytes, more than a snapshot can be",
-          (unsigned long long) st.st_size);
+    osp_errf (why, sizeof why, "%llu bytes, more than a snapshot can be",
+              (unsigned long long) st.st_size);
   else
     file = slurp (fd, (uint64_t) st.st_size, why, sizeof why);
   close (fd);
@@ -120,7 +107,7 @@ snap_load (struct snapshot *s, const char *path, char *err, size_t errlen)
       || snap_parse (s, file, (uint64_t) st.st_size, why, sizeof why) != 0)
     {
       free (file);
-      fail (err, errlen, "%s: %s", path, why);
+      osp_errf (err, errlen, "%s: %s", path, why);
       return -1;
     }
   return 0;
@@ -139,6 +126,6 @@ snap_save (const char *path, const void *view, size_t len, uint32_t flags,
 {
   int e = osp_snap_write (path, view, len, flags, "ospview " PACKAGE_VERSION);
   if (e != 0)
-    return fail (err, errlen, "cannot write %s: %s", path, strerror (e));
+    return osp_errf (err, errlen, "cannot write %s: %s", path, strerror (e));
   return 0;
 }

@@ -11,6 +11,8 @@
 
 noinst_LTLIBRARIES += libosprt/format/libospformat.la
 libosprt_format_libospformat_la_SOURCES = \
+	libosprt/format/errmsg.h \
+	libosprt/format/errmsg.c \
 	libosprt/format/crc32.h \
 	libosprt/format/crc32.c \
 	libosprt/format/strtab.h \

@@ -11,12 +11,12 @@
  */
 #include "viewbuild.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crc32.h"
+#include "errmsg.h"
 #include "strtab.h"
 
 void
@@ -256,23 +256,6 @@ osp_vemit_end (struct osp_vemit *e)
   e->at = osp_view_align8 (end);
 }
 
-static int
-fail (char *err, size_t errlen, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static int
-fail (char *err, size_t errlen, const char *fmt, ...)
-{
-  if (err != NULL && errlen > 0)
-    {
-      va_list ap;
-      va_start (ap, fmt);
-      vsnprintf (err, errlen, fmt, ap);
-      va_end (ap);
-    }
-  return -1;
-}
-
 #define NSECTIONS 11
 
 int
@@ -282,14 +265,14 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
   *out = NULL;
   *len = 0;
   if (b->oom)
-    return fail (err, errlen, "out of memory building the view");
+    return osp_errf (err, errlen, "out of memory building the view");
   if (b->fns.n > UINT32_MAX || b->blocks.n >= UINT32_MAX
       || b->forest.n >= OSP_VIEW_NO_PARENT)
-    return fail (err, errlen, "more functions, blocks or forest nodes than "
-                 "32-bit indices can name");
+    return osp_errf (err, errlen, "more functions, blocks or forest nodes than "
+                     "32-bit indices can name");
   fnsrc_grow (b, b->fns.n);
   if (b->oom)
-    return fail (err, errlen, "out of memory building the view");
+    return osp_errf (err, errlen, "out of memory building the view");
   struct
   {
     uint32_t kind, elem;
@@ -314,12 +297,12 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
   for (int i = 0; i < NSECTIONS; i++)
     size += osp_view_align8 (sec[i].count * sec[i].elem);
   if (size > SIZE_MAX / 2)
-    return fail (err, errlen, "view of %llu bytes is too large",
-                 (unsigned long long) size);
+    return osp_errf (err, errlen, "view of %llu bytes is too large",
+                     (unsigned long long) size);
   char *base = malloc ((size_t) size); /* aligned for any type */
   if (base == NULL)
-    return fail (err, errlen, "out of memory for a view of %llu bytes",
-                 (unsigned long long) size);
+    return osp_errf (err, errlen, "out of memory for a view of %llu bytes",
+                     (unsigned long long) size);
   struct osp_vemit e;
   osp_vemit_begin (&e, base, size, NSECTIONS, time_ns, seq);
   for (int i = 0; i < NSECTIONS; i++)

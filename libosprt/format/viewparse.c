@@ -595,48 +595,49 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
 
 /* ---- lookups --------------------------------------------------------- */
 
+const struct osp_vstat *
+view_stat_named (const struct view *v, const char *name)
+{
+  for (uint64_t i = 0; i < v->nstats; i++)
+    if (strcmp (view_str (v, view_stat (v, i)->name), name) == 0)
+      return view_stat (v, i);
+  return NULL;
+}
+
 int
 view_stat_u64 (const struct view *v, const char *name, uint64_t *out)
 {
-  for (uint64_t i = 0; i < v->nstats; i++)
+  const struct osp_vstat *s = view_stat_named (v, name);
+  if (s == NULL)
+    return 0;
+  if (s->kind == OSP_VSTAT_U64)
+    *out = s->value;
+  else if (s->kind == OSP_VSTAT_F64)
     {
-      const struct osp_vstat *s = view_stat (v, i);
-      if (strcmp (view_str (v, s->name), name) != 0)
-        continue;
-      if (s->kind == OSP_VSTAT_U64)
-        *out = s->value;
-      else if (s->kind == OSP_VSTAT_F64)
-        {
-          double d;
-          memcpy (&d, &s->value, sizeof d);
-          if (!(d >= 0 && d < 1.8e19))
-            return 0;
-          *out = (uint64_t) d;
-        }
-      else
+      double d;
+      memcpy (&d, &s->value, sizeof d);
+      if (!(d >= 0 && d < 1.8e19))
         return 0;
-      return 1;
+      *out = (uint64_t) d;
     }
-  return 0;
+  else
+    return 0;
+  return 1;
 }
 
 int
 view_stat_f64 (const struct view *v, const char *name, double *out)
 {
-  for (uint64_t i = 0; i < v->nstats; i++)
-    {
-      const struct osp_vstat *s = view_stat (v, i);
-      if (strcmp (view_str (v, s->name), name) != 0)
-        continue;
-      if (s->kind == OSP_VSTAT_F64)
-        memcpy (out, &s->value, sizeof *out);
-      else if (s->kind == OSP_VSTAT_U64)
-        *out = (double) s->value;
-      else
-        return 0;
-      return 1;
-    }
-  return 0;
+  const struct osp_vstat *s = view_stat_named (v, name);
+  if (s == NULL)
+    return 0;
+  if (s->kind == OSP_VSTAT_F64)
+    memcpy (out, &s->value, sizeof *out);
+  else if (s->kind == OSP_VSTAT_U64)
+    *out = (double) s->value;
+  else
+    return 0;
+  return 1;
 }
 
 const char *

@@ -61,6 +61,9 @@ const struct osp_vedge *view_edge (const struct view *v, uint64_t i);
 const char *view_str (const struct view *v, uint32_t off);
 /* The STATS row NAME as a number (U64 or F64) or a string: 1 and *OUT if
    present with a fitting kind, else 0 (NULL for the string). */
+/* The first STATS row named NAME, or NULL. */
+const struct osp_vstat *view_stat_named (const struct view *v,
+                                         const char *name);
 int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
 int view_stat_f64 (const struct view *v, const char *name, double *out);
 const char *view_stat_str (const struct view *v, const char *name);

@@ -88,16 +88,6 @@ view_check (const void *buf, size_t len, struct view *v)
   return NULL;
 }
 
-/* The STATS row NAME, or NULL. */
-static const struct osp_vstat *
-stat_named (const struct view *v, const char *name)
-{
-  for (uint64_t i = 0; i < v->nstats; i++)
-    if (strcmp (view_str (v, view_stat (v, i)->name), name) == 0)
-      return view_stat (v, i);
-  return NULL;
-}
-
 /* ---- crc32 ----------------------------------------------------------- */
 
 static void
@@ -438,12 +428,12 @@ test_view (void)
       CHECK (v.forest[r].share == frows[r].share / 100.0);
       CHECK_EQ (v.forest[r].len, frows[r].nsteps);
     }
-  const struct osp_vstat *st = stat_named (&v, "threshold_4-1024");
+  const struct osp_vstat *st = view_stat_named (&v, "threshold_4-1024");
   CHECK (st != NULL && st->kind == OSP_VSTAT_F64);
-  st = stat_named (&v, "policy");
+  st = view_stat_named (&v, "policy");
   CHECK (st != NULL && st->kind == OSP_VSTAT_STR
          && strcmp (v.strings + st->value, "concise") == 0);
-  st = stat_named (&v, "blocks_seen");
+  st = view_stat_named (&v, "blocks_seen");
   CHECK (st != NULL && st->kind == OSP_VSTAT_U64 && st->value == 100000);
   check_stats_match_tsv (&v, &p, &o);
 
@@ -515,7 +505,7 @@ test_view (void)
       CHECK_EQ (v.blocks[5].count, 51);
       CHECK_EQ (v.blocks[6].count, OSP_VIEW_NONE);
       CHECK_EQ (v.run.blocks_seen, 1 + 11 + 21 + 31 + 41 + 51 + 71 + 81);
-      st = stat_named (&v, "block_entries");
+      st = view_stat_named (&v, "block_entries");
       CHECK (st != NULL && st->value == v.run.blocks_seen);
       check_stats_match_tsv (&v, &p, &o);
     }
