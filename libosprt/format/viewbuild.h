@@ -75,7 +75,7 @@ struct vb_array
 
 struct vbuild
 {
-  struct osp_strtab strings; /* STRINGS (libosprt/strtab.c) */
+  struct osp_strtab strings; /* STRINGS (strtab.c) */
   struct osp_vrun run;
   struct vb_array fns, blocks, edges, ids, subpaths, paths, forest, stats;
   struct vb_array fnsrc; /* FNSRC, as far as set (the rest: no digest) */
