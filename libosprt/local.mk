@@ -30,19 +30,14 @@ OSPRT_SOURCES = \
 	libosprt/report-paths.c \
 	libosprt/report-forest.c \
 	libosprt/online.c \
-	libosprt/crc32.h \
-	libosprt/crc32.c \
-	libosprt/strtab.h \
-	libosprt/strtab.c \
 	libosprt/viewwrite.c \
 	libosprt/identity.c \
 	libosprt/publish.c \
-	libosprt/snapfile.h \
-	libosprt/snapfile.c \
 	libosprt/snapshot.c \
 	libosprt/runtime.c \
 	libosprt/trampoline.S
-OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
+OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt \
+	-I$(top_srcdir)/libosprt/format
 OSPRT_CFLAGS = -std=c11 $(PTHREAD_CFLAGS) -fvisibility=hidden \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes
 
@@ -50,7 +45,7 @@ lib_LTLIBRARIES += libosprt/libosprt.la
 libosprt_libosprt_la_SOURCES = $(OSPRT_SOURCES)
 libosprt_libosprt_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
 libosprt_libosprt_la_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_libosprt_la_LIBADD = $(PTHREAD_LIBS) -lm
+libosprt_libosprt_la_LIBADD = libosprt/format/libospformat.la $(PTHREAD_LIBS) -lm
 libosprt_libosprt_la_LDFLAGS = -version-info 0:0:0
 
 ## --- unit tests --------------------------------------------------------------------------------
@@ -61,7 +56,7 @@ check_LTLIBRARIES += libosprt/tests/libosprt-check.la
 libosprt_tests_libosprt_check_la_SOURCES = $(OSPRT_SOURCES)
 libosprt_tests_libosprt_check_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
 libosprt_tests_libosprt_check_la_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_libosprt_check_la_LIBADD = -lm
+libosprt_tests_libosprt_check_la_LIBADD = libosprt/format/libospformat.la -lm
 
 OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
 	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist \
@@ -104,8 +99,8 @@ libosprt_tests_t_paths_LDADD = $(OSPRT_WHITEBOX_LDADD)
 libosprt_tests_t_forest_SOURCES = libosprt/tests/t_forest.c libosprt/tests/testutil.h
 libosprt_tests_t_forest_LDADD = $(OSPRT_WHITEBOX_LDADD)
 
-## t_publish: the view writer (viewwrite.c) against a checker of its own and the tsv report's
-## stats, the publisher and its seqlock under stress (two reader threads), the segment's
+## t_publish: the view writer (viewwrite.c) against ospview's parser (libosprt/format/) and the
+## tsv report's stats, the publisher and its seqlock under stress (two reader threads), the segment's
 ## lifecycle (exit, stale sweep, publish=off, a taken name, exec, fork) in child processes.
 libosprt_tests_t_publish_SOURCES = libosprt/tests/t_publish.c libosprt/tests/testutil.h
 libosprt_tests_t_publish_LDADD = $(OSPRT_WHITEBOX_LDADD)

@@ -2,9 +2,12 @@
  *
  * A profiler must never stop the program it profiles, so a bad option is
  * not an error: it gets one line on stderr naming it and listing what is
- * accepted, keeps its default, and the program runs on.  The keys live in
- * one table (name, parser, accepted values) so that the list printed in
- * those lines can never drift from what the parser really accepts.
+ * accepted, keeps its default, and the program runs on.  The keys are data:
+ * one table of descriptors (name, kind, field, bounds, default, accepted
+ * names), and one parser, one "accepted" text and one default per kind,
+ * so that the lines printed, the defaults and doc/osp.md's table (checked
+ * against osp_options_table by t_options) cannot drift from what is
+ * really accepted.
  *
  * In a privileged process (AT_SECURE) OSP_OPTIONS is not read at all
  * (osp_options_from_env): it is the caller's environment, and would let
@@ -18,22 +21,16 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <unistd.h>
 
-struct osp_key
-{
-  const char *name;
-  const char *accepted; /* shown after a bad value */
-  /* Returns 0, or -1 if VALUE is not accepted (O unchanged). */
-  int (*parse) (struct osp_options *o, const char *value);
-};
-
 /* Strict unsigned decimal in [LO, HI]: no sign, no spaces, no suffix. */
 static int
-parse_u32 (const char *value, uint32_t lo, uint32_t hi, uint32_t *out)
+parse_dec (const char *value, uint64_t lo, uint64_t hi, uint64_t *out)
 {
   if (*value < '0' || *value > '9')
     return -1;
@@ -42,7 +39,7 @@ parse_u32 (const char *value, uint32_t lo, uint32_t hi, uint32_t *out)
   unsigned long long v = strtoull (value, &end, 10);
   if (errno != 0 || *end != '\0' || v < lo || v > hi)
     return -1;
-  *out = (uint32_t) v;
+  *out = v;
   return 0;
 }
 
@@ -101,30 +98,19 @@ parse_bytes (const char *value, uint64_t lo, uint64_t hi, uint64_t *out)
   return 0;
 }
 
-/* A power of two in [2, 65536]. */
+/* An octal number of at most four digits in [0, HI] with no bits outside
+   HI (a file mode: 600, 0640, 0644). */
 static int
-parse_pow2 (const char *value, uint32_t *out)
+parse_octal (const char *value, uint64_t hi, uint64_t *out)
 {
-  uint32_t v;
-  if (parse_u32 (value, 2, 65536, &v) != 0 || (v & (v - 1)) != 0)
+  if (*value < '0' || *value > '7' || strlen (value) > 4)
+    return -1;
+  errno = 0;
+  char *end;
+  unsigned long v = strtoul (value, &end, 8);
+  if (errno != 0 || *end != '\0' || (v & ~hi) != 0)
     return -1;
   *out = v;
-  return 0;
-}
-
-static int
-parse_mode (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "subpaths") == 0)
-    o->mode = OSP_MODE_SUBPATHS;
-  else if (strcmp (value, "subpaths-exact") == 0)
-    o->mode = OSP_MODE_SUBPATHS_EXACT;
-  else if (strcmp (value, "blocks") == 0)
-    o->mode = OSP_MODE_BLOCKS;
-  else if (strcmp (value, "off") == 0)
-    o->mode = OSP_MODE_OFF;
-  else
-    return -1;
   return 0;
 }
 
@@ -175,496 +161,418 @@ anchor_template (char *out, const char *value)
   return 0;
 }
 
-static int
-parse_report (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "none") == 0)
-    o->report = OSP_REPORT_NONE;
-  else if (strcmp (value, "stderr") == 0)
-    o->report = OSP_REPORT_STDERR;
-  else if (strcmp (value, "stdout") == 0)
-    o->report = OSP_REPORT_STDOUT;
-  else
-    {
-      if (anchor_template (o->report_path, value) != 0)
-        return -1;
-      o->report = OSP_REPORT_FILE;
-    }
-  return 0;
-}
+/* ---- the keys as data ------------------------------------------------ */
 
-static int
-parse_report_format (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "text") == 0)
-    o->report_format = OSP_FORMAT_TEXT;
-  else if (strcmp (value, "tsv") == 0)
-    o->report_format = OSP_FORMAT_TSV;
-  else
-    return -1;
-  return 0;
-}
-
-static int
-parse_report_top (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 100000, &o->report_top);
-}
-
-static int
-parse_max_functions (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 16777216, &o->max_functions);
-}
-
-static int
-parse_verbose (struct osp_options *o, const char *value)
-{
-  uint32_t v;
-  if (parse_u32 (value, 0, 1, &v) != 0)
-    return -1;
-  o->verbose = (int) v;
-  return 0;
-}
-
-static int
-parse_interval (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 1000000000, &o->interval);
-}
-
-static int
-parse_gain (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 0, 1000000000, &o->gain);
-}
-
-static int
-parse_min_length (struct osp_options *o, const char *value)
-{
-  return parse_pow2 (value, &o->min_length);
-}
-
-static int
-parse_max_length (struct osp_options *o, const char *value)
-{
-  return parse_pow2 (value, &o->max_length);
-}
-
-static int
-parse_length_bias (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "geometric") == 0)
-    o->length_bias = OSP_BIAS_GEOMETRIC;
-  else if (strcmp (value, "uniform") == 0)
-    o->length_bias = OSP_BIAS_UNIFORM;
-  else if (strcmp (value, "long") == 0)
-    o->length_bias = OSP_BIAS_LONG;
-  else
-    return -1;
-  return 0;
-}
-
-static int
-parse_hotlist_bytes (struct osp_options *o, const char *value)
-{
-  return parse_bytes (value, HL_MIN_BYTES, (uint64_t) 1 << 32,
-                      &o->hotlist_bytes);
-}
-
-static int
-parse_policy (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "concise") == 0)
-    o->policy = HL_CONCISE;
-  else if (strcmp (value, "spacesaving") == 0)
-    o->policy = HL_SPACE_SAVING;
-  else
-    return -1;
-  return 0;
-}
-
-static int
-parse_encoding (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "sequence") == 0)
-    o->encoding = HL_ENC_SEQUENCE;
-  else if (strcmp (value, "xor") == 0)
-    o->encoding = HL_ENC_XOR;
-  else if (strcmp (value, "rotation") == 0)
-    o->encoding = HL_ENC_ROTATION;
-  else
-    return -1;
-  return 0;
-}
-
-static int
-parse_seed (struct osp_options *o, const char *value)
-{
-  if (parse_u64 (value, &o->seed) != 0)
-    return -1;
-  o->seed_set = 1;
-  return 0;
-}
-
-static int
-parse_exact_max (struct osp_options *o, const char *value)
-{
-  return parse_pow2 (value, &o->exact_max);
-}
-
-static int
-parse_exact_bytes (struct osp_options *o, const char *value)
-{
-  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 34,
-                      &o->exact_bytes);
-}
-
-/* Signals a program rarely uses for itself; "SIG" prefix optional. */
-static const struct
+/* A named value of a key ("subpaths" is OSP_MODE_SUBPATHS). */
+struct osp_choice
 {
   const char *name;
-  int sig;
-} report_signals[] = {
-  { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 }, { "HUP", SIGHUP },
-  { "WINCH", SIGWINCH }, { "URG", SIGURG }, { "PWR", SIGPWR },
+  int value;
 };
 
-static int
-parse_signal (const char *value, int *out)
+static const struct osp_choice mode_choices[]
+    = { { "subpaths", OSP_MODE_SUBPATHS },
+        { "subpaths-exact", OSP_MODE_SUBPATHS_EXACT },
+        { "blocks", OSP_MODE_BLOCKS },
+        { "off", OSP_MODE_OFF },
+        { NULL, 0 } };
+static const struct osp_choice report_choices[]
+    = { { "stderr", OSP_REPORT_STDERR },
+        { "stdout", OSP_REPORT_STDOUT },
+        { "none", OSP_REPORT_NONE },
+        { NULL, 0 } };
+static const struct osp_choice format_choices[]
+    = { { "text", OSP_FORMAT_TEXT }, { "tsv", OSP_FORMAT_TSV }, { NULL, 0 } };
+static const struct osp_choice bias_choices[]
+    = { { "geometric", OSP_BIAS_GEOMETRIC },
+        { "uniform", OSP_BIAS_UNIFORM },
+        { "long", OSP_BIAS_LONG },
+        { NULL, 0 } };
+static const struct osp_choice policy_choices[]
+    = { { "concise", HL_CONCISE },
+        { "spacesaving", HL_SPACE_SAVING },
+        { NULL, 0 } };
+static const struct osp_choice encoding_choices[]
+    = { { "sequence", HL_ENC_SEQUENCE },
+        { "xor", HL_ENC_XOR },
+        { "rotation", HL_ENC_ROTATION },
+        { NULL, 0 } };
+static const struct osp_choice paths_choices[]
+    = { { "counter", OSP_PATHS_COUNTER },
+        { "timer", OSP_PATHS_TIMER },
+        { "exhaustive", OSP_PATHS_EXHAUSTIVE },
+        { "off", OSP_PATHS_OFF },
+        { NULL, 0 } };
+static const struct osp_choice forest_choices[]
+    = { { "burst", OSP_FOREST_BURST },
+        { "exhaustive", OSP_FOREST_EXHAUSTIVE },
+        { "off", OSP_FOREST_OFF },
+        { NULL, 0 } };
+static const struct osp_choice onoff_choices[]
+    = { { "on", 1 }, { "off", 0 }, { NULL, 0 } };
+static const struct osp_choice none_choices[] = { { "none", 0 }, { NULL, 0 } };
+/* Signals a program rarely uses for itself; "SIG" prefix optional. */
+static const struct osp_choice signal_choices[]
+    = { { "none", 0 },        { "USR1", SIGUSR1 }, { "USR2", SIGUSR2 },
+        { "HUP", SIGHUP },    { "WINCH", SIGWINCH }, { "URG", SIGURG },
+        { "PWR", SIGPWR },    { NULL, 0 } };
+
+/* How a key's value is read; each kind has one parser, one line of
+   "accepted" text and one way to print its default (key_value_text). */
+enum osp_kind
 {
-  if (strcmp (value, "none") == 0)
-    {
-      *out = 0;
-      return 0;
-    }
-  if (strncmp (value, "SIG", 3) == 0)
-    value += 3;
-  for (size_t i = 0; i < sizeof report_signals / sizeof *report_signals; i++)
-    if (strcmp (value, report_signals[i].name) == 0)
-      {
-        *out = report_signals[i].sig;
-        return 0;
-      }
-  return -1;
-}
+  K_CHOICE, /* a name of CHOICES */
+  K_FLAG,   /* 0 or 1 */
+  K_U32,    /* an integer LO..HI */
+  K_POW2,   /* a power of two LO..HI */
+  K_BYTES,  /* a size LO..HI with an optional k/m/g suffix */
+  K_U64,    /* any 64-bit number, decimal or 0x hex */
+  K_SIGNAL, /* a name of CHOICES, the "SIG" prefix optional */
+  K_FILE,   /* a name of CHOICES, or a file template (%p %h %%) */
+  K_OCTAL,  /* an octal file mode within HI's bits */
+};
 
-const char *
-osp_signal_name (int sig)
+/* No second field (SET, PATH). */
+#define NOFIELD SIZE_MAX
+
+struct osp_key
 {
-  for (size_t i = 0; i < sizeof report_signals / sizeof *report_signals; i++)
-    if (report_signals[i].sig == sig)
-      return report_signals[i].name;
-  return "none";
-}
+  const char *name;
+  enum osp_kind kind;
+  size_t field, size; /* where the value goes in struct osp_options */
+  uint64_t lo, hi, def;
+  const struct osp_choice *choices;
+  size_t set;  /* an int set to 1 when the key is given, or NOFIELD */
+  size_t path; /* K_FILE: the template buffer (OSP_PATH_MAX), else NOFIELD */
+  int file_value; /* K_FILE: FIELD's value for a file (if FIELD is one) */
+  /* Around the generated "accepted" text: "milliseconds, " before,
+     " (0: no limit)" or ", at least min_length" after. */
+  const char *before, *after;
+};
 
-static int
-parse_report_signal (struct osp_options *o, const char *value)
-{
-  return parse_signal (value, &o->report_signal);
-}
+#define F(f)                                                                  \
+  offsetof (struct osp_options, f), sizeof ((struct osp_options *) 0)->f
+#define KB ((uint64_t) 1 << 10)
+#define MB ((uint64_t) 1 << 20)
+#define GB ((uint64_t) 1 << 30)
 
-static int
-parse_snapshot (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "none") == 0)
-    {
-      o->snapshot_path[0] = '\0';
-      return 0;
-    }
-  return anchor_template (o->snapshot_path, value);
-}
+#define CHOICE(n, f, c, d)                                                    \
+  { n, K_CHOICE, F (f), 0, 0, d, c, NOFIELD, NOFIELD, 0, "", "" }
+#define FLAG(n, f, d)                                                         \
+  { n, K_FLAG, F (f), 0, 1, d, NULL, NOFIELD, NOFIELD, 0, "", "" }
+#define U32(n, f, lo, hi, d, pre, post)                                       \
+  { n, K_U32, F (f), lo, hi, d, NULL, NOFIELD, NOFIELD, 0, pre, post }
+#define POW2(n, f, d, post)                                                   \
+  { n, K_POW2, F (f), 2, 65536, d, NULL, NOFIELD, NOFIELD, 0, "", post }
+#define BYTES(n, f, lo, hi, d)                                                \
+  { n, K_BYTES, F (f), lo, hi, d, NULL, NOFIELD, NOFIELD, 0, "", "" }
+#define SIGNAL(n, f, post)                                                    \
+  { n, K_SIGNAL, F (f), 0, 0, 0, signal_choices, NOFIELD, NOFIELD, 0, "", post }
 
-static int
-parse_snapshot_signal (struct osp_options *o, const char *value)
-{
-  return parse_signal (value, &o->snapshot_signal);
-}
-
-static int
-parse_snapshot_bytes (struct osp_options *o, const char *value)
-{
-  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 32,
-                      &o->snapshot_bytes);
-}
-
-static const char *const path_policy_names[] = { "counter", "timer",
-                                                 "exhaustive", "off" };
-
-const char *
-osp_path_policy_name (enum osp_path_policy p)
-{
-  return (unsigned) p < sizeof path_policy_names / sizeof *path_policy_names
-             ? path_policy_names[p]
-             : "?";
-}
-
-static int
-parse_paths (struct osp_options *o, const char *value)
-{
-  for (size_t i = 0; i < sizeof path_policy_names / sizeof *path_policy_names;
-       i++)
-    if (strcmp (value, path_policy_names[i]) == 0)
-      {
-        o->paths = (enum osp_path_policy) i;
-        return 0;
-      }
-  return -1;
-}
-
-static int
-parse_path_interval (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 1000000000, &o->path_interval);
-}
-
-static int
-parse_path_gain (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 0, 1000000000, &o->path_gain);
-}
-
-static int
-parse_path_samples (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 1000000, &o->path_samples);
-}
-
-static int
-parse_path_stride (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 1000000, &o->path_stride);
-}
-
-static int
-parse_path_period (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 60000, &o->path_period);
-}
-
-static int
-parse_path_bytes (struct osp_options *o, const char *value)
-{
-  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 32,
-                      &o->path_bytes);
-}
-
-static int
-parse_verify_paths (struct osp_options *o, const char *value)
-{
-  uint32_t v;
-  if (parse_u32 (value, 0, 1, &v) != 0)
-    return -1;
-  o->verify_paths = (int) v;
-  return 0;
-}
-
-static const char *const forest_policy_names[] = { "burst", "exhaustive",
-                                                   "off" };
-
-const char *
-osp_forest_policy_name (enum osp_forest_policy p)
-{
-  return (unsigned) p < sizeof forest_policy_names / sizeof *forest_policy_names
-             ? forest_policy_names[p]
-             : "?";
-}
-
-static int
-parse_forest (struct osp_options *o, const char *value)
-{
-  for (size_t i = 0;
-       i < sizeof forest_policy_names / sizeof *forest_policy_names; i++)
-    if (strcmp (value, forest_policy_names[i]) == 0)
-      {
-        o->forest = (enum osp_forest_policy) i;
-        o->forest_set = 1;
-        return 0;
-      }
-  return -1;
-}
-
-static int
-parse_forest_k (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 64, &o->forest_k);
-}
-
-static int
-parse_forest_burst (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 16, 1048576, &o->forest_burst);
-}
-
-static int
-parse_forest_interval (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 1000000000, &o->forest_interval);
-}
-
-static int
-parse_forest_bytes (struct osp_options *o, const char *value)
-{
-  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 32,
-                      &o->forest_bytes);
-}
-
-static int
-parse_forest_threads (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 1, 4096, &o->forest_threads);
-}
-
-static int
-parse_forest_prune (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 0, 100, &o->forest_prune);
-}
-
-static int
-parse_publish (struct osp_options *o, const char *value)
-{
-  if (strcmp (value, "on") == 0)
-    o->publish = 1;
-  else if (strcmp (value, "off") == 0)
-    o->publish = 0;
-  else
-    return -1;
-  return 0;
-}
-
-static int
-parse_publish_ms (struct osp_options *o, const char *value)
-{
-  return parse_u32 (value, 50, 60000, &o->publish_ms);
-}
-
-static int
-parse_publish_bytes (struct osp_options *o, const char *value)
-{
-  return parse_bytes (value, (uint64_t) 1 << 16, (uint64_t) 1 << 30,
-                      &o->publish_bytes);
-}
-
-/* An octal file mode without execute bits (a report is not a program),
-   e.g. 600, 0640, 0644. */
-static int
-parse_file_mode (struct osp_options *o, const char *value)
-{
-  if (*value < '0' || *value > '7' || strlen (value) > 4)
-    return -1;
-  errno = 0;
-  char *end;
-  unsigned long v = strtoul (value, &end, 8);
-  if (errno != 0 || *end != '\0' || (v & ~0666ul) != 0)
-    return -1;
-  o->file_mode = (uint32_t) v;
-  return 0;
-}
-
+/* Every key, in the order the messages list them.  The doc's table of
+   keys (doc/osp.md) is checked against this one by t_options. */
 static const struct osp_key keys[] = {
-  { "mode", "subpaths, subpaths-exact, blocks, off", parse_mode },
-  { "report", "stderr, stdout, none, or a file path with %p %h %%",
-    parse_report },
-  { "report_format", "text, tsv", parse_report_format },
-  { "report_top", "an integer 1..100000", parse_report_top },
-  { "max_functions", "an integer 1..16777216", parse_max_functions },
-  { "verbose", "0, 1", parse_verbose },
-  { "interval", "an integer 1..1000000000", parse_interval },
-  { "gain", "an integer 0..1000000000 (0: no limit)", parse_gain },
-  { "min_length", "a power of two 2..65536, at most max_length",
-    parse_min_length },
-  { "max_length", "a power of two 2..65536, at least min_length",
-    parse_max_length },
-  { "length_bias", "geometric, uniform, long", parse_length_bias },
-  { "hotlist_bytes", "a size 4K..4G, suffix k/K, m/M or g/G allowed",
-    parse_hotlist_bytes },
-  { "policy", "concise, spacesaving", parse_policy },
-  { "encoding", "sequence, xor, rotation", parse_encoding },
-  { "seed", "an integer 0..18446744073709551615 or 0x hex", parse_seed },
-  { "exact_max", "a power of two 2..65536, at least min_length",
-    parse_exact_max },
-  { "exact_bytes", "a size 64K..16G, suffix k/K, m/M or g/G allowed",
-    parse_exact_bytes },
-  { "report_signal", "none, USR1, USR2, HUP, WINCH, URG, PWR (SIG prefix "
-                     "optional)", parse_report_signal },
-  { "paths", "counter, timer, exhaustive, off", parse_paths },
-  { "path_interval", "an integer 1..1000000000", parse_path_interval },
-  { "path_gain", "an integer 0..1000000000 (0: no limit)", parse_path_gain },
-  { "path_samples", "an integer 1..1000000", parse_path_samples },
-  { "path_stride", "an integer 1..1000000", parse_path_stride },
-  { "path_period", "milliseconds, an integer 1..60000", parse_path_period },
-  { "path_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
-    parse_path_bytes },
-  { "verify_paths", "0, 1", parse_verify_paths },
-  { "forest", "burst, exhaustive, off", parse_forest },
-  { "forest_k", "an integer 1..64", parse_forest_k },
-  { "forest_burst", "an integer 16..1048576", parse_forest_burst },
-  { "forest_interval", "an integer 1..1000000000", parse_forest_interval },
-  { "forest_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
-    parse_forest_bytes },
-  { "forest_threads", "an integer 1..4096", parse_forest_threads },
-  { "forest_prune", "a percentage, an integer 0..100", parse_forest_prune },
-  { "publish", "on, off", parse_publish },
-  { "publish_ms", "milliseconds, an integer 50..60000", parse_publish_ms },
-  { "publish_bytes", "a size 64K..1G, suffix k/K, m/M or g/G allowed",
-    parse_publish_bytes },
-  { "snapshot", "none, or a file path with %p %h %%", parse_snapshot },
-  { "snapshot_signal", "none, USR1, USR2, HUP, WINCH, URG, PWR (SIG prefix "
-                       "optional), not report_signal's", parse_snapshot_signal },
-  { "snapshot_bytes", "a size 64K..4G, suffix k/K, m/M or g/G allowed",
-    parse_snapshot_bytes },
-  { "file_mode", "an octal mode without execute bits, 0..0666 (e.g. 0644)",
-    parse_file_mode },
+  CHOICE ("mode", mode, mode_choices, OSP_MODE_SUBPATHS),
+  { "report", K_FILE, F (report), 0, 0, OSP_REPORT_STDERR, report_choices,
+    NOFIELD, offsetof (struct osp_options, report_path), OSP_REPORT_FILE, "",
+    "" },
+  CHOICE ("report_format", report_format, format_choices, OSP_FORMAT_TEXT),
+  U32 ("report_top", report_top, 1, 100000, 20, "", ""),
+  U32 ("max_functions", max_functions, 1, 16777216, 65536, "", ""),
+  FLAG ("verbose", verbose, 0),
+  U32 ("interval", interval, 1, 1000000000, 1000, "", ""),
+  U32 ("gain", gain, 0, 1000000000, 300, "", " (0: no limit)"),
+  POW2 ("min_length", min_length, 2, ", at most max_length"),
+  POW2 ("max_length", max_length, 1024, ", at least min_length"),
+  CHOICE ("length_bias", length_bias, bias_choices, OSP_BIAS_GEOMETRIC),
+  BYTES ("hotlist_bytes", hotlist_bytes, HL_MIN_BYTES, 4 * GB, 64 * KB),
+  CHOICE ("policy", policy, policy_choices, HL_CONCISE),
+  CHOICE ("encoding", encoding, encoding_choices, HL_ENC_SEQUENCE),
+  { "seed", K_U64, F (seed), 0, UINT64_MAX, 0, NULL,
+    offsetof (struct osp_options, seed_set), NOFIELD, 0, "", "" },
+  POW2 ("exact_max", exact_max, 32, ", at least min_length"),
+  BYTES ("exact_bytes", exact_bytes, 64 * KB, 16 * GB, 256 * MB),
+  SIGNAL ("report_signal", report_signal, ""),
+  CHOICE ("paths", paths, paths_choices, OSP_PATHS_COUNTER),
+  U32 ("path_interval", path_interval, 1, 1000000000, 1000, "", ""),
+  U32 ("path_gain", path_gain, 0, 1000000000, 300, "", " (0: no limit)"),
+  U32 ("path_samples", path_samples, 1, 1000000, 64, "", ""),
+  U32 ("path_stride", path_stride, 1, 1000000, 17, "", ""),
+  U32 ("path_period", path_period, 1, 60000, 10, "milliseconds, ", ""),
+  BYTES ("path_bytes", path_bytes, 64 * KB, 4 * GB, 4 * MB),
+  FLAG ("verify_paths", verify_paths, 0),
+  { "forest", K_CHOICE, F (forest), 0, 0, OSP_FOREST_BURST, forest_choices,
+    offsetof (struct osp_options, forest_set), NOFIELD, 0, "", "" },
+  U32 ("forest_k", forest_k, 1, 64, 8, "", ""),
+  U32 ("forest_burst", forest_burst, 16, 1048576, 256, "", ""),
+  U32 ("forest_interval", forest_interval, 1, 1000000000, 65536, "", ""),
+  BYTES ("forest_bytes", forest_bytes, 64 * KB, 4 * GB, 2 * MB),
+  U32 ("forest_threads", forest_threads, 1, 4096, 64, "", ""),
+  U32 ("forest_prune", forest_prune, 0, 100, 10, "a percentage, ", ""),
+  CHOICE ("publish", publish, onoff_choices, 1),
+  U32 ("publish_ms", publish_ms, 50, 60000, 500, "milliseconds, ", ""),
+  BYTES ("publish_bytes", publish_bytes, 64 * KB, 1 * GB, 4 * MB),
+  { "snapshot", K_FILE, NOFIELD, 0, 0, 0, 0, none_choices, NOFIELD,
+    offsetof (struct osp_options, snapshot_path), 0, "", "" },
+  SIGNAL ("snapshot_signal", snapshot_signal, ", not report_signal's"),
+  BYTES ("snapshot_bytes", snapshot_bytes, 64 * KB, 4 * GB, 256 * MB),
+  { "file_mode", K_OCTAL, F (file_mode), 0, 0666, 0600, NULL, NOFIELD,
+    NOFIELD, 0, "", "" },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
+
+static void
+store (struct osp_options *o, size_t field, size_t size, uint64_t v)
+{
+  char *at = (char *) o + field;
+  if (size == sizeof (uint64_t))
+    memcpy (at, &v, sizeof v);
+  else
+    {
+      uint32_t w = (uint32_t) v; /* int, enum and uint32_t fields */
+      memcpy (at, &w, sizeof w);
+    }
+}
+
+static const struct osp_choice *
+choice_named (const struct osp_choice *c, const char *name)
+{
+  for (; c->name != NULL; c++)
+    if (strcmp (c->name, name) == 0)
+      return c;
+  return NULL;
+}
+
+static const char *
+choice_name (const struct osp_choice *c, int value)
+{
+  for (; c->name != NULL; c++)
+    if (c->value == value)
+      return c->name;
+  return NULL;
+}
+
+/* Parse VALUE for key K into O: 0, or -1 (O unchanged). */
+static int
+key_parse (const struct osp_key *k, struct osp_options *o, const char *value)
+{
+  uint64_t v = 0;
+  const struct osp_choice *c;
+  switch (k->kind)
+    {
+    case K_CHOICE:
+      if ((c = choice_named (k->choices, value)) == NULL)
+        return -1;
+      v = (uint64_t) (unsigned) c->value;
+      break;
+    case K_FLAG:
+    case K_U32:
+      if (parse_dec (value, k->lo, k->hi, &v) != 0)
+        return -1;
+      break;
+    case K_POW2:
+      if (parse_dec (value, k->lo, k->hi, &v) != 0 || (v & (v - 1)) != 0)
+        return -1;
+      break;
+    case K_BYTES:
+      if (parse_bytes (value, k->lo, k->hi, &v) != 0)
+        return -1;
+      break;
+    case K_U64:
+      if (parse_u64 (value, &v) != 0)
+        return -1;
+      break;
+    case K_SIGNAL:
+      {
+        int prefixed = strncmp (value, "SIG", 3) == 0; /* not for "none" */
+        c = choice_named (k->choices, prefixed ? value + 3 : value);
+        if (c == NULL || (prefixed && c->value == 0))
+          return -1;
+        v = (uint64_t) (unsigned) c->value;
+        break;
+      }
+    case K_FILE:
+      {
+        char *path = (char *) o + k->path;
+        if ((c = choice_named (k->choices, value)) != NULL)
+          {
+            v = (uint64_t) (unsigned) c->value;
+            if (k->field == NOFIELD)
+              path[0] = '\0'; /* "none" is the empty template */
+          }
+        else if (anchor_template (path, value) != 0)
+          return -1;
+        else
+          v = (uint64_t) (unsigned) k->file_value;
+        break;
+      }
+    case K_OCTAL:
+      if (parse_octal (value, k->hi, &v) != 0)
+        return -1;
+      break;
+    }
+  if (k->field != NOFIELD)
+    store (o, k->field, k->size, v);
+  if (k->set != NOFIELD)
+    store (o, k->set, sizeof (int), 1);
+  return 0;
+}
+
+/* The values key K accepts, as the messages say them. */
+static void
+key_accepted (FILE *out, const struct osp_key *k)
+{
+  fputs (k->before, out);
+  switch (k->kind)
+    {
+    case K_CHOICE:
+    case K_SIGNAL:
+    case K_FILE:
+      for (const struct osp_choice *c = k->choices; c->name; c++)
+        fprintf (out, "%s%s", c == k->choices ? "" : ", ", c->name);
+      if (k->kind == K_SIGNAL)
+        fputs (" (SIG prefix optional)", out);
+      if (k->kind == K_FILE)
+        fputs (", or a file path with %p %h %%", out);
+      break;
+    case K_FLAG:
+      fputs ("0, 1", out);
+      break;
+    case K_U32:
+      fprintf (out, "an integer %llu..%llu", (unsigned long long) k->lo,
+               (unsigned long long) k->hi);
+      break;
+    case K_POW2:
+      fprintf (out, "a power of two %llu..%llu", (unsigned long long) k->lo,
+               (unsigned long long) k->hi);
+      break;
+    case K_BYTES:
+      {
+        char lo[32], hi[32];
+        fprintf (out, "a size %s..%s, suffix k/K, m/M or g/G allowed",
+                 osp_options_size_text (lo, sizeof lo, k->lo),
+                 osp_options_size_text (hi, sizeof hi, k->hi));
+        break;
+      }
+    case K_U64:
+      fprintf (out, "an integer 0..%llu or 0x hex",
+               (unsigned long long) k->hi);
+      break;
+    case K_OCTAL:
+      fprintf (out, "an octal mode without execute bits, 0..0%llo "
+               "(e.g. 0644)", (unsigned long long) k->hi);
+      break;
+    }
+  fputs (k->after, out);
+}
+
+const char *
+osp_options_size_text (char *buf, size_t n, uint64_t bytes)
+{
+  static const char units[] = "KMG";
+  int u = -1;
+  while (u < 2 && bytes >= 1024 && bytes % 1024 == 0)
+    {
+      bytes /= 1024;
+      u++;
+    }
+  if (u < 0)
+    snprintf (buf, n, "%llu", (unsigned long long) bytes);
+  else
+    snprintf (buf, n, "%llu%c", (unsigned long long) bytes, units[u]);
+  return buf;
+}
 
 void
 osp_options_defaults (struct osp_options *o)
 {
   memset (o, 0, sizeof *o);
-  o->mode = OSP_MODE_SUBPATHS;
-  o->report = OSP_REPORT_STDERR;
-  o->report_format = OSP_FORMAT_TEXT;
-  o->report_top = 20;
-  o->max_functions = 65536;
-  o->verbose = 0;
-  o->interval = 1000;
-  o->gain = 300;
-  o->min_length = 2;
-  o->max_length = 1024;
-  o->length_bias = OSP_BIAS_GEOMETRIC;
-  o->hotlist_bytes = 64 * 1024;
-  o->policy = HL_CONCISE;
-  o->encoding = HL_ENC_SEQUENCE;
-  o->seed = 0;
-  o->seed_set = 0;
-  o->exact_max = 32;
-  o->exact_bytes = (uint64_t) 256 << 20;
-  o->report_signal = 0;
-  o->paths = OSP_PATHS_COUNTER;
-  o->path_interval = 1000;
-  o->path_gain = 300;
-  o->path_samples = 64;
-  o->path_stride = 17;
-  o->path_period = 10;
-  o->path_bytes = (uint64_t) 4 << 20;
-  o->verify_paths = 0;
-  o->forest = OSP_FOREST_BURST;
-  o->forest_set = 0;
-  o->forest_k = 8;
-  o->forest_burst = 256;
-  o->forest_interval = 65536;
-  o->forest_bytes = (uint64_t) 2 << 20;
-  o->forest_threads = 64;
-  o->forest_prune = 10;
-  o->publish = 1;
-  o->publish_ms = 500;
-  o->publish_bytes = (uint64_t) 4 << 20;
-  o->snapshot_path[0] = '\0';
-  o->snapshot_signal = 0;
-  o->snapshot_bytes = (uint64_t) 256 << 20;
-  o->file_mode = 0600;
+  for (size_t i = 0; i < NKEYS; i++)
+    if (keys[i].field != NOFIELD)
+      store (o, keys[i].field, keys[i].size, keys[i].def);
+}
+
+/* A key's default as doc/osp.md's table shows it. */
+static void
+key_default (FILE *out, const struct osp_key *k)
+{
+  char buf[32];
+  switch (k->kind)
+    {
+    case K_CHOICE:
+    case K_SIGNAL:
+    case K_FILE:
+      fprintf (out, "`%s`", choice_name (k->choices, (int) k->def));
+      break;
+    case K_FLAG:
+    case K_U32:
+    case K_POW2:
+      fprintf (out, "%llu", (unsigned long long) k->def);
+      break;
+    case K_BYTES:
+      fprintf (out, "`%s`", osp_options_size_text (buf, sizeof buf, k->def));
+      break;
+    case K_U64:
+      fputs ("random, printed in the report", out); /* seed_set 0 */
+      break;
+    case K_OCTAL:
+      fprintf (out, "`0%llo`", (unsigned long long) k->def);
+      break;
+    }
+}
+
+void
+osp_options_table (FILE *out)
+{
+  fputs ("| key | accepted | default |\n|---|---|---|\n", out);
+  for (size_t i = 0; i < NKEYS; i++)
+    {
+      fprintf (out, "| `%s` | ", keys[i].name);
+      key_accepted (out, &keys[i]);
+      fputs (" | ", out);
+      key_default (out, &keys[i]);
+      fputs (" |\n", out);
+    }
+}
+
+const char *
+osp_signal_name (int sig)
+{
+  const char *n = choice_name (signal_choices, sig);
+  return n ? n : "none";
+}
+
+const char *
+osp_option_value_name (const char *key, int value)
+{
+  for (size_t i = 0; i < NKEYS; i++)
+    if (keys[i].choices != NULL && strcmp (keys[i].name, key) == 0)
+      {
+        const char *n = choice_name (keys[i].choices, value);
+        return n ? n : "?";
+      }
+  return "?";
+}
+
+const char *
+osp_mode_name (enum osp_mode m)
+{
+  const char *n = choice_name (mode_choices, (int) m);
+  return n ? n : "?";
+}
+
+const char *
+osp_path_policy_name (enum osp_path_policy p)
+{
+  const char *n = choice_name (paths_choices, (int) p);
+  return n ? n : "?";
+}
+
+const char *
+osp_forest_policy_name (enum osp_forest_policy p)
+{
+  const char *n = choice_name (forest_choices, (int) p);
+  return n ? n : "?";
 }
 
 static void
@@ -701,13 +609,16 @@ parse_item (struct osp_options *o, const char *item, size_t len, FILE *err)
   for (size_t i = 0; i < NKEYS; i++)
     if (strcmp (buf, keys[i].name) == 0)
       {
-        if (keys[i].parse (o, value) == 0)
+        if (key_parse (&keys[i], o, value) == 0)
           return 0;
         if (err)
-          fprintf (err,
-                   "osp: OSP_OPTIONS: bad value '%s' for key '%s' "
-                   "(accepted: %s)\n",
-                   value, keys[i].name, keys[i].accepted);
+          {
+            fprintf (err,
+                     "osp: OSP_OPTIONS: bad value '%s' for key '%s' "
+                     "(accepted: ", value, keys[i].name);
+            key_accepted (err, &keys[i]);
+            fputs (")\n", err);
+          }
         return 1;
       }
   if (err)

@@ -34,9 +34,9 @@
  *                 the block-sequence printing the path report shares
  *   report-paths.c    the path and edge sections appended to either report
  *   report-forest.c   the prefix-forest section appended to either report
- *   crc32.c       CRC-32 of the view's sections (crc32.h, shared with
- *                 ospview)
- *   strtab.c      a view's string table (strtab.h, shared with ospview)
+ *   format/       the view format library (libospformat.la, shared with
+ *                 ospview and the tests): CRC-32, string tables,
+ *                 snapshot files, validating and building views
  *   viewwrite.c   a profile as a view (include/osp/view.h)
  *   publish.c     the shared-memory segment (include/osp/shm.h): views
  *                 published by a runtime thread started on a viewer's
@@ -183,8 +183,17 @@ const char *osp_signal_name (int sig);
 /* The name of policy P as written in OSP_OPTIONS and reports. */
 const char *osp_path_policy_name (enum osp_path_policy p);
 const char *osp_forest_policy_name (enum osp_forest_policy p);
+const char *osp_mode_name (enum osp_mode m);
+/* The name of VALUE of key KEY as written in OSP_OPTIONS ("xor" for
+   encoding HL_ENC_XOR): the options table's, "?" if it has none. */
+const char *osp_option_value_name (const char *key, int value);
 
 void osp_options_defaults (struct osp_options *o);
+/* Every key as a markdown table (key, accepted values, default), in the
+   order of the messages; t_options checks doc/osp.md's table against it. */
+void osp_options_table (FILE *out);
+/* BYTES as the options write sizes: "64K", "4G", "1000". */
+const char *osp_options_size_text (char *buf, size_t n, uint64_t bytes);
 /* Parse SPEC ("key=value:key=value", may be NULL) into O, writing one line
    per problem to ERR (may be NULL).  Returns the number of problems; a key
    with a problem keeps its previous value. */

@@ -11,6 +11,7 @@
  */
 #define _GNU_SOURCE
 #include "osprt.h"
+#include "steps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,31 +25,10 @@ osp_subpath_mode (const struct osp_profile *p)
   return p->mode == OSP_MODE_SUBPATHS || p->mode == OSP_MODE_SUBPATHS_EXACT;
 }
 
-static const char *
-mode_name (enum osp_mode m)
-{
-  return m == OSP_MODE_SUBPATHS         ? "subpaths"
-         : m == OSP_MODE_SUBPATHS_EXACT ? "subpaths-exact"
-         : m == OSP_MODE_BLOCKS         ? "blocks"
-                                        : "off";
-}
-
-static const char *const policy_names[] = { "concise", "spacesaving" };
-static const char *const encoding_names[] = { "sequence", "xor",
-                                              "rotation" };
-static const char *const bias_names[] = { "geometric", "uniform", "long" };
-
-/* A step of a decoded subpath: consecutive blocks of one function whose
-   lines continue each other, shown as one file:first-last. */
-struct step
-{
-  uint32_t fi; /* index into p->fns, UINT32_MAX if the id is unknown */
-  uint32_t first, last, gid;
-};
-
+/* The blocks GIDS as steps (steps.h, the rule ospview's rows share). */
 static size_t
 steps_of (const struct osp_profile *p, const uint32_t *gids, uint32_t len,
-          struct step *out)
+          struct osp_step *out)
 {
   size_t n = 0;
   for (uint32_t i = 0; i < len; i++)
@@ -60,37 +40,19 @@ steps_of (const struct osp_profile *p, const uint32_t *gids, uint32_t len,
         {
           lf = p->fns[fi]->blocks[b].line_first;
           ll = p->fns[fi]->blocks[b].line_last;
-          if (ll < lf)
-            ll = lf;
         }
-      struct step *prev = n ? &out[n - 1] : NULL;
-      if (prev && fi != UINT32_MAX && prev->fi == fi
-          && (lf == 0
-              || (prev->first != 0 && lf >= prev->first
-                  && lf <= prev->last + 1)))
-        {
-          if (ll > prev->last)
-            prev->last = ll;
-          continue;
-        }
-      if (prev && fi != UINT32_MAX && prev->fi == fi && prev->first == 0)
-        {
-          prev->first = lf;
-          prev->last = ll;
-          continue;
-        }
-      out[n++] = (struct step) { fi, lf, ll, gids[i] };
+      n = osp_steps_add (out, n, fi, lf, ll, gids[i]);
     }
   return n;
 }
 
 static void
-print_step (FILE *out, const struct osp_profile *p, const struct step *st,
+print_step (FILE *out, const struct osp_profile *p, const struct osp_step *st,
             uint32_t *shown_fi)
 {
   if (st->fi == UINT32_MAX)
     {
-      fprintf (out, "?#%u", st->gid);
+      fprintf (out, "?#%u", st->id);
       *shown_fi = UINT32_MAX;
       return;
     }
@@ -106,24 +68,20 @@ print_step (FILE *out, const struct osp_profile *p, const struct step *st,
     fprintf (out, "%s:%u-%u", f->file, st->first, st->last);
 }
 
-/* Steps shown in text before and after the "..." of a long path. */
-#define HEAD_STEPS 8
-#define TAIL_STEPS 5
-
 int
 osp_print_blocks (FILE *out, const struct osp_profile *p,
                   const uint32_t *gids, uint32_t len)
 {
-  struct step *buf = malloc ((len ? len : 1) * sizeof *buf);
+  struct osp_step *buf = malloc ((len ? len : 1) * sizeof *buf);
   if (buf == NULL)
     return -1;
   size_t n = steps_of (p, gids, len, buf);
   uint32_t shown = UINT32_MAX - 1;
   for (size_t i = 0; i < n; i++)
     {
-      if (n > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
+      size_t skip = osp_steps_omitted (n, i);
+      if (skip > 0)
         {
-          size_t skip = n - HEAD_STEPS - TAIL_STEPS;
           fprintf (out, " -> ... (%zu steps omitted) ...", skip);
           i += skip - 1;
           shown = UINT32_MAX - 1; /* name the function again after it */
@@ -165,7 +123,7 @@ int
 osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                      const struct osp_options *o)
 {
-  osp_report_tsv_header (out, p, o, mode_name (p->mode));
+  osp_report_tsv_header (out, p, o, osp_mode_name (p->mode));
   for (uint32_t m = 0; m < p->nmods; m++)
     fprintf (out, "module\t%u\t%u\n", m, p->mods[m].nfunctions);
   for (uint32_t i = 0; i < p->nfns; i++)
@@ -233,7 +191,8 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
   if (p->mode == OSP_MODE_SUBPATHS)
     {
       osp_stat_u (out, "max_length", o->max_length);
-      osp_stat_s (out, "length_bias", bias_names[o->length_bias]);
+      osp_stat_s (out, "length_bias",
+                  osp_option_value_name ("length_bias", (int) o->length_bias));
       osp_stat_u (out, "interval", o->interval);
       osp_stat_u (out, "stretch", p->stretch);
       osp_stat_u (out, "gain_limit", o->gain);
@@ -249,8 +208,10 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
       osp_stat_u (out, "hotlist_bytes_used", p->hl.mem_used);
       osp_stat_u (out, "hotlist_bytes_peak", p->hl.mem_peak);
       osp_stat_u (out, "hotlist_bytes", p->hl.mem_bytes);
-      osp_stat_s (out, "policy", policy_names[o->policy]);
-      osp_stat_s (out, "encoding", encoding_names[o->encoding]);
+      osp_stat_s (out, "policy",
+                  osp_option_value_name ("policy", (int) o->policy));
+      osp_stat_s (out, "encoding",
+                  osp_option_value_name ("encoding", (int) o->encoding));
       osp_stat_u (out, "seed", p->seed);
       osp_stat_u (out, "strata", p->nstrata);
       for (uint32_t i = 0; i < p->nstrata; i++)
@@ -279,7 +240,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
 {
   const uint64_t *w = p->walk;
   int exact = p->mode == OSP_MODE_SUBPATHS_EXACT;
-  osp_report_header (out, p, o, mode_name (p->mode), -1);
+  osp_report_header (out, p, o, osp_mode_name (p->mode), -1);
 
   if (exact)
     {
@@ -331,13 +292,15 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                "  hot-list memory %zu used, %zu peak, %zu bound; "
                "policy %s, encoding %s\n",
                p->hl.mem_used, p->hl.mem_peak, p->hl.mem_bytes,
-               policy_names[o->policy], encoding_names[o->encoding]);
+               osp_option_value_name ("policy", (int) o->policy),
+               osp_option_value_name ("encoding", (int) o->encoding));
       fprintf (out,
                "  interval %u (skips now x%u: what every table would "
                "decline is not drawn), gain limit %u, lengths %u..%u, "
                "bias %s, seed %llu\n",
                o->interval, p->stretch, o->gain, o->min_length,
-               o->max_length, bias_names[o->length_bias],
+               o->max_length,
+               osp_option_value_name ("length_bias", (int) o->length_bias),
                (unsigned long long) p->seed);
     }
 

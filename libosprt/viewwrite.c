@@ -46,8 +46,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "crc32.h"
 #include "strtab.h"
+#include "viewbuild.h"
 #include "osp/view.h"
 
 /* ---- statistics ------------------------------------------------------ */
@@ -100,21 +100,6 @@ stat_sink (void *arg, const char *name, enum osp_stat_kind kind, uint64_t u,
 }
 
 /* ---- layout ---------------------------------------------------------- */
-
-static const char *
-mode_name (enum osp_mode m)
-{
-  return m == OSP_MODE_SUBPATHS         ? "subpaths"
-         : m == OSP_MODE_SUBPATHS_EXACT ? "subpaths-exact"
-         : m == OSP_MODE_BLOCKS         ? "blocks"
-                                        : "off";
-}
-
-static uint64_t
-align8 (uint64_t x)
-{
-  return (x + 7) & ~(uint64_t) 7;
-}
 
 /* Everything the writing pass needs, computed first. */
 struct plan
@@ -190,7 +175,7 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   pl->run_str[0] = osp_strtab_intern (&pl->strings, run->program);
   pl->run_str[1] = osp_strtab_intern (&pl->strings, run->args);
   pl->run_str[2] = osp_strtab_intern (&pl->strings, run->options);
-  pl->run_str[3] = osp_strtab_intern (&pl->strings, mode_name (p->mode));
+  pl->run_str[3] = osp_strtab_intern (&pl->strings, osp_mode_name (p->mode));
   if (p->paths.shown)
     pl->run_str[4]
         = osp_strtab_intern (&pl->strings,
@@ -245,9 +230,8 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   for (uint32_t r = 0; r < pl->nforest; r++)
     pl->forestids[r + 1] = pl->forestids[r] + p->forest.rows[r].nsteps;
 
-  pl->fixed = align8 (sizeof (struct osp_view_header))
-              + NSECTIONS * sizeof (struct osp_view_section)
-              + align8 (pl->strings.len) + sizeof (struct osp_vrun)
+  pl->fixed = osp_view_head_size (NSECTIONS)
+              + osp_view_align8 (pl->strings.len) + sizeof (struct osp_vrun)
               + (uint64_t) p->nfns * sizeof (struct osp_vfn)
               + (uint64_t) p->nfns * sizeof (struct osp_vfnsrc)
               + pl->nblocks * sizeof (struct osp_vblock)
@@ -289,7 +273,7 @@ size_of (const struct plan *pl, struct cut c)
 {
   uint64_t ids = pl->subids[c.nsub] + pl->pathids[c.npath]
                  + pl->forestids[c.nforest];
-  return pl->fixed + align8 (ids * sizeof (uint32_t))
+  return pl->fixed + osp_view_align8 (ids * sizeof (uint32_t))
          + (uint64_t) c.nsub * sizeof (struct osp_vsubpath)
          + (uint64_t) c.npath * sizeof (struct osp_vpath)
          + (uint64_t) c.nforest * sizeof (struct osp_vforest);
@@ -297,41 +281,8 @@ size_of (const struct plan *pl, struct cut c)
 
 /* ---- writing --------------------------------------------------------- */
 
-struct out
-{
-  char *base;
-  uint64_t at; /* next free byte, 8-aligned */
-  struct osp_view_section *toc;
-  uint32_t nsections;
-};
-
-/* Start section KIND of COUNT elements of ELEM bytes: its place. */
-static char *
-section_begin (struct out *o, uint32_t kind, uint32_t elem, uint64_t count)
-{
-  struct osp_view_section *s = &o->toc[o->nsections++];
-  memset (s, 0, sizeof *s);
-  s->kind = kind;
-  s->elem_size = elem;
-  s->offset = o->at;
-  s->count = count;
-  return o->base + o->at;
-}
-
-/* The section just written: its CRC, zeroed padding, the next offset. */
 static void
-section_end (struct out *o)
-{
-  struct osp_view_section *s = &o->toc[o->nsections - 1];
-  uint64_t n = s->count * s->elem_size;
-  s->crc32 = osp_crc32 (0, o->base + s->offset, n);
-  uint64_t end = s->offset + n;
-  memset (o->base + end, 0, align8 (end) - end);
-  o->at = align8 (end);
-}
-
-static void
-write_run (struct out *o, const struct plan *pl,
+write_run (struct osp_vemit *o, const struct plan *pl,
            const struct osp_view_run *run)
 {
   const struct osp_profile *p = pl->p;
@@ -360,16 +311,16 @@ write_run (struct out *o, const struct plan *pl,
   r.path_scale = p->paths.scale;
   r.forest_scale = p->forest.scale;
   r.forest_k = p->forest.k;
-  memcpy (section_begin (o, OSP_VS_RUN, sizeof r, 1), &r, sizeof r);
-  section_end (o);
+  memcpy (osp_vemit_section (o, OSP_VS_RUN, sizeof r, 1), &r, sizeof r);
+  osp_vemit_end (o);
 }
 
 static void
-write_functions (struct out *o, const struct plan *pl)
+write_functions (struct osp_vemit *o, const struct plan *pl)
 {
   const struct osp_profile *p = pl->p;
   int counts = p->mode == OSP_MODE_BLOCKS;
-  struct osp_vfn *fv = (struct osp_vfn *) section_begin (
+  struct osp_vfn *fv = (struct osp_vfn *) osp_vemit_section (
       o, OSP_VS_FUNCS, sizeof *fv, p->nfns);
   for (uint32_t i = 0; i < p->nfns; i++)
     {
@@ -387,9 +338,9 @@ write_functions (struct out *o, const struct plan *pl)
                     : OSP_VIEW_NONE;
       memcpy (&fv[i], &v, sizeof v);
     }
-  section_end (o);
+  osp_vemit_end (o);
 
-  struct osp_vblock *bv = (struct osp_vblock *) section_begin (
+  struct osp_vblock *bv = (struct osp_vblock *) osp_vemit_section (
       o, OSP_VS_BLOCKS, sizeof *bv, pl->nblocks);
   for (uint32_t i = 0; i < p->nfns; i++)
     {
@@ -407,9 +358,9 @@ write_functions (struct out *o, const struct plan *pl)
           memcpy (&bv[pl->block0[i] + b], &v, sizeof v);
         }
     }
-  section_end (o);
+  osp_vemit_end (o);
 
-  struct osp_vedge *ev = (struct osp_vedge *) section_begin (
+  struct osp_vedge *ev = (struct osp_vedge *) osp_vemit_section (
       o, OSP_VS_EDGES, sizeof *ev, pl->nedges);
   uint64_t n = 0;
   for (uint32_t i = 0; i < p->nfns; i++)
@@ -428,9 +379,9 @@ write_functions (struct out *o, const struct plan *pl)
             memcpy (&ev[n++], &v, sizeof v);
           }
     }
-  section_end (o);
+  osp_vemit_end (o);
 
-  struct osp_vfnsrc *sv = (struct osp_vfnsrc *) section_begin (
+  struct osp_vfnsrc *sv = (struct osp_vfnsrc *) osp_vemit_section (
       o, OSP_VS_FNSRC, sizeof *sv, p->nfns);
   for (uint32_t i = 0; i < p->nfns; i++)
     {
@@ -446,17 +397,17 @@ write_functions (struct out *o, const struct plan *pl)
         }
       memcpy (&sv[i], &v, sizeof v);
     }
-  section_end (o);
+  osp_vemit_end (o);
 }
 
 /* IDS, then the three row sections cut as C says. */
 static void
-write_rows (struct out *o, const struct plan *pl, struct cut c)
+write_rows (struct osp_vemit *o, const struct plan *pl, struct cut c)
 {
   const struct osp_profile *p = pl->p;
   uint64_t nids = pl->subids[c.nsub] + pl->pathids[c.npath]
                   + pl->forestids[c.nforest];
-  uint32_t *ids = (uint32_t *) section_begin (o, OSP_VS_IDS, sizeof *ids,
+  uint32_t *ids = (uint32_t *) osp_vemit_section (o, OSP_VS_IDS, sizeof *ids,
                                               nids);
   uint64_t at = pl->subids[c.nsub];
   if (at)
@@ -473,10 +424,10 @@ write_rows (struct out *o, const struct plan *pl, struct cut c)
       for (uint32_t j = 0; j < row->nsteps; j++)
         ids[at++] = pl->block0[row->fi] + row->steps[j].block;
     }
-  section_end (o);
+  osp_vemit_end (o);
 
   uint64_t base = 0;
-  struct osp_vsubpath *sv = (struct osp_vsubpath *) section_begin (
+  struct osp_vsubpath *sv = (struct osp_vsubpath *) osp_vemit_section (
       o, OSP_VS_SUBPATHS, sizeof *sv, c.nsub);
   for (uint32_t k = 0; k < c.nsub; k++)
     {
@@ -492,10 +443,10 @@ write_rows (struct out *o, const struct plan *pl, struct cut c)
       v.share = s->share;
       memcpy (&sv[k], &v, sizeof v);
     }
-  section_end (o);
+  osp_vemit_end (o);
 
   base += pl->subids[c.nsub];
-  struct osp_vpath *pv = (struct osp_vpath *) section_begin (
+  struct osp_vpath *pv = (struct osp_vpath *) osp_vemit_section (
       o, OSP_VS_PATHS, sizeof *pv, c.npath);
   for (uint32_t r = 0; r < c.npath; r++)
     {
@@ -514,10 +465,10 @@ write_rows (struct out *o, const struct plan *pl, struct cut c)
       v.rank = r + 1;
       memcpy (&pv[r], &v, sizeof v);
     }
-  section_end (o);
+  osp_vemit_end (o);
 
   base += pl->pathids[c.npath];
-  struct osp_vforest *fv = (struct osp_vforest *) section_begin (
+  struct osp_vforest *fv = (struct osp_vforest *) osp_vemit_section (
       o, OSP_VS_FOREST, sizeof *fv, c.nforest);
   for (uint32_t r = 0; r < c.nforest; r++)
     {
@@ -536,7 +487,7 @@ write_rows (struct out *o, const struct plan *pl, struct cut c)
       v.share = row->share / 100.0; /* the profile keeps it in % */
       memcpy (&fv[r], &v, sizeof v);
     }
-  section_end (o);
+  osp_vemit_end (o);
 }
 
 size_t
@@ -578,33 +529,18 @@ osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
       return 0;
     }
 
-  struct out o = { .base = buf };
-  struct osp_view_header h;
-  memset (&h, 0, sizeof h);
-  memcpy (h.magic, OSP_VIEW_MAGIC, sizeof h.magic);
-  h.byte_order = OSP_VIEW_BYTE_ORDER;
-  h.major = OSP_VIEW_MAJOR;
-  h.minor = OSP_VIEW_MINOR;
-  h.header_size = sizeof h;
-  h.nsections = NSECTIONS;
-  h.size = size;
-  h.time_ns = run->time_ns;
-  h.seq = seq;
-  memcpy (o.base, &h, sizeof h);
-  o.at = align8 (sizeof h);
-  o.toc = (struct osp_view_section *) (o.base + o.at);
-  o.at += NSECTIONS * sizeof (struct osp_view_section);
-
-  memcpy (section_begin (&o, OSP_VS_STRINGS, 1, pl.strings.len),
+  struct osp_vemit o;
+  osp_vemit_begin (&o, buf, size, NSECTIONS, run->time_ns, seq);
+  memcpy (osp_vemit_section (&o, OSP_VS_STRINGS, 1, pl.strings.len),
           pl.strings.buf, pl.strings.len);
-  section_end (&o);
+  osp_vemit_end (&o);
   write_run (&o, &pl, run);
   write_functions (&o, &pl);
-  char *stats = section_begin (&o, OSP_VS_STATS, sizeof (struct osp_vstat),
+  char *stats = osp_vemit_section (&o, OSP_VS_STATS, sizeof (struct osp_vstat),
                                pl.stats.n);
   if (pl.stats.n)
     memcpy (stats, pl.stats.v, pl.stats.n * sizeof (struct osp_vstat));
-  section_end (&o);
+  osp_vemit_end (&o);
   write_rows (&o, &pl, c);
   plan_free (&pl);
   return o.at == size ? (size_t) size : 0;

@@ -290,8 +290,8 @@ wait "$zsh" 2> /dev/null
 rm -f "$SHM/osp-$U-$zpid"
 
 # ---- 5. truncated while being read ----
-osp_compile "$W/writer" plain_cc -std=c11 -O1 -Wall "$OSP_TESTSRC/progs/viewer-writer.c" \
-  -o "$W/writer" || { echo "error: cannot build the test writer"; exit 99; }
+osp_compile "$W/writer" plain_cc -std=c11 -O1 -Wall -I"$abs_top_srcdir/libosprt/format" \
+  "$OSP_TESTSRC/progs/viewer-writer.c" "$abs_top_srcdir"/libosprt/format/*.c -o "$W/writer" || { echo "error: cannot build the test writer"; exit 99; }
 "$W/writer" segment "$W/good.seg" ok || osp_fail "writer: a good segment"
 cp "$W/good.seg" "$W/t.seg"
 # Truncate and restore the file over and over while ospview reads it.

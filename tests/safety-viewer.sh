@@ -38,9 +38,8 @@ LIMIT=$((OSP_TIMEOUT > 120 ? OSP_TIMEOUT : 120))
 ulimit -v 4000000 2> /dev/null
 
 osp_compile "$W/gen" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$abs_top_builddir" \
-  -I"$SRC/viewer" -I"$SRC/libosprt" "$SRC/tests/progs/viewer-hostile.c" \
-  "$SRC/viewer/viewbuild.c" "$SRC/libosprt/strtab.c" "$SRC/libosprt/crc32.c" \
-  "$SRC/libosprt/snapfile.c" -o "$W/gen" ||
+  -I"$SRC/viewer" -I"$SRC/libosprt/format" "$SRC/tests/progs/viewer-hostile.c" \
+  "$SRC"/libosprt/format/*.c -o "$W/gen" ||
   { echo "error: cannot build progs/viewer-hostile.c"; exit 99; }
 gen ()
 {
@@ -189,8 +188,8 @@ works empty-json "$OSPVIEW" "$W/empty.ospsnap" --json
 # (progs/viewer-writer.c's "torn" segment: its sequence number stays odd.)  -b 1 says the
 # segment kept changing; the UI's table must say the same, not "no profile published yet".
 if command -v tmux > /dev/null 2>&1; then
-  osp_compile "$W/writer" plain_cc -std=c11 -O1 -g "$SRC/tests/progs/viewer-writer.c" \
-    -o "$W/writer" && "$W/writer" segment "$W/torn.seg" torn ||
+  osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -I"$SRC/libosprt/format" \
+    "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" && "$W/writer" segment "$W/torn.seg" torn ||
     { echo "error: cannot write the torn segment"; exit 99; }
   refused torn-batch "the segment kept changing while being read" \
     "$OSPVIEW" --segment "$W/torn.seg" -b 1

@@ -2,10 +2,11 @@
 # tests/sanitizers.sh - the runtime's unit tests (libosprt/tests) again, built with
 # AddressSanitizer + UndefinedBehaviorSanitizer, then with ThreadSanitizer.
 #
-# The runtime sources are the OSPRT_SOURCES list of libosprt/local.mk, so a new runtime file is
-# covered without editing this script.  White-box tests link the sanitized objects directly (as
-# the check-only convenience library does); t_threads, t_fork and t_online link a sanitized
-# libosprt.so, as they link the real one in make check.  Any sanitizer report fails the test
+# The runtime sources are the OSPRT_SOURCES list of libosprt/local.mk and the view format
+# library's list in libosprt/format/local.mk, so a new runtime file is covered without editing
+# this script.  White-box tests link the sanitized objects directly (as the check-only
+# convenience library does); t_threads, t_fork and t_online link a sanitized libosprt.so, as
+# they link the real one in make check.  Any sanitizer report fails the test
 # (-fno-sanitize-recover, halt_on_error).  LeakSanitizer is off for t_fork only: it hangs in the
 # forked children of a threaded process (google/sanitizers #836, #1479).
 #
@@ -22,9 +23,14 @@ src=$abs_top_srcdir/libosprt
 rt=$(sed -n '/^OSPRT_SOURCES = /,/[^\\]$/p' "$src/local.mk" | tr -d '\\' | tr ' \t' '\n\n' |
      grep '\.c$' | sed "s|^libosprt/|$src/|")
 [ -n "$rt" ] || { osp_fail "no OSPRT_SOURCES in $src/local.mk"; osp_done; }
+# The view format library the runtime links (libosprt/format/local.mk's list, likewise).
+fmt=$(sed -n '/^libosprt_format_libospformat_la_SOURCES = /,/[^\\]$/p' "$src/format/local.mk" |
+      tr -d '\\' | tr ' \t' '\n\n' | grep '\.c$' | sed "s|^libosprt/|$src/|")
+[ -n "$fmt" ] || { osp_fail "no format sources in $src/format/local.mk"; osp_done; }
+rt="$rt $fmt"
 whitebox="t_options t_registry t_report t_sampler t_subexact t_hotlist t_paths t_forest t_publish"
 blackbox="t_threads t_fork t_online t_pathrun"
-cflags="-std=c11 -g -O1 -Wall -Wextra -pthread -I$abs_top_srcdir/include -I$src"
+cflags="-std=c11 -g -O1 -Wall -Wextra -pthread -I$abs_top_srcdir/include -I$src -I$src/format"
 tmo=$(osp_seconds 600)
 
 run_suite ()   # NAME SANITIZER-FLAGS

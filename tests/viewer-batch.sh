@@ -143,8 +143,8 @@ bad_cmd "--fail-above: 'x' is not a number of percentage points 0..100" --diff -
 bad_cmd "-l lists processes" -l -p 1
 
 # --- 2. the test writer ------------------------------------------------------------------------------
-osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra \
-  "$SRC/tests/progs/viewer-writer.c" -o "$W/writer" ||
+osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$SRC/libosprt/format" \
+  "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" ||
   { echo "error: cannot build the test writer"; exit 99; }
 
 "$W/writer" live "$(osp_seconds 60)" 100 "$W/writer.stop" > "$W/writer.out" 2> "$W/writer.err" &

@@ -353,8 +353,8 @@ for f in bad short missing; do
 done
 
 # segment files with a damaged view (progs/viewer-writer.c), read with --segment
-osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra \
-  "$SRC/tests/progs/viewer-writer.c" -o "$W/writer" ||
+osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$SRC/libosprt/format" \
+  "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" ||
   { echo "error: cannot build the test writer"; exit 99; }
 for d in bad-crc torn unpublished; do
   "$W/writer" segment "$W/seg.$d" "$d" > /dev/null 2>&1 || { echo "error: viewer-writer segment $d failed"; exit 99; }

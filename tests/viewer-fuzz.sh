@@ -37,8 +37,8 @@ SECONDS_FUZZ=${OSP_FUZZ_SECONDS:-20}
 VIEW_TMO=$(osp_seconds 20)
 [ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
 
-osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra \
-  "$SRC/tests/progs/viewer-writer.c" -o "$W/writer" ||
+osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$SRC/libosprt/format" \
+  "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" ||
   { echo "error: cannot build the test writer"; exit 99; }
 
 # --- 1. handmade bad segments --------------------------------------------------------------------
@@ -202,9 +202,8 @@ SEEDS="$W/seed-full.view $W/seed-exact.view $W/seed-empty.view $W/seed-ok.seg $W
 # a block numbered past its function, a deep chain, escapes in names, huge numbers, no rows,
 # rows of no blocks.
 osp_compile "$W/hostile" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$abs_top_builddir" \
-  -I"$SRC/viewer" -I"$SRC/libosprt" "$SRC/tests/progs/viewer-hostile.c" \
-  "$SRC/viewer/viewbuild.c" "$SRC/libosprt/strtab.c" "$SRC/libosprt/crc32.c" \
-  "$SRC/libosprt/snapfile.c" -o "$W/hostile" ||
+  -I"$SRC/viewer" -I"$SRC/libosprt/format" "$SRC/tests/progs/viewer-hostile.c" \
+  "$SRC"/libosprt/format/*.c -o "$W/hostile" ||
   { echo "error: cannot build progs/viewer-hostile.c"; exit 99; }
 for k in good block huge escapes empty zerolen; do
   "$W/hostile" "$k" "$W/seed-$k.ospsnap" || { echo "error: cannot write the $k seed"; exit 99; }
@@ -213,8 +212,8 @@ done
 "$W/hostile" chain "$W/seed-chain.ospsnap" 40 || { echo "error: cannot write the chain seed"; exit 99; }
 SEEDS="$SEEDS $W/seed-chain.ospsnap"
 
-FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/viewer/snapshot.c $SRC/viewer/source.c $SRC/viewer/text.c $SRC/viewer/srctext.c $SRC/viewer/export.c $SRC/viewer/export-json.c $SRC/viewer/export-dot.c $SRC/viewer/export-annotate.c $SRC/viewer/diff.c $SRC/viewer/merge.c $SRC/viewer/viewbuild.c $SRC/libosprt/crc32.c $SRC/libosprt/snapfile.c $SRC/libosprt/strtab.c $SRC/libosprt/sha256.c"
-FUZZ_INC="-I$abs_top_builddir -I$SRC/include -I$SRC/viewer -I$SRC/libosprt"
+FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/viewer/snapshot.c $SRC/viewer/source.c $SRC/viewer/text.c $SRC/viewer/srctext.c $SRC/viewer/export.c $SRC/viewer/export-json.c $SRC/viewer/export-dot.c $SRC/viewer/export-annotate.c $SRC/viewer/diff.c $SRC/viewer/merge.c $SRC/libosprt/sha256.c $SRC/libosprt/format/*.c"
+FUZZ_INC="-I$abs_top_builddir -I$SRC/include -I$SRC/viewer -I$SRC/libosprt -I$SRC/libosprt/format"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -DREAD_PAUSE_NS=0"
 # The segment inputs go through a scratch file: on tmpfs when there is one (several times
 # faster than most build directories' file systems).

@@ -371,7 +371,7 @@ chain_number (struct chains *c, const char *key, uint32_t up, const char *own)
 }
 
 /* A chain's text, root first: its parts, at most OSP_VIEW_MAX_DEPTH + 1
-   (view.c caps the depth), read one character at a time with " || "
+   (viewparse.c caps the depth), read one character at a time with " || "
    between parts, so that it can be compared without being built. */
 struct citer
 {
@@ -501,7 +501,7 @@ collect_forest (struct elist *l, const struct view *v, struct chains *ch)
         goto out;
       struct dent *e = &l->e[l->n - 1];
       e->cond = f->share;
-      /* view.c: a parent comes before its child, depths add up */
+      /* viewparse.c: a parent comes before its child, depths add up */
       int is_root = f->parent == OSP_VIEW_NO_PARENT;
       const struct dent *p = is_root ? NULL : &l->e[base + f->parent];
       char *key = xasprintf ("%08x\t%s", is_root ? 0u : num[f->parent],

@@ -26,7 +26,7 @@
  * its first function and of an unknown one), --annotate, --diff with
  * itself and with the previous accepted input, --merge likewise - each of
  * which must end with its documented exit status (their output goes to
- * /dev/null; sanitizer reports still reach the real stderr).  view.c
+ * /dev/null; sanitizer reports still reach the real stderr).  viewparse.c
  * validates once so that these can trust the view: this is where that
  * promise is tested.
  */

@@ -1,9 +1,9 @@
 ## viewer/local.mk - ospview, the live viewer (included by the top-level Makefile.am; appends
-## only).  C11, ncursesw from configure (NCURSESW_CFLAGS/NCURSESW_LIBS).  It compiles the
-## runtime's libosprt/crc32.c (the checksums of the view sections) and the SHA-256 it shares
-## with the plugin (libosprt/sha256.c: a source file's text is shown only when it has the
-## digest the plugin recorded, viewer/srctext.c) but links nothing else of
-## the runtime: it reads the shared-memory segments (include/osp/shm.h, include/osp/view.h).
+## only).  C11, ncursesw from configure (NCURSESW_CFLAGS/NCURSESW_LIBS).  It links the view
+## format library (libosprt/format/: parsing, building, checksums, snapshot files) and compiles
+## the SHA-256 it shares with the plugin (libosprt/sha256.c: a source file's text is shown only
+## when it has the digest the plugin recorded, viewer/srctext.c), but nothing else of the
+## runtime: it reads the shared-memory segments (include/osp/shm.h, include/osp/view.h).
 
 bin_PROGRAMS += viewer/ospview
 viewer_ospview_SOURCES = \
@@ -12,7 +12,6 @@ viewer_ospview_SOURCES = \
 	viewer/segment.c \
 	viewer/snapshot.c \
 	viewer/source.c \
-	viewer/view.c \
 	viewer/screens.c \
 	viewer/status.c \
 	viewer/batch.c \
@@ -24,22 +23,14 @@ viewer_ospview_SOURCES = \
 	viewer/export-annotate.c \
 	viewer/diff.c \
 	viewer/merge.c \
-	viewer/viewbuild.h \
-	viewer/viewbuild.c \
 	viewer/tui.h \
 	viewer/tui.c \
 	viewer/keys.c \
 	viewer/srctext.c \
 	libosprt/sha256.h \
-	libosprt/sha256.c \
-	libosprt/crc32.h \
-	libosprt/crc32.c \
-	libosprt/snapfile.h \
-	libosprt/snapfile.c \
-	libosprt/strtab.h \
-	libosprt/strtab.c
+	libosprt/sha256.c
 viewer_ospview_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt \
-	-I$(top_srcdir)/viewer $(NCURSESW_CFLAGS)
+	-I$(top_srcdir)/libosprt/format -I$(top_srcdir)/viewer $(NCURSESW_CFLAGS)
 viewer_ospview_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes
-viewer_ospview_LDADD = $(NCURSESW_LIBS) -lm
+viewer_ospview_LDADD = libosprt/format/libospformat.la $(NCURSESW_LIBS) -lm
 EXTRA_DIST += viewer/README viewer/fuzz-view.c

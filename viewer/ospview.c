@@ -9,7 +9,8 @@
  *
  * Why here and nothing else: option parsing and choosing what to attach
  * to are the only things main does; listing, reading, validating and
- * drawing live in segment.c, view.c, screens.c, batch.c and tui.c.
+ * drawing live in segment.c, libosprt/format/viewparse.c, screens.c,
+ * batch.c and tui.c.
  * Errors in the command line are one line naming the problem, exit 2;
  * "nothing to attach to" and unreadable segments exit 1.
  */

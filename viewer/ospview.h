@@ -5,7 +5,6 @@
  *   snapshot.c reading (validating) and saving snapshot files
  *              (osp/snapshot.h)
  *   source.c   a live segment or a snapshot file behind one interface
- *   view.c     validating a view (osp/view.h) and giving it a C shape
  *   screens.c  the screens as rows of text: hot subpaths, Ball-Larus paths,
  *              the prefix forest, functions; filtering and sorting; used by
  *              both the batch output and the terminal UI
@@ -19,15 +18,15 @@
  *              ospview_error) and the one rule for numbers (ospview_num)
  *   diff.c     --diff OLD NEW: two snapshots compared by content
  *   merge.c    --merge OUT IN...: snapshots of one program merged
- *   viewbuild.c  building a view from parts (merge.c; viewbuild.h)
  *   tui.c      the ncurses UI: windows, drawing, the key loop (live views,
  *              snapshots, and the tables of a diff)
  *   keys.c     the key table (the one place a key is bound; the help
  *              screen is generated from it)
  *   ospview.c  command line, main
- * libosprt/crc32.c (the checksums) and libosprt/snapfile.c (writing
- * snapshot files: one writer of the format for the runtime and ospview)
- * are compiled in too.
+ * The view format itself - validating a view and giving it a C shape
+ * (viewparse.h), building one (viewbuild.h), the checksums, string
+ * tables and snapshot files - is libosprt/format/, the library the runtime
+ * and the tests link too.
  */
 #ifndef OSPVIEW_H
 #define OSPVIEW_H
@@ -41,6 +40,7 @@
 #include "osp/shm.h"
 #include "osp/snapshot.h"
 #include "osp/view.h"
+#include "viewparse.h"
 
 /* ---- segment.c ------------------------------------------------------- */
 
@@ -104,60 +104,7 @@ int seg_alive (pid_t pid);
    by path). */
 int seg_running (const struct seg *s);
 
-/* ---- view.c ---------------------------------------------------------- */
-
-/* A validated view: pointers into the caller's copy of the bytes. */
-struct view
-{
-  const struct osp_view_header *hdr;
-  const char *strings;
-  uint64_t nstrings; /* bytes */
-  struct osp_vrun run; /* zeroed when absent */
-  const struct osp_vfn *fns;
-  uint64_t nfns;
-  const struct osp_vblock *blocks;
-  uint64_t nblocks;
-  const uint32_t *ids;
-  uint64_t nids;
-  const struct osp_vsubpath *subpaths;
-  uint64_t nsubpaths;
-  const struct osp_vpath *paths;
-  uint64_t npaths;
-  const struct osp_vforest *forest;
-  uint64_t nforest;
-  const struct osp_vstat *stats;
-  uint64_t nstats;
-  const struct osp_vedge *edges; /* grouped by source block */
-  uint64_t nedges;
-  const struct osp_vfnsrc *fnsrc; /* NULL, or one per function */
-  uint64_t nfnsrc;
-  /* element strides as written (>= the sizes above) */
-  uint32_t fn_size, block_size, subpath_size, path_size, forest_size,
-      stat_size, edge_size, fnsrc_size;
-};
-
-/* Validate the LEN bytes at BUF (8-byte aligned) as a view and fill V.
-   0, or -1 with a one-line ERR naming the problem.  Nothing of BUF is
-   trusted before this returns 0. */
-int view_parse (struct view *v, const void *buf, size_t len, char *err,
-                size_t errlen);
-/* Element I of a section, striding by its element size. */
-const struct osp_vfn *view_fn (const struct view *v, uint64_t i);
-/* Function I's source digest, NULL when the view has none. */
-const struct osp_vfnsrc *view_fnsrc (const struct view *v, uint64_t i);
-const struct osp_vblock *view_block (const struct view *v, uint64_t i);
-const struct osp_vsubpath *view_subpath (const struct view *v, uint64_t i);
-const struct osp_vpath *view_path (const struct view *v, uint64_t i);
-const struct osp_vforest *view_forest (const struct view *v, uint64_t i);
-const struct osp_vstat *view_stat (const struct view *v, uint64_t i);
-const struct osp_vedge *view_edge (const struct view *v, uint64_t i);
-/* String at OFF (validated by view_parse). */
-const char *view_str (const struct view *v, uint32_t off);
-/* The STATS row NAME as a number (U64 or F64) or a string: 1 and *OUT if
-   present with a fitting kind, else 0 (NULL for the string). */
-int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
-int view_stat_f64 (const struct view *v, const char *name, double *out);
-const char *view_stat_str (const struct view *v, const char *name);
+/* ---- hashing (text.c) ---------------------------------------------- */
 
 /* A random 64-bit seed, the same for the whole process, for the readers'
    hash tables (diff.c, merge.c): the names and ids they hash come from
@@ -414,7 +361,7 @@ int merge_main (const char *out, const char *const *in, size_t n);
    clear the screen or set the terminal's title.  (text.c) */
 void ospview_puts (FILE *f, const char *s);
 
-/* Numbers.  A view's doubles are finite and >= 0 (view.c), but a hostile
+/* Numbers.  A view's doubles are finite and >= 0 (viewparse.c), but a hostile
    one may hold 1e300: arithmetic on them saturates (ospview_sat after a
    sum or product, hypot for errors in quadrature), so that no infinity or
    NaN reaches a table, a sort, a DOT attribute or a merged snapshot; and

@@ -3,7 +3,7 @@
  * Why a separate layer: the batch output (-b) and the ncurses UI must show
  * the same thing, and the UI should only have to draw lines, move a
  * cursor and keep a few choices (screen, sort key, filter, which forest
- * nodes are open).  So everything that turns a validated view (view.c)
+ * nodes are open).  So everything that turns a validated view (viewparse.c)
  * into text lives here: the column layouts, paths decoded to function and
  * file:line exactly as the runtime's text report writes them (compact
  * steps; see libosprt/report-subpaths.c), filtering, sorting, the forest
@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "ospview.h"
+#include "steps.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -242,18 +243,11 @@ run_key (const struct view *v, uint64_t seed, uint64_t ids, uint32_t len)
 
 /* Consecutive blocks of one function whose lines continue each other are
    one step "file:first-last"; the function's name is shown when it
-   changes.  This is report-subpaths.c's steps_of / print_step on the
-   view's data. */
-struct step
-{
-  uint32_t fi, first, last;
-};
-
-#define HEAD_STEPS 8
-#define TAIL_STEPS 5
+   changes: the runtime's text report's rule (libosprt/format/steps.h) on
+   the view's data. */
 
 static void
-put_step (struct sb *b, const struct view *v, const struct step *st,
+put_step (struct sb *b, const struct view *v, const struct osp_step *st,
           uint32_t *shown)
 {
   const struct osp_vfn *f = view_fn (v, st->fi);
@@ -271,39 +265,21 @@ put_step (struct sb *b, const struct view *v, const struct step *st,
 
 static void
 put_path (struct sb *b, const struct view *v, uint64_t ids, uint32_t len,
-          int full, struct step *steps)
+          int full, struct osp_step *steps)
 {
   size_t n = 0;
   for (uint32_t i = 0; i < len; i++)
     {
       const struct osp_vblock *bl = view_block (v, v->ids[ids + i]);
-      uint32_t fi = bl->fn, lf = bl->first_line, ll = bl->last_line;
-      if (ll < lf)
-        ll = lf;
-      struct step *prev = n ? &steps[n - 1] : NULL;
-      if (prev && prev->fi == fi
-          && (lf == 0
-              || (prev->first != 0 && lf >= prev->first
-                  && lf <= prev->last + 1)))
-        {
-          if (ll > prev->last)
-            prev->last = ll;
-          continue;
-        }
-      if (prev && prev->fi == fi && prev->first == 0)
-        {
-          prev->first = lf;
-          prev->last = ll;
-          continue;
-        }
-      steps[n++] = (struct step) { fi, lf, ll };
+      n = osp_steps_add (steps, n, bl->fn, bl->first_line, bl->last_line,
+                         v->ids[ids + i]);
     }
   uint32_t shown = UINT32_MAX;
   for (size_t i = 0; i < n; i++)
     {
-      if (!full && n > HEAD_STEPS + TAIL_STEPS + 1 && i == HEAD_STEPS)
+      size_t skip = full ? 0 : osp_steps_omitted (n, i);
+      if (skip > 0)
         {
-          size_t skip = n - HEAD_STEPS - TAIL_STEPS;
           sb_printf (b, " -> ... (%zu steps omitted) ...", skip);
           i += skip - 1;
           shown = UINT32_MAX; /* name the function again after it */
@@ -318,7 +294,7 @@ put_path (struct sb *b, const struct view *v, uint64_t ids, uint32_t len,
 char *
 scr_path_text (const struct view *v, uint64_t ids, uint32_t len, int full)
 {
-  struct step *steps = malloc ((len ? len : 1) * sizeof *steps);
+  struct osp_step *steps = malloc ((len ? len : 1) * sizeof *steps);
   if (steps == NULL)
     return NULL;
   struct sb b = { 0 };
@@ -422,7 +398,7 @@ matches (const char *text, const char *filter)
    matches).  Out of memory: kept. */
 static int
 path_matches (const struct view *v, uint64_t ids, uint32_t len,
-              const struct scr_opts *o, struct step *steps)
+              const struct scr_opts *o, struct osp_step *steps)
 {
   if (o->filter == NULL || *o->filter == '\0')
     return 1;
@@ -513,7 +489,7 @@ free_cands (struct cand *c, size_t n)
    of the sort is the path text after it. */
 static int
 build_subpaths (struct scr_table *t, const struct view *v,
-                const struct scr_opts *o, struct step *steps)
+                const struct scr_opts *o, struct osp_step *steps)
 {
   int exact = run_is (v, v->run.mode, "subpaths-exact");
   t->total = v->nsubpaths;
@@ -564,7 +540,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
 
 static int
 build_paths (struct scr_table *t, const struct view *v,
-             const struct scr_opts *o, struct step *steps)
+             const struct scr_opts *o, struct osp_step *steps)
 {
   int timer = run_is (v, v->run.paths, "timer");
   int exact = run_is (v, v->run.paths, "exhaustive");
@@ -744,7 +720,7 @@ fkid_cmp (const void *pa, const void *pb)
 
 static int
 build_forest (struct scr_table *t, const struct view *v,
-              const struct scr_opts *o, struct step *steps)
+              const struct scr_opts *o, struct osp_step *steps)
 {
   int burst = run_is (v, v->run.forest, "burst");
   uint64_t n = v->nforest;
@@ -942,7 +918,7 @@ scr_build (struct scr_table *t, const struct view *v, enum scr_screen s,
   for (uint64_t i = 0; i < v->nforest; i++)
     if (view_forest (v, i)->len > longest)
       longest = view_forest (v, i)->len;
-  struct step *steps = malloc ((size_t) longest * sizeof *steps);
+  struct osp_step *steps = malloc ((size_t) longest * sizeof *steps);
   if (steps == NULL)
     return -1;
   int rc;

@@ -410,6 +410,90 @@ test_expand (void)
   CHECK_EQ (osp_expand_path (out, 5, "abcd", 1, "h"), 0);
 }
 
+/* doc/osp.md's table of keys against osp_options_table (the descriptor
+   table itself): the same keys in the same order, the same defaults, and
+   every range the runtime checks ("1..100000", "64K..4G") stated in the
+   doc's row, so that neither can change without the other. */
+static char *
+cell (char **line)
+{
+  char *c = *line, *bar = strstr (c, " | ");
+  if (bar == NULL)
+    {
+      size_t n = strlen (c);
+      while (n > 0 && (c[n - 1] == '|' || c[n - 1] == ' ' || c[n - 1] == '\n'))
+        c[--n] = '\0';
+      *line = c + strlen (c);
+      return c;
+    }
+  *bar = '\0';
+  *line = bar + 3;
+  return c;
+}
+
+static void
+test_doc_table (void)
+{
+  const char *srcdir = getenv ("srcdir");
+  char path[4096];
+  snprintf (path, sizeof path, "%s/doc/osp.md", srcdir ? srcdir : ".");
+  FILE *doc = fopen (path, "r");
+  CHECK (doc != NULL);
+  if (doc == NULL)
+    return;
+  char *gen = NULL;
+  size_t genlen = 0;
+  FILE *g = open_memstream (&gen, &genlen);
+  osp_options_table (g);
+  fclose (g);
+  char line[8192];
+  int in = 0, rows = 0;
+  char *next = strchr (gen, '\n');
+  next = next ? strchr (next + 1, '\n') : NULL; /* past the heading */
+  while (fgets (line, sizeof line, doc))
+    {
+      if (!in)
+        {
+          in = strncmp (line, "| key | values | default |", 26) == 0;
+          continue;
+        }
+      if (strncmp (line, "|---", 4) == 0)
+        continue;
+      if (line[0] != '|')
+        break;
+      CHECK (next != NULL && next[1] != '\0');
+      if (next == NULL || next[1] == '\0')
+        break;
+      char *want = next + 1;
+      next = strchr (want, '\n');
+      *next = '\0';
+      char *d = line + 2, *w = want + 2;
+      char *dkey = cell (&d), *dvals = cell (&d), *ddef = cell (&d);
+      char *wkey = cell (&w), *wacc = cell (&w), *wdef = cell (&w);
+      CHECK_STR (dkey, wkey);
+      CHECK_STR (ddef, wdef);
+      /* The range, when the key has one the doc can state. */
+      char *dots = strstr (wacc, "..");
+      if (dots != NULL && strstr (wacc, "0x hex") == NULL)
+        {
+          char *a = dots, *b = dots + 2;
+          while (a > wacc && a[-1] != ' ')
+            a--;
+          while (*b && *b != ' ' && *b != ',')
+            b++;
+          *b = '\0';
+          if (strstr (dvals, a) == NULL)
+            fprintf (stderr, "doc/osp.md: %s: no range %s\n", dkey, a);
+          CHECK (strstr (dvals, a) != NULL);
+        }
+      rows++;
+    }
+  fclose (doc);
+  CHECK (rows > 30);
+  CHECK (next != NULL && next[1] == '\0'); /* no key missing from the doc */
+  free (gen);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -421,6 +505,11 @@ main (int argc, char **argv)
       puts ("still running");
       return 7;
     }
+  if (argc > 1 && strcmp (argv[1], "table") == 0)
+    {
+      osp_options_table (stdout); /* the keys as doc/osp.md shows them */
+      return 0;
+    }
   test_defaults ();
   test_all_keys ();
   test_bad_input ();
@@ -429,6 +518,7 @@ main (int argc, char **argv)
   test_snapshot ();
   test_file_mode ();
   test_expand ();
+  test_doc_table ();
 
   /* The whole runtime: bad options print one line each, the program runs
      on and its exit status is its own. */

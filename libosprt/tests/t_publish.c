@@ -4,9 +4,10 @@
  *   crc32: zlib's check value and pieces.
  *   view: osp_view_write on a hand-made profile (three functions, subpaths
  *     with one of an unknown block, paths, a forest of three trees), the
- *     bytes validated by a small checker of our own (magic, sections
- *     inside and aligned, CRCs, string and block references, the forest's
- *     preorder); the values against the profile; STATS against the tsv
+ *     bytes validated by ospview's own parser (view_parse of the format
+ *     library, libosprt/format/: there is one validation of a view, and
+ *     what the runtime writes must pass it); the values against the
+ *     profile; STATS against the tsv
  *     report's stat rows (same names, order and values); then every
  *     buffer size from nothing to the whole view: each view that is
  *     written fits, is valid, is cut only at the end of the row sections
@@ -46,6 +47,7 @@
 
 #include "osprt.h"
 #include "crc32.h"
+#include "viewparse.h"
 #include "osp/shm.h"
 #include "osp/view.h"
 
@@ -73,200 +75,21 @@
 #define SANITIZED 0
 #endif
 
-/* ---- a small view checker -------------------------------------------- */
+/* ---- the view format library's parser ------------------------------- */
 
-struct vinfo
-{
-  const struct osp_view_header *h;
-  const char *str;
-  uint64_t nstr;
-  const struct osp_vrun *run;
-  const struct osp_vfn *fns;
-  uint64_t nfns;
-  const struct osp_vblock *blocks;
-  uint64_t nblocks;
-  const uint32_t *ids;
-  uint64_t nids;
-  const struct osp_vsubpath *subs;
-  uint64_t nsubs;
-  const struct osp_vpath *paths;
-  uint64_t npaths;
-  const struct osp_vforest *forest;
-  uint64_t nforest;
-  const struct osp_vstat *stats;
-  uint64_t nstats;
-  const struct osp_vedge *edges;
-  uint64_t nedges;
-  const struct osp_vfnsrc *fnsrc;
-};
-
-static const uint32_t elem_sizes[12] = {
-  0,
-  1,
-  sizeof (struct osp_vrun),
-  sizeof (struct osp_vfn),
-  sizeof (struct osp_vblock),
-  sizeof (uint32_t),
-  sizeof (struct osp_vsubpath),
-  sizeof (struct osp_vpath),
-  sizeof (struct osp_vforest),
-  sizeof (struct osp_vstat),
-  sizeof (struct osp_vedge),
-  sizeof (struct osp_vfnsrc),
-};
-
-/* NULL if the LEN bytes at BUF (8-aligned) are a valid view, else what is
-   wrong.  Fills V. */
+/* NULL if the LEN bytes at BUF (8-aligned) are a view that ospview
+   accepts (view_parse, libosprt/format/viewparse.c: the one validation
+   every reader uses) with every section this runtime writes, else what is
+   wrong.  Fills V.  Per thread: the stress readers call it at once. */
 static const char *
-view_check (const void *buf, size_t len, struct vinfo *v)
+view_check (const void *buf, size_t len, struct view *v)
 {
-  const char *base = buf;
+  static _Thread_local char err[256];
   memset (v, 0, sizeof *v);
-  const struct osp_view_header *h = buf;
-  v->h = h;
-  if (len < sizeof *h)
-    return "shorter than the header";
-  if (memcmp (h->magic, OSP_VIEW_MAGIC, 8) != 0)
-    return "magic";
-  if (h->byte_order != OSP_VIEW_BYTE_ORDER || h->major != OSP_VIEW_MAJOR)
-    return "byte order or version";
-  if (h->header_size < sizeof *h || h->size != len || h->nsections > 64)
-    return "header size, size or nsections";
-  uint64_t toc = (h->header_size + 7) & ~7u;
-  uint64_t data = toc + (uint64_t) h->nsections * sizeof (struct osp_view_section);
-  if (data > len)
-    return "section table outside";
-  const struct osp_view_section *s
-      = (const struct osp_view_section *) (base + toc);
-  const void *at[12] = { 0 };
-  uint64_t count[12] = { 0 };
-  for (uint32_t i = 0; i < h->nsections; i++)
-    {
-      uint32_t k = s[i].kind;
-      if (k < 1 || k > 11 || at[k] != NULL)
-        return "unknown or repeated section kind";
-      if (s[i].elem_size != elem_sizes[k] || s[i].reserved != 0)
-        return "element size";
-      if (s[i].offset % 8 || s[i].offset < data || s[i].offset > len
-          || s[i].count > (len - s[i].offset) / s[i].elem_size)
-        return "section outside the view or misaligned";
-      if (osp_crc32 (0, base + s[i].offset, s[i].count * s[i].elem_size)
-          != s[i].crc32)
-        return "section CRC";
-      at[k] = base + s[i].offset;
-      count[k] = s[i].count;
-    }
-  for (int k = 1; k <= 11; k++)
-    if (at[k] == NULL)
-      return "a section is missing";
-  v->str = at[OSP_VS_STRINGS];
-  v->nstr = count[OSP_VS_STRINGS];
-  v->run = at[OSP_VS_RUN];
-  v->fns = at[OSP_VS_FUNCS];
-  v->nfns = count[OSP_VS_FUNCS];
-  v->blocks = at[OSP_VS_BLOCKS];
-  v->nblocks = count[OSP_VS_BLOCKS];
-  v->ids = at[OSP_VS_IDS];
-  v->nids = count[OSP_VS_IDS];
-  v->subs = at[OSP_VS_SUBPATHS];
-  v->nsubs = count[OSP_VS_SUBPATHS];
-  v->paths = at[OSP_VS_PATHS];
-  v->npaths = count[OSP_VS_PATHS];
-  v->forest = at[OSP_VS_FOREST];
-  v->nforest = count[OSP_VS_FOREST];
-  v->stats = at[OSP_VS_STATS];
-  v->nstats = count[OSP_VS_STATS];
-  v->edges = at[OSP_VS_EDGES];
-  v->nedges = count[OSP_VS_EDGES];
-  v->fnsrc = at[OSP_VS_FNSRC];
-
-#define STR_OK(off) ((off) < v->nstr)
-  if (v->nstr < 1 || v->str[0] != '\0' || v->str[v->nstr - 1] != '\0')
-    return "STRINGS not NUL-terminated";
-  if (count[OSP_VS_RUN] != 1)
-    return "RUN count";
-  const struct osp_vrun *r = v->run;
-  if (!STR_OK (r->program) || !STR_OK (r->args) || !STR_OK (r->options)
-      || !STR_OK (r->mode) || !STR_OK (r->paths) || !STR_OK (r->forest)
-      || r->exited > 1)
-    return "RUN strings";
-  uint64_t next = 0;
-  for (uint64_t i = 0; i < v->nfns; i++)
-    {
-      const struct osp_vfn *f = &v->fns[i];
-      if (!STR_OK (f->name) || !STR_OK (f->file) || f->block0 != next)
-        return "FUNCS";
-      next += f->nblocks;
-    }
-  if (next != v->nblocks)
-    return "FUNCS do not cover BLOCKS";
-  if (count[OSP_VS_FNSRC] != v->nfns)
-    return "FNSRC is not one per function";
-  for (uint64_t i = 0; i < v->nfns; i++)
-    if (!STR_OK (v->fnsrc[i].comp_dir) || v->fnsrc[i].flags > OSP_VSRC_DIGEST)
-      return "FNSRC";
-  for (uint64_t i = 0; i < v->nblocks; i++)
-    {
-      const struct osp_vblock *b = &v->blocks[i];
-      if (b->fn >= v->nfns || v->fns[b->fn].block0 + b->block != i)
-        return "BLOCKS";
-    }
-  for (uint64_t i = 0; i < v->nedges; i++)
-    {
-      const struct osp_vedge *e = &v->edges[i];
-      if (e->from >= v->nblocks
-          || (i > 0 && e->from < v->edges[i - 1].from)
-          || (e->to != OSP_VIEW_EXIT
-              && (e->to >= v->nblocks
-                  || v->blocks[e->to].fn != v->blocks[e->from].fn)))
-        return "EDGES";
-    }
-  for (uint64_t i = 0; i < v->nids; i++)
-    if (v->ids[i] >= v->nblocks)
-      return "IDS";
-  for (uint64_t i = 0; i < v->nsubs; i++)
-    if (v->subs[i].ids > v->nids || v->subs[i].len > v->nids - v->subs[i].ids
-        || v->subs[i].rank == 0)
-      return "SUBPATHS";
-  for (uint64_t i = 0; i < v->npaths; i++)
-    {
-      const struct osp_vpath *p = &v->paths[i];
-      if (p->ids > v->nids || p->len > v->nids - p->ids || p->fn >= v->nfns)
-        return "PATHS";
-      for (uint32_t k = 0; k < p->len; k++)
-        if (v->blocks[v->ids[p->ids + k]].fn != p->fn)
-          return "PATHS block of another function";
-    }
-  for (uint64_t i = 0; i < v->nforest; i++)
-    {
-      const struct osp_vforest *f = &v->forest[i];
-      if (f->ids > v->nids || f->len > v->nids - f->ids || f->fn >= v->nfns)
-        return "FOREST";
-      if (f->parent == OSP_VIEW_NO_PARENT ? f->depth != 0
-                                          : f->parent >= i
-                                                || f->depth
-                                                       != v->forest[f->parent]
-                                                                  .depth
-                                                              + 1)
-        return "FOREST parent";
-    }
-  for (uint64_t i = 0; i < v->nstats; i++)
-    {
-      const struct osp_vstat *st = &v->stats[i];
-      if (!STR_OK (st->name) || st->name == 0 || st->kind > OSP_VSTAT_STR
-          || (st->kind == OSP_VSTAT_STR && !STR_OK (st->value)))
-        return "STATS";
-    }
-#undef STR_OK
-  return NULL;
-}
-
-static const struct osp_vstat *
-view_stat (const struct vinfo *v, const char *name)
-{
-  for (uint64_t i = 0; i < v->nstats; i++)
-    if (strcmp (v->str + v->stats[i].name, name) == 0)
-      return &v->stats[i];
+  if (view_parse (v, buf, len, err, sizeof err) != 0)
+    return err;
+  if (v->hdr->nsections != 11 || v->fnsrc == NULL || v->stats == NULL)
+    return "not every section of this minor version";
   return NULL;
 }
 
@@ -461,7 +284,7 @@ make_run (const struct osp_options *o)
 
 /* The tsv report's stat rows of P must be the view's STATS, in order. */
 static void
-check_stats_match_tsv (const struct vinfo *v, const struct osp_profile *p,
+check_stats_match_tsv (const struct view *v, const struct osp_profile *p,
                        struct osp_options *o)
 {
   o->report_format = OSP_FORMAT_TSV;
@@ -486,7 +309,7 @@ check_stats_match_tsv (const struct vinfo *v, const struct osp_profile *p,
       *tab = '\0';
       const char *value = tab + 1;
       const struct osp_vstat *st = &v->stats[i++];
-      CHECK_STR (v->str + st->name, name);
+      CHECK_STR (v->strings + st->name, name);
       char got[128];
       if (st->kind == OSP_VSTAT_U64)
         snprintf (got, sizeof got, "%llu", (unsigned long long) st->value);
@@ -497,7 +320,7 @@ check_stats_match_tsv (const struct vinfo *v, const struct osp_profile *p,
           snprintf (got, sizeof got, "%.6g", d);
         }
       else
-        snprintf (got, sizeof got, "%s", v->str + st->value);
+        snprintf (got, sizeof got, "%s", v->strings + st->value);
       CHECK_STR (got, value);
     }
   CHECK_EQ (i, v->nstats);
@@ -518,7 +341,7 @@ test_view (void)
   size_t n = osp_view_write (buf, cap, &p, &run, 5, &truncated);
   CHECK (n > 0 && n % 8 == 0);
   CHECK_EQ (truncated, 0);
-  struct vinfo v;
+  struct view v;
   const char *why = view_check (buf, n, &v);
   if (why)
     fprintf (stderr, "view: %s\n", why);
@@ -528,25 +351,25 @@ test_view (void)
       free (buf);
       return;
     }
-  CHECK_EQ (v.h->seq, 5);
-  CHECK_EQ (v.h->time_ns, 22);
-  CHECK_EQ (v.h->nsections, 11);
-  CHECK_EQ (v.run->pid, 4242);
-  CHECK_EQ (v.run->instance_id, 0xabcdef);
-  CHECK_EQ (v.run->exited, 1);
-  CHECK_STR (v.str + v.run->program, "/bin/prog");
-  CHECK_STR (v.str + v.run->args, "prog -x 1");
-  CHECK_STR (v.str + v.run->mode, "subpaths");
-  CHECK_STR (v.str + v.run->paths, "counter");
-  CHECK_STR (v.str + v.run->forest, "burst");
-  CHECK_EQ (v.run->blocks_seen, 100000);
-  CHECK_EQ (v.run->path_ends, 123456);
-  CHECK (v.run->path_scale == 1000 && v.run->forest_scale == 2.5);
-  CHECK_EQ (v.run->forest_k, 8);
+  CHECK_EQ (v.hdr->seq, 5);
+  CHECK_EQ (v.hdr->time_ns, 22);
+  CHECK_EQ (v.hdr->nsections, 11);
+  CHECK_EQ (v.run.pid, 4242);
+  CHECK_EQ (v.run.instance_id, 0xabcdef);
+  CHECK_EQ (v.run.exited, 1);
+  CHECK_STR (v.strings + v.run.program, "/bin/prog");
+  CHECK_STR (v.strings + v.run.args, "prog -x 1");
+  CHECK_STR (v.strings + v.run.mode, "subpaths");
+  CHECK_STR (v.strings + v.run.paths, "counter");
+  CHECK_STR (v.strings + v.run.forest, "burst");
+  CHECK_EQ (v.run.blocks_seen, 100000);
+  CHECK_EQ (v.run.path_ends, 123456);
+  CHECK (v.run.path_scale == 1000 && v.run.forest_scale == 2.5);
+  CHECK_EQ (v.run.forest_k, 8);
 
   CHECK_EQ (v.nfns, 3);
   CHECK_EQ (v.nblocks, 9);
-  CHECK_STR (v.str + v.fns[1].name, "beta");
+  CHECK_STR (v.strings + v.fns[1].name, "beta");
   CHECK_EQ (v.fns[2].id, 3);
   CHECK_EQ (v.fns[0].file, v.fns[2].file); /* "a.c" once */
   CHECK (v.fns[0].file != v.fns[1].file);
@@ -555,9 +378,9 @@ test_view (void)
   CHECK_EQ (v.fnsrc[0].flags, OSP_VSRC_DIGEST);
   CHECK_EQ (v.fnsrc[0].size, 1234);
   CHECK_EQ (v.fnsrc[0].sha256[31], 31 * 7 + 1);
-  CHECK_STR (v.str + v.fnsrc[0].comp_dir, "/build");
+  CHECK_STR (v.strings + v.fnsrc[0].comp_dir, "/build");
   CHECK (v.fnsrc[1].flags == 0 && v.fnsrc[1].size == 0);
-  CHECK_STR (v.str + v.fnsrc[1].comp_dir, "");
+  CHECK_STR (v.strings + v.fnsrc[1].comp_dir, "");
   CHECK_EQ (v.blocks[5].fn, 1);
   CHECK_EQ (v.blocks[5].block, 1);
   CHECK_EQ (v.blocks[5].first_line, 32);
@@ -577,17 +400,17 @@ test_view (void)
     }
 
   /* The subpath with block 999 is left out; ranks stay the report's. */
-  CHECK_EQ (v.nsubs, 4);
+  CHECK_EQ (v.nsubpaths, 4);
   static const uint32_t rank[] = { 1, 2, 3, 5 };
-  for (uint32_t i = 0; i < 4 && i < v.nsubs; i++)
+  for (uint32_t i = 0; i < 4 && i < v.nsubpaths; i++)
     {
       const struct osp_subpath *s = &subs[rank[i] - 1];
-      CHECK_EQ (v.subs[i].rank, rank[i]);
-      CHECK_EQ (v.subs[i].len, s->len);
-      CHECK_EQ (v.subs[i].count, s->count);
-      CHECK (v.subs[i].estimate == s->estimate && v.subs[i].share == s->share);
+      CHECK_EQ (v.subpaths[i].rank, rank[i]);
+      CHECK_EQ (v.subpaths[i].len, s->len);
+      CHECK_EQ (v.subpaths[i].count, s->count);
+      CHECK (v.subpaths[i].estimate == s->estimate && v.subpaths[i].share == s->share);
       for (uint32_t k = 0; k < s->len; k++)
-        CHECK_EQ (v.ids[v.subs[i].ids + k], s->blocks[k]); /* block0s agree */
+        CHECK_EQ (v.ids[v.subpaths[i].ids + k], s->blocks[k]); /* block0s agree */
     }
   CHECK_EQ (v.npaths, 4);
   for (uint32_t r = 0; r < 4 && r < v.npaths; r++)
@@ -610,12 +433,12 @@ test_view (void)
       CHECK (v.forest[r].share == frows[r].share / 100.0);
       CHECK_EQ (v.forest[r].len, frows[r].nsteps);
     }
-  const struct osp_vstat *st = view_stat (&v, "threshold_4-1024");
+  const struct osp_vstat *st = view_stat_named (&v, "threshold_4-1024");
   CHECK (st != NULL && st->kind == OSP_VSTAT_F64);
-  st = view_stat (&v, "policy");
+  st = view_stat_named (&v, "policy");
   CHECK (st != NULL && st->kind == OSP_VSTAT_STR
-         && strcmp (v.str + st->value, "concise") == 0);
-  st = view_stat (&v, "blocks_seen");
+         && strcmp (v.strings + st->value, "concise") == 0);
+  st = view_stat_named (&v, "blocks_seen");
   CHECK (st != NULL && st->kind == OSP_VSTAT_U64 && st->value == 100000);
   check_stats_match_tsv (&v, &p, &o);
 
@@ -638,7 +461,7 @@ test_view (void)
         first = c;
       CHECK (m <= c);
       CHECK_EQ (truncated, c < full);
-      struct vinfo w;
+      struct view w;
       why = view_check (small, m, &w);
       if (why)
         {
@@ -649,9 +472,9 @@ test_view (void)
       CHECK_EQ (w.nfns, 3);
       CHECK_EQ (w.nblocks, 9);
       CHECK_EQ (w.nstats, v.nstats);
-      CHECK (w.nsubs >= last_sub && w.npaths >= last_path
+      CHECK (w.nsubpaths >= last_sub && w.npaths >= last_path
              && w.nforest >= last_forest);
-      last_sub = w.nsubs;
+      last_sub = w.nsubpaths;
       last_path = w.npaths;
       last_forest = w.nforest;
       /* The forest is cut at a tree's start, unless within the first. */
@@ -665,12 +488,12 @@ test_view (void)
   CHECK_EQ (last_forest, 7);
   /* The first view that fits has no rows at all. */
   CHECK_EQ (osp_view_write (small, first, &p, &run, 1, &truncated) > 0, 1);
-  struct vinfo w;
+  struct view w;
   CHECK (view_check (small, osp_view_write (small, first, &p, &run, 1,
                                             &truncated),
                      &w)
          == NULL);
-  CHECK (w.nsubs == 0 && w.npaths == 0 && w.nforest == 0 && truncated);
+  CHECK (w.nsubpaths == 0 && w.npaths == 0 && w.nforest == 0 && truncated);
 
   /* mode=blocks: calls and counts. */
   p.mode = OSP_MODE_BLOCKS;
@@ -682,13 +505,13 @@ test_view (void)
   CHECK (n > 0 && view_check (buf, n, &v) == NULL);
   if (n > 0 && view_check (buf, n, &v) == NULL)
     {
-      CHECK_STR (v.str + v.run->mode, "blocks");
+      CHECK_STR (v.strings + v.run.mode, "blocks");
       CHECK_EQ (v.fns[1].calls, 41);
       CHECK_EQ (v.blocks[5].count, 51);
       CHECK_EQ (v.blocks[6].count, OSP_VIEW_NONE);
-      CHECK_EQ (v.run->blocks_seen, 1 + 11 + 21 + 31 + 41 + 51 + 71 + 81);
-      st = view_stat (&v, "block_entries");
-      CHECK (st != NULL && st->value == v.run->blocks_seen);
+      CHECK_EQ (v.run.blocks_seen, 1 + 11 + 21 + 31 + 41 + 51 + 71 + 81);
+      st = view_stat_named (&v, "block_entries");
+      CHECK (st != NULL && st->value == v.run.blocks_seen);
       check_stats_match_tsv (&v, &p, &o);
     }
   blk_b[2].flags = 0;
@@ -887,14 +710,14 @@ reader_thread (void *arg)
       long l = read_view (r->h, buf, &r->rs);
       if (l <= 0)
         continue;
-      struct vinfo v;
+      struct view v;
       const char *why = view_check (buf, (size_t) l, &v);
       if (why)
         {
           r->problem = why;
           break;
         }
-      if (v.h->seq < last_seq)
+      if (v.hdr->seq < last_seq)
         r->problem = "seq decreased";
       if (v.nblocks >= 1 && v.blocks[0].count != OSP_VIEW_NONE)
         {
@@ -902,7 +725,7 @@ reader_thread (void *arg)
             r->problem = "a count decreased";
           last_count = v.blocks[0].count;
         }
-      last_seq = v.h->seq;
+      last_seq = v.hdr->seq;
       r->rs.accepted++;
     }
   if (!done) /* a problem: no use waiting for more */
@@ -1095,9 +918,9 @@ scenario_fork (void)
           runtime_entries ();
           osp_test_nap ();
         }
-      struct vinfo v;
+      struct view v;
       if (l <= 0 || view_check (buf, (size_t) l, &v) != NULL
-          || v.run->pid != getpid ())
+          || v.run.pid != getpid ())
         {
           puts ("child: no valid view of its own");
           rc = 1;
@@ -1127,9 +950,9 @@ scenario_fork (void)
   uint64_t *buf = malloc (mine->buf_cap);
   struct read_stats rs = { 0 };
   long l = read_view (mine, buf, &rs);
-  struct vinfo v;
+  struct view v;
   if (l <= 0 || view_check (buf, (size_t) l, &v) != NULL
-      || v.run->pid != parent)
+      || v.run.pid != parent)
     {
       puts ("parent: its view is not its own");
       rc = 1;
@@ -1367,16 +1190,16 @@ test_lifecycle (const char *dir)
       uint64_t *buf = malloc (h->buf_cap);
       struct read_stats rs = { 0 };
       long l = read_view (h, buf, &rs);
-      struct vinfo v;
+      struct view v;
       CHECK (l > 0 && view_check (buf, (size_t) l, &v) == NULL);
       if (l > 0 && view_check (buf, (size_t) l, &v) == NULL)
         {
-          CHECK_EQ (v.run->pid, pid);
-          CHECK_EQ (v.run->exited, 0);
-          CHECK_EQ (v.run->instance_id, h->instance_id);
-          CHECK_STR (v.str + v.run->args, "osp-test life");
-          CHECK_STR (v.str + v.run->options, opts);
-          CHECK (strstr (v.str + v.run->program, "t_publish") != NULL);
+          CHECK_EQ (v.run.pid, pid);
+          CHECK_EQ (v.run.exited, 0);
+          CHECK_EQ (v.run.instance_id, h->instance_id);
+          CHECK_STR (v.strings + v.run.args, "osp-test life");
+          CHECK_STR (v.strings + v.run.options, opts);
+          CHECK (strstr (v.strings + v.run.program, "t_publish") != NULL);
           CHECK_EQ (v.nfns, 1);
           CHECK_EQ (v.blocks[3].count, 125);
         }
@@ -1390,8 +1213,8 @@ test_lifecycle (const char *dir)
       CHECK (l > 0 && view_check (buf, (size_t) l, &v) == NULL);
       if (l > 0 && view_check (buf, (size_t) l, &v) == NULL)
         {
-          CHECK_EQ (v.run->exited, 1);
-          CHECK_EQ (v.h->seq, atomic_load (&h->publishes));
+          CHECK_EQ (v.run.exited, 1);
+          CHECK_EQ (v.hdr->seq, atomic_load (&h->publishes));
           CHECK_EQ (v.blocks[3].count, 125);
         }
       free (buf);

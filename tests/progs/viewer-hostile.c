@@ -19,9 +19,9 @@
  *   empty       no rows at all (sorting empty arrays)
  *   zerolen     rows of no blocks (empty id runs: NULL pointers, zero sizes)
  *
- * Built with viewer/viewbuild.c (which checks the layout, not the
+ * Built with libosprt/format/viewbuild.c (which checks the layout, not the
  * meaning: exactly what a hostile writer can do) and written with
- * libosprt/snapfile.c, so the file is a snapshot in every byte the
+ * libosprt/format/snapfile.c, so the file is a snapshot in every byte the
  * format's checksums cover.
  */
 #include <stdio.h>

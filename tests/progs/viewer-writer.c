@@ -4,8 +4,12 @@
  * Why: ospview must be tested on segments and views it did not write, in
  * every way they can be broken, and without depending on what a real
  * profiled program happens to sample.  This program writes them by hand,
- * following include/osp/shm.h and include/osp/view.h to the letter, with
- * its own (bitwise) CRC-32 so that a checksum bug on either side shows:
+ * following include/osp/shm.h and include/osp/view.h to the letter: its
+ * own segment and seqlock, its own demo profile in nine sections in an
+ * order of its own (no EDGES or FNSRC, as an older writer), laid out
+ * through the view format library's section emitter (libosprt/format/
+ * viewbuild.h, the one the runtime writes with; its CRC-32 is checked
+ * against zlib's check values by t_publish) and then damaged by hand:
  *
  *   viewer-writer live SECONDS [PERIOD_MS [STOPFILE]]
  *       publish a growing profile into /dev/shm/osp-<uid>-<pid> like the
@@ -40,19 +44,8 @@
 #include "osp/shm.h"
 #include "osp/view.h"
 
-static uint32_t
-crc32_bitwise (const void *buf, size_t len)
-{
-  const unsigned char *p = buf;
-  uint32_t c = 0xffffffffu;
-  while (len--)
-    {
-      c ^= *p++;
-      for (int k = 0; k < 8; k++)
-        c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-    }
-  return ~c;
-}
+#include "crc32.h"
+#include "viewbuild.h"
 
 static uint64_t
 now_ns (void)
@@ -71,41 +64,18 @@ die (const char *what)
 
 /* ---- building a view ------------------------------------------------- */
 
-struct vb
+/* The next section, KIND of COUNT elements of ESIZE bytes at P. */
+static void
+vb_section (struct osp_vemit *v, size_t cap, uint32_t kind, uint32_t esize,
+            const void *p, uint64_t count)
 {
-  unsigned char *b;
-  size_t n, cap;
-  struct osp_view_section sec[16];
-  uint32_t nsec;
-};
-
-static size_t
-vb_put (struct vb *v, const void *p, size_t n)
-{
-  while (v->n % 8)
-    v->b[v->n++] = 0;
-  if (v->n + n > v->cap)
+  if (v->at + esize * count + 8 > cap)
     {
       fprintf (stderr, "viewer-writer: view too big\n");
       exit (99);
     }
-  size_t at = v->n;
-  memcpy (v->b + at, p, n);
-  v->n += n;
-  return at;
-}
-
-static void
-vb_section (struct vb *v, uint32_t kind, uint32_t esize, const void *p,
-            uint64_t count)
-{
-  struct osp_view_section *s = &v->sec[v->nsec++];
-  memset (s, 0, sizeof *s);
-  s->kind = kind;
-  s->elem_size = esize;
-  s->offset = vb_put (v, p, esize * count);
-  s->count = count;
-  s->crc32 = crc32_bitwise (v->b + s->offset, esize * count);
+  memcpy (osp_vemit_section (v, kind, esize, count), p, esize * count);
+  osp_vemit_end (v);
 }
 
 /* Strings: "\0" then each added string. */
@@ -161,28 +131,19 @@ static size_t
 make_view (unsigned char *buf, size_t cap, uint64_t k, int exited,
            enum variant var, int64_t pid, uint64_t start)
 {
-  struct vb v = { buf, 0, cap, { { 0 } }, 0 };
   memset (buf, 0, cap);
   nstrs = 1;
   strs[0] = 0;
-  struct osp_view_header h;
-  memset (&h, 0, sizeof h);
-  memcpy (h.magic, OSP_VIEW_MAGIC, 8);
-  h.byte_order = OSP_VIEW_BYTE_ORDER;
-  h.major = OSP_VIEW_MAJOR;
-  h.minor = OSP_VIEW_MINOR;
-  h.header_size = sizeof h;
-  h.time_ns = now_ns ();
-  h.seq = k;
+  struct osp_vemit v;
   if (var == V_EMPTY)
     {
-      h.size = sizeof h;
-      memcpy (buf, &h, sizeof h);
-      return sizeof h;
+      osp_vemit_begin (&v, buf, sizeof (struct osp_view_header), 0,
+                       now_ns (), k);
+      return sizeof (struct osp_view_header);
     }
+  /* the header and a table of 9 sections; the size is known at the end */
+  osp_vemit_begin (&v, buf, 0, 9, now_ns (), k);
   int exact = var == V_EXACT;
-  /* room for the header and a table of 9 sections; filled at the end */
-  v.n = sizeof h + 9 * sizeof (struct osp_view_section);
 
   struct osp_vrun r;
   memset (&r, 0, sizeof r);
@@ -299,22 +260,17 @@ make_view (unsigned char *buf, size_t cap, uint64_t k, int exited,
   stats[ns++] = (struct osp_vstat) { str ("policy"), OSP_VSTAT_STR,
                                      str ("concise") };
 
-  vb_section (&v, OSP_VS_STRINGS, 1, strs, nstrs);
-  vb_section (&v, OSP_VS_RUN, sizeof r, &r, 1);
-  vb_section (&v, OSP_VS_FUNCS, sizeof fns[0], fns, 3);
-  vb_section (&v, OSP_VS_BLOCKS, sizeof blocks[0], blocks, nb);
-  vb_section (&v, OSP_VS_IDS, 4, ids.v, ids.n);
-  vb_section (&v, OSP_VS_SUBPATHS, sizeof subs[0], subs, exact ? 0 : 4);
-  vb_section (&v, OSP_VS_PATHS, sizeof paths[0], paths, 3);
-  vb_section (&v, OSP_VS_FOREST, sizeof forest[0], forest, 5);
-  vb_section (&v, OSP_VS_STATS, sizeof stats[0], stats, ns);
-  while (v.n % 8)
-    v.b[v.n++] = 0;
-  h.size = v.n;
-  h.nsections = v.nsec;
-  memcpy (buf, &h, sizeof h);
-  memcpy (buf + sizeof h, v.sec, v.nsec * sizeof v.sec[0]);
-  return v.n;
+  vb_section (&v, cap, OSP_VS_STRINGS, 1, strs, nstrs);
+  vb_section (&v, cap, OSP_VS_RUN, sizeof r, &r, 1);
+  vb_section (&v, cap, OSP_VS_FUNCS, sizeof fns[0], fns, 3);
+  vb_section (&v, cap, OSP_VS_BLOCKS, sizeof blocks[0], blocks, nb);
+  vb_section (&v, cap, OSP_VS_IDS, 4, ids.v, ids.n);
+  vb_section (&v, cap, OSP_VS_SUBPATHS, sizeof subs[0], subs, exact ? 0 : 4);
+  vb_section (&v, cap, OSP_VS_PATHS, sizeof paths[0], paths, 3);
+  vb_section (&v, cap, OSP_VS_FOREST, sizeof forest[0], forest, 5);
+  vb_section (&v, cap, OSP_VS_STATS, sizeof stats[0], stats, ns);
+  ((struct osp_view_header *) (void *) buf)->size = v.at;
+  return v.at;
 }
 
 /* ---- view defects (the section's CRC recomputed unless said) ---------- */
@@ -333,7 +289,7 @@ section (unsigned char *view, uint32_t kind)
 static void
 recrc (unsigned char *view, struct osp_view_section *s)
 {
-  s->crc32 = crc32_bitwise (view + s->offset, s->count * s->elem_size);
+  s->crc32 = osp_crc32 (0, view + s->offset, s->count * s->elem_size);
 }
 
 /* Apply DEFECT to the view; 0 if it is not a view defect. */

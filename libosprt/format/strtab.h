@@ -1,7 +1,7 @@
 /* strtab.h - the STRINGS section of a view (include/osp/view.h) being
  * built: each string stored once, found again by a small open-addressing
  * hash.  strtab.c is shared by the runtime's view writer (viewwrite.c) and
- * ospview's view builder (viewer/viewbuild.c, for --merge), like crc32.c. */
+ * the view builder (viewbuild.c: ospview --merge, the tests). */
 #ifndef OSP_STRTAB_H
 #define OSP_STRTAB_H
 

@@ -1,4 +1,4 @@
-/* view.c - validating a profile view (include/osp/view.h) and giving it a
+/* viewparse.c - validating a profile view (include/osp/view.h) and giving it a
  * C shape (struct view) for the screens.
  *
  * Why everything is checked: a view comes from another process through
@@ -24,7 +24,7 @@
  * elements at their end (we stride by the writer's elem_size and read only
  * the fields we know).
  */
-#include "ospview.h"
+#include "viewparse.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -81,52 +81,23 @@ static const struct kind_info kinds[] = {
 
 /* ---- accessors ------------------------------------------------------- */
 
-#define ELEM(v, arr, n, size, i)                                             \
-  ((i) < (v)->n ? (const void *) ((const char *) (v)->arr + (i) * (v)->size) \
-                : NULL)
+/* Element I of a section (NULL past its end), striding by the writer's
+   element size. */
+#define ACCESSOR(type, name, arr, n, size)                                   \
+  const struct type *name (const struct view *v, uint64_t i)                \
+  {                                                                          \
+    return i < v->n ? (const void *) ((const char *) v->arr + i * v->size)  \
+                    : NULL;                                                  \
+  }
 
-const struct osp_vfn *
-view_fn (const struct view *v, uint64_t i)
-{
-  return ELEM (v, fns, nfns, fn_size, i);
-}
-const struct osp_vblock *
-view_block (const struct view *v, uint64_t i)
-{
-  return ELEM (v, blocks, nblocks, block_size, i);
-}
-const struct osp_vsubpath *
-view_subpath (const struct view *v, uint64_t i)
-{
-  return ELEM (v, subpaths, nsubpaths, subpath_size, i);
-}
-const struct osp_vpath *
-view_path (const struct view *v, uint64_t i)
-{
-  return ELEM (v, paths, npaths, path_size, i);
-}
-const struct osp_vforest *
-view_forest (const struct view *v, uint64_t i)
-{
-  return ELEM (v, forest, nforest, forest_size, i);
-}
-const struct osp_vstat *
-view_stat (const struct view *v, uint64_t i)
-{
-  return ELEM (v, stats, nstats, stat_size, i);
-}
-
-const struct osp_vedge *
-view_edge (const struct view *v, uint64_t i)
-{
-  return ELEM (v, edges, nedges, edge_size, i);
-}
-
-const struct osp_vfnsrc *
-view_fnsrc (const struct view *v, uint64_t i)
-{
-  return ELEM (v, fnsrc, nfnsrc, fnsrc_size, i);
-}
+ACCESSOR (osp_vfn, view_fn, fns, nfns, fn_size)
+ACCESSOR (osp_vblock, view_block, blocks, nblocks, block_size)
+ACCESSOR (osp_vsubpath, view_subpath, subpaths, nsubpaths, subpath_size)
+ACCESSOR (osp_vpath, view_path, paths, npaths, path_size)
+ACCESSOR (osp_vforest, view_forest, forest, nforest, forest_size)
+ACCESSOR (osp_vstat, view_stat, stats, nstats, stat_size)
+ACCESSOR (osp_vedge, view_edge, edges, nedges, edge_size)
+ACCESSOR (osp_vfnsrc, view_fnsrc, fnsrc, nfnsrc, fnsrc_size)
 
 const char *
 view_str (const struct view *v, uint32_t off)
@@ -624,48 +595,49 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
 
 /* ---- lookups --------------------------------------------------------- */
 
+const struct osp_vstat *
+view_stat_named (const struct view *v, const char *name)
+{
+  for (uint64_t i = 0; i < v->nstats; i++)
+    if (strcmp (view_str (v, view_stat (v, i)->name), name) == 0)
+      return view_stat (v, i);
+  return NULL;
+}
+
 int
 view_stat_u64 (const struct view *v, const char *name, uint64_t *out)
 {
-  for (uint64_t i = 0; i < v->nstats; i++)
+  const struct osp_vstat *s = view_stat_named (v, name);
+  if (s == NULL)
+    return 0;
+  if (s->kind == OSP_VSTAT_U64)
+    *out = s->value;
+  else if (s->kind == OSP_VSTAT_F64)
     {
-      const struct osp_vstat *s = view_stat (v, i);
-      if (strcmp (view_str (v, s->name), name) != 0)
-        continue;
-      if (s->kind == OSP_VSTAT_U64)
-        *out = s->value;
-      else if (s->kind == OSP_VSTAT_F64)
-        {
-          double d;
-          memcpy (&d, &s->value, sizeof d);
-          if (!(d >= 0 && d < 1.8e19))
-            return 0;
-          *out = (uint64_t) d;
-        }
-      else
+      double d;
+      memcpy (&d, &s->value, sizeof d);
+      if (!(d >= 0 && d < 1.8e19))
         return 0;
-      return 1;
+      *out = (uint64_t) d;
     }
-  return 0;
+  else
+    return 0;
+  return 1;
 }
 
 int
 view_stat_f64 (const struct view *v, const char *name, double *out)
 {
-  for (uint64_t i = 0; i < v->nstats; i++)
-    {
-      const struct osp_vstat *s = view_stat (v, i);
-      if (strcmp (view_str (v, s->name), name) != 0)
-        continue;
-      if (s->kind == OSP_VSTAT_F64)
-        memcpy (out, &s->value, sizeof *out);
-      else if (s->kind == OSP_VSTAT_U64)
-        *out = (double) s->value;
-      else
-        return 0;
-      return 1;
-    }
-  return 0;
+  const struct osp_vstat *s = view_stat_named (v, name);
+  if (s == NULL)
+    return 0;
+  if (s->kind == OSP_VSTAT_F64)
+    memcpy (out, &s->value, sizeof *out);
+  else if (s->kind == OSP_VSTAT_U64)
+    *out = (double) s->value;
+  else
+    return 0;
+  return 1;
 }
 
 const char *

@@ -1,21 +1,22 @@
-/* viewbuild.c - a profile view built from parts (viewbuild.h).
+/* viewbuild.c - a profile view built from parts (viewbuild.h), and the
+ * section emitter every writer of a view lays it out with.
  *
  * Elements are appended to growable arrays; nothing is laid out until
- * vb_finish, which writes what libosprt/viewwrite.c writes and in the same
- * order: the header, a table of eleven sections, then STRINGS, RUN, FUNCS,
- * BLOCKS, EDGES, FNSRC, STATS, IDS, SUBPATHS, PATHS, FOREST, each at an 8-aligned
- * offset with zeroed padding after it and the CRC-32 of its count x
- * elem_size bytes.  Elements are written at their C size (all of view.h's
- * structures are multiples of 8 bytes, as view_parse wants).
+ * vb_finish, which writes the sections in the order the runtime's
+ * viewwrite.c does: STRINGS, RUN, FUNCS, BLOCKS, EDGES, FNSRC, STATS, IDS,
+ * SUBPATHS, PATHS, FOREST, through the same emitter (osp_vemit_*: each
+ * section 8-aligned with zeroed padding after it and the CRC-32 of its
+ * count x elem_size bytes).  Elements are written at their C size (all of
+ * view.h's structures are multiples of 8 bytes, as view_parse wants).
  */
 #include "viewbuild.h"
 
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "crc32.h"
+#include "errmsg.h"
 #include "strtab.h"
 
 void
@@ -207,27 +208,52 @@ vb_count_forest (const struct vbuild *b)
 
 /* ---- layout ---------------------------------------------------------- */
 
-static uint64_t
-align8 (uint64_t x)
+void
+osp_vemit_begin (struct osp_vemit *e, void *buf, uint64_t size,
+                 uint32_t nsections, uint64_t time_ns, uint64_t seq)
 {
-  return (x + 7) & ~(uint64_t) 7;
+  struct osp_view_header h;
+  memset (&h, 0, sizeof h);
+  memcpy (h.magic, OSP_VIEW_MAGIC, sizeof h.magic);
+  h.byte_order = OSP_VIEW_BYTE_ORDER;
+  h.major = OSP_VIEW_MAJOR;
+  h.minor = OSP_VIEW_MINOR;
+  h.header_size = sizeof h;
+  h.nsections = nsections;
+  h.size = size;
+  h.time_ns = time_ns;
+  h.seq = seq;
+  e->base = buf;
+  memcpy (e->base, &h, sizeof h);
+  e->at = osp_view_align8 (sizeof h);
+  memset (e->base + sizeof h, 0, e->at - sizeof h);
+  e->toc = (struct osp_view_section *) (e->base + e->at);
+  e->nsections = 0;
+  e->at = osp_view_head_size (nsections);
 }
 
-static int
-fail (char *err, size_t errlen, const char *fmt, ...)
-    __attribute__ ((format (printf, 3, 4)));
-
-static int
-fail (char *err, size_t errlen, const char *fmt, ...)
+void *
+osp_vemit_section (struct osp_vemit *e, uint32_t kind, uint32_t elem,
+                   uint64_t count)
 {
-  if (err != NULL && errlen > 0)
-    {
-      va_list ap;
-      va_start (ap, fmt);
-      vsnprintf (err, errlen, fmt, ap);
-      va_end (ap);
-    }
-  return -1;
+  struct osp_view_section *s = &e->toc[e->nsections++];
+  memset (s, 0, sizeof *s);
+  s->kind = kind;
+  s->elem_size = elem;
+  s->offset = e->at;
+  s->count = count;
+  return e->base + e->at;
+}
+
+void
+osp_vemit_end (struct osp_vemit *e)
+{
+  struct osp_view_section *s = &e->toc[e->nsections - 1];
+  uint64_t n = s->count * s->elem_size;
+  s->crc32 = osp_crc32 (0, e->base + s->offset, (size_t) n);
+  uint64_t end = s->offset + n;
+  memset (e->base + end, 0, osp_view_align8 (end) - end);
+  e->at = osp_view_align8 (end);
 }
 
 #define NSECTIONS 11
@@ -239,14 +265,14 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
   *out = NULL;
   *len = 0;
   if (b->oom)
-    return fail (err, errlen, "out of memory building the view");
+    return osp_errf (err, errlen, "out of memory building the view");
   if (b->fns.n > UINT32_MAX || b->blocks.n >= UINT32_MAX
       || b->forest.n >= OSP_VIEW_NO_PARENT)
-    return fail (err, errlen, "more functions, blocks or forest nodes than "
-                 "32-bit indices can name");
+    return osp_errf (err, errlen, "more functions, blocks or forest nodes than "
+                     "32-bit indices can name");
   fnsrc_grow (b, b->fns.n);
   if (b->oom)
-    return fail (err, errlen, "out of memory building the view");
+    return osp_errf (err, errlen, "out of memory building the view");
   struct
   {
     uint32_t kind, elem;
@@ -267,47 +293,25 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
     { OSP_VS_FOREST, sizeof (struct osp_vforest), b->forest.p,
       b->forest.n },
   };
-  uint64_t size = align8 (sizeof (struct osp_view_header))
-                  + NSECTIONS * sizeof (struct osp_view_section);
+  uint64_t size = osp_view_head_size (NSECTIONS);
   for (int i = 0; i < NSECTIONS; i++)
-    size += align8 (sec[i].count * sec[i].elem);
+    size += osp_view_align8 (sec[i].count * sec[i].elem);
   if (size > SIZE_MAX / 2)
-    return fail (err, errlen, "view of %llu bytes is too large",
-                 (unsigned long long) size);
-  char *base = calloc (1, (size_t) size); /* malloc: aligned for any type */
+    return osp_errf (err, errlen, "view of %llu bytes is too large",
+                     (unsigned long long) size);
+  char *base = malloc ((size_t) size); /* aligned for any type */
   if (base == NULL)
-    return fail (err, errlen, "out of memory for a view of %llu bytes",
-                 (unsigned long long) size);
-
-  struct osp_view_header h;
-  memset (&h, 0, sizeof h);
-  memcpy (h.magic, OSP_VIEW_MAGIC, sizeof h.magic);
-  h.byte_order = OSP_VIEW_BYTE_ORDER;
-  h.major = OSP_VIEW_MAJOR;
-  h.minor = OSP_VIEW_MINOR;
-  h.header_size = sizeof h;
-  h.nsections = NSECTIONS;
-  h.size = size;
-  h.time_ns = time_ns;
-  h.seq = seq;
-  memcpy (base, &h, sizeof h);
-  uint64_t at = align8 (sizeof h);
-  struct osp_view_section *toc = (struct osp_view_section *) (base + at);
-  at += NSECTIONS * sizeof *toc;
+    return osp_errf (err, errlen, "out of memory for a view of %llu bytes",
+                     (unsigned long long) size);
+  struct osp_vemit e;
+  osp_vemit_begin (&e, base, size, NSECTIONS, time_ns, seq);
   for (int i = 0; i < NSECTIONS; i++)
     {
-      uint64_t n = sec[i].count * sec[i].elem;
-      struct osp_view_section s;
-      memset (&s, 0, sizeof s);
-      s.kind = sec[i].kind;
-      s.elem_size = sec[i].elem;
-      s.offset = at;
-      s.count = sec[i].count;
-      if (n)
-        memcpy (base + at, sec[i].data, (size_t) n);
-      s.crc32 = osp_crc32 (0, base + at, (size_t) n);
-      memcpy (&toc[i], &s, sizeof s);
-      at += align8 (n); /* the padding is calloc's zeros */
+      void *at = osp_vemit_section (&e, sec[i].kind, sec[i].elem,
+                                    sec[i].count);
+      if (sec[i].count)
+        memcpy (at, sec[i].data, (size_t) (sec[i].count * sec[i].elem));
+      osp_vemit_end (&e);
     }
   *out = base;
   *len = (size_t) size;

@@ -1,0 +1,31 @@
+## libosprt/format/local.mk - the view format library (included by the top-level Makefile.am
+## before libosprt/local.mk; appends only).
+##
+## One owner of the format of include/osp/view.h and include/osp/snapshot.h: validating a view
+## (viewparse.c, the one validation every reader uses), building one (viewbuild.c, and the
+## section emitter the runtime's viewwrite.c shares), the CRC-32 of its sections, its string
+## table, snapshot files and files written whole (snapfile.c), a path's blocks as steps
+## (steps.c: the text report and ospview's rows read alike).  A libtool convenience library:
+## linked into libosprt (its symbols stay hidden there, -fvisibility=hidden), ospview and the
+## tests; never installed.  Plain C11, no pthreads, no curses.
+
+noinst_LTLIBRARIES += libosprt/format/libospformat.la
+libosprt_format_libospformat_la_SOURCES = \
+	libosprt/format/errmsg.h \
+	libosprt/format/errmsg.c \
+	libosprt/format/crc32.h \
+	libosprt/format/crc32.c \
+	libosprt/format/strtab.h \
+	libosprt/format/strtab.c \
+	libosprt/format/snapfile.h \
+	libosprt/format/snapfile.c \
+	libosprt/format/viewparse.h \
+	libosprt/format/viewparse.c \
+	libosprt/format/viewbuild.h \
+	libosprt/format/viewbuild.c \
+	libosprt/format/steps.h \
+	libosprt/format/steps.c
+OSPFORMAT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt/format
+libosprt_format_libospformat_la_CPPFLAGS = $(OSPFORMAT_CPPFLAGS)
+libosprt_format_libospformat_la_CFLAGS = -std=c11 -fvisibility=hidden \
+	-Wall -Wextra -Wshadow -Wstrict-prototypes

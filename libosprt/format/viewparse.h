@@ -1,0 +1,71 @@
+/* viewparse.h - a profile view (include/osp/view.h) validated and given a
+ * C shape (viewparse.c): the one validation every reader of a view uses
+ * (ospview's screens, --merge, --diff and exports, the fuzz target, the
+ * runtime's unit tests).  Part of the view format library
+ * (libosprt/format/, libospformat.la).
+ */
+#ifndef OSP_VIEWPARSE_H
+#define OSP_VIEWPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "osp/view.h"
+
+/* A validated view: pointers into the caller's copy of the bytes. */
+struct view
+{
+  const struct osp_view_header *hdr;
+  const char *strings;
+  uint64_t nstrings; /* bytes */
+  struct osp_vrun run; /* zeroed when absent */
+  const struct osp_vfn *fns;
+  uint64_t nfns;
+  const struct osp_vblock *blocks;
+  uint64_t nblocks;
+  const uint32_t *ids;
+  uint64_t nids;
+  const struct osp_vsubpath *subpaths;
+  uint64_t nsubpaths;
+  const struct osp_vpath *paths;
+  uint64_t npaths;
+  const struct osp_vforest *forest;
+  uint64_t nforest;
+  const struct osp_vstat *stats;
+  uint64_t nstats;
+  const struct osp_vedge *edges; /* grouped by source block */
+  uint64_t nedges;
+  const struct osp_vfnsrc *fnsrc; /* NULL, or one per function */
+  uint64_t nfnsrc;
+  /* element strides as written (>= the sizes above) */
+  uint32_t fn_size, block_size, subpath_size, path_size, forest_size,
+      stat_size, edge_size, fnsrc_size;
+};
+
+/* Validate the LEN bytes at BUF (8-byte aligned) as a view and fill V.
+   0, or -1 with a one-line ERR naming the problem.  Nothing of BUF is
+   trusted before this returns 0. */
+int view_parse (struct view *v, const void *buf, size_t len, char *err,
+                size_t errlen);
+/* Element I of a section, striding by its element size. */
+const struct osp_vfn *view_fn (const struct view *v, uint64_t i);
+/* Function I's source digest, NULL when the view has none. */
+const struct osp_vfnsrc *view_fnsrc (const struct view *v, uint64_t i);
+const struct osp_vblock *view_block (const struct view *v, uint64_t i);
+const struct osp_vsubpath *view_subpath (const struct view *v, uint64_t i);
+const struct osp_vpath *view_path (const struct view *v, uint64_t i);
+const struct osp_vforest *view_forest (const struct view *v, uint64_t i);
+const struct osp_vstat *view_stat (const struct view *v, uint64_t i);
+const struct osp_vedge *view_edge (const struct view *v, uint64_t i);
+/* String at OFF (validated by view_parse). */
+const char *view_str (const struct view *v, uint32_t off);
+/* The STATS row NAME as a number (U64 or F64) or a string: 1 and *OUT if
+   present with a fitting kind, else 0 (NULL for the string). */
+/* The first STATS row named NAME, or NULL. */
+const struct osp_vstat *view_stat_named (const struct view *v,
+                                         const char *name);
+int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
+int view_stat_f64 (const struct view *v, const char *name, double *out);
+const char *view_stat_str (const struct view *v, const char *name);
+
+#endif
