@@ -41,7 +41,7 @@
  * written as BLOCKS indices; it is left out (the tsv shows it as "?").
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -28,7 +28,7 @@
  * (pathforest.c has the derivation).
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>

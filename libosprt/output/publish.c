@@ -87,7 +87,7 @@
  * as before", and publishing off for the process; nothing else changes.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -61,7 +61,7 @@
  * thread (thread.c's fork handler).
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "collect/collect.h"
 
 #include <errno.h>
 #include <time.h>

@@ -1,12 +1,12 @@
 /* report-blocks.c - the block-count report of mode=blocks, text and tsv
  * (doc/CONTRACTS.md): the hottest functions and blocks with file:line.
- * A plain function of a struct osp_profile (report.c takes it and sends
+ * A plain function of a struct osp_profile (profile.c takes it, report.c sends
  * the result to its destination).  The tsv form carries the path rows
  * and path stats of report-paths.c when the profile has any, then the
  * forest rows and stats of report-forest.c.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>

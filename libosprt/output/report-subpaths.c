@@ -10,7 +10,7 @@
  * same code (osp_print_blocks, osp_print_block_ids).
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -18,7 +18,7 @@
  * err95 0 in tsv.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>

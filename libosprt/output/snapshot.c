@@ -17,7 +17,7 @@
  * warning.  Any failure is one stderr line; the program is unaffected.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 #include "snapfile.h"
 
 #include <errno.h>
