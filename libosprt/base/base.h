@@ -195,7 +195,8 @@ void osp_budget_init (void);
 
 /* ---- random.c: random numbers ---------------------------------------- */
 
-extern _Atomic uint64_t osp_seed; /* the seed in use (printed in reports) */
+/* The seed in use (printed in reports); hidden, as osp_phase. */
+extern _Atomic uint64_t osp_seed __attribute__ ((visibility ("hidden")));
 
 /* splitmix64: seeds and one-off draws. */
 static inline uint64_t

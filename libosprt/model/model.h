@@ -115,8 +115,9 @@ int osp_expand_path (char *out, size_t size, const char *tmpl, long pid,
                      const char *host);
 
 /* The options in force: runtime.c fills them at start-up (registry.c
-   holds them). */
-extern struct osp_options osp_opts;
+   holds them).  Hidden: the hooks read them as they read a variable of
+   their own file (no GOT load), as when runtime.c defined them. */
+extern struct osp_options osp_opts __attribute__ ((visibility ("hidden")));
 
 /* ---- registry.c ------------------------------------------------------ */
 

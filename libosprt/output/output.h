@@ -34,10 +34,9 @@ int osp_report_emit (const struct osp_options *o);
    the out-of-memory line unless O's report is none). */
 int osp_report_write (const struct osp_options *o,
                       const struct osp_profile *p);
-/* Every statistic of P in report order: the mode's
-   (osp_format_blocks_stats or osp_format_subpaths_stats), the paths'
-   (when shown), the forest's (when shown).  The tsv formatters end with
-   it. */
+/* Every statistic of P in report order: each shown section's (the
+   section table's), then output_skipped when some output was skipped.
+   The tsv report ends with it; the view's STATS are the same. */
 void osp_report_stats (const struct osp_stat_out *out,
                        const struct osp_profile *p,
                        const struct osp_options *o);
@@ -58,9 +57,34 @@ void osp_report_tsv_header (FILE *out, const struct osp_profile *p,
 unsigned char *osp_report_used_blocks (const struct osp_profile *p,
                                        size_t *nblocks);
 
+/* ---- report.c: the section table ------------------------------------ */
+
+/* A part of every output of a profile: the mode's (blocks or subpaths),
+   the paths', the forest's.  SHOWN says whether P shows it at all (the
+   only gate: a section's functions do not check it again); TSV writes
+   its rows (the mode's first: the report's first line and the rows of
+   blocks), TEXT its text part, STATS its statistics (osp_report_stats:
+   the tsv's stat rows, the view's STATS).  The functions return 0 or -1
+   (out of memory). */
+struct osp_section
+{
+  const char *name;
+  int (*shown) (const struct osp_profile *p);
+  int (*tsv) (FILE *out, const struct osp_profile *p,
+              const struct osp_options *o);
+  int (*text) (FILE *out, const struct osp_profile *p,
+               const struct osp_options *o);
+  void (*stats) (const struct osp_stat_out *out, const struct osp_profile *p,
+                 const struct osp_options *o);
+};
+/* In report order. */
+extern const struct osp_section osp_sections[];
+extern const unsigned osp_nsections;
+
 /* ---- report-blocks.c, report-subpaths.c ------------------------------ */
 
-/* The formats of osp_report_format, plain functions of a profile.
+/* The mode sections (osp_sections), plain functions of a profile; the
+   tsv writes the first line and the mode's rows, not the stats.
    Return 0 or -1 (out of memory). */
 int osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
                            const struct osp_options *o);
@@ -68,7 +92,8 @@ int osp_format_blocks_text (FILE *out, const struct osp_profile *p,
                             const struct osp_options *o);
 /* The mode's own statistics (the first part of osp_report_stats). */
 void osp_format_blocks_stats (const struct osp_stat_out *out,
-                              const struct osp_profile *p);
+                              const struct osp_profile *p,
+                              const struct osp_options *o);
 void osp_format_subpaths_stats (const struct osp_stat_out *out,
                                 const struct osp_profile *p,
                                 const struct osp_options *o);
@@ -87,9 +112,10 @@ int osp_print_blocks (FILE *out, const struct osp_profile *p,
 
 /* ---- report-paths.c -------------------------------------------------- */
 
-/* The path sections, appended to every report when P->paths.shown: the
-   `path' and `edge' rows, the path `stat' rows (tsv), the text section. */
-int osp_format_paths_tsv (FILE *out, const struct osp_profile *p);
+/* The path sections (shown when P->paths.shown): the `path' and `edge'
+   rows, the path `stat' rows (tsv), the text section. */
+int osp_format_paths_tsv (FILE *out, const struct osp_profile *p,
+                          const struct osp_options *o);
 void osp_format_paths_stats (const struct osp_stat_out *out,
                              const struct osp_profile *p,
                              const struct osp_options *o);
@@ -98,11 +124,13 @@ int osp_format_paths_text (FILE *out, const struct osp_profile *p,
 
 /* ---- report-forest.c ------------------------------------------------- */
 
-/* The forest section, appended to every report when P->forest.shown:
-   the `forest' rows and forest `stat' rows (tsv), the text section. */
-int osp_format_forest_tsv (FILE *out, const struct osp_profile *p);
+/* The forest section (shown when P->forest.shown): the `forest' rows
+   and forest `stat' rows (tsv), the text section. */
+int osp_format_forest_tsv (FILE *out, const struct osp_profile *p,
+                           const struct osp_options *o);
 void osp_format_forest_stats (const struct osp_stat_out *out,
-                              const struct osp_profile *p);
+                              const struct osp_profile *p,
+                              const struct osp_options *o);
 int osp_format_forest_text (FILE *out, const struct osp_profile *p,
                             const struct osp_options *o);
 

@@ -200,12 +200,6 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       osp_print_block_ids (out, p, s->blocks, s->len);
       fputc ('\n', out);
     }
-  if (p->paths.shown && osp_format_paths_tsv (out, p) != 0)
-    return -1;
-  if (osp_format_forest_tsv (out, p) != 0)
-    return -1;
-  struct osp_stat_out so = { .file = out };
-  osp_report_stats (&so, p, o);
   return 0;
 }
 

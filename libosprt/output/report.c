@@ -11,7 +11,9 @@
  * path and edge profile follows (report-paths.c): in tsv its rows come
  * after the mode's own rows and before the stat rows, in text after the
  * mode's tables.  When forest != off the prefix forest of k-iteration paths
- * (report-forest.c) follows the path section in the same way.
+ * (report-forest.c) follows the path section in the same way.  One table
+ * (osp_sections, below) says which sections a profile shows and in which
+ * order, for the text report, the tsv rows and the stats alike.
  *
  * The profile is taken before (profile/profile.c), so the formats are
  * plain functions of a struct osp_profile that tests can call.
@@ -84,13 +86,9 @@ void
 osp_report_stats (const struct osp_stat_out *out, const struct osp_profile *p,
                   const struct osp_options *o)
 {
-  if (osp_subpath_mode (p))
-    osp_format_subpaths_stats (out, p, o);
-  else
-    osp_format_blocks_stats (out, p);
-  if (p->paths.shown)
-    osp_format_paths_stats (out, p, o);
-  osp_format_forest_stats (out, p);
+  for (unsigned i = 0; i < osp_nsections; i++)
+    if (osp_sections[i].shown (p))
+      osp_sections[i].stats (out, p, o);
   /* Only when it happened: reports of every ordinary run stay as they were. */
   if (p->output_skipped)
     osp_stat_u (out, "output_skipped", p->output_skipped);
@@ -139,7 +137,41 @@ osp_report_used_blocks (const struct osp_profile *p, size_t *nblocks)
   return used;
 }
 
-/* ---- choosing the format --------------------------------------------- */
+/* ---- the sections ------------------------------------------------------ */
+
+static int
+blocks_shown (const struct osp_profile *p)
+{
+  return !osp_subpath_mode (p);
+}
+
+static int
+paths_shown (const struct osp_profile *p)
+{
+  return p->paths.shown;
+}
+
+static int
+forest_shown (const struct osp_profile *p)
+{
+  return p->forest.shown;
+}
+
+/* One table for every output of a profile: the text report, the tsv
+   report's rows, then its stat rows, and the view's STATS (viewwrite.c
+   through osp_report_stats) all take the sections shown, in this order.
+   The mode's section comes first and brings the report's first line. */
+const struct osp_section osp_sections[] = {
+  { "blocks", blocks_shown, osp_format_blocks_tsv, osp_format_blocks_text,
+    osp_format_blocks_stats },
+  { "subpaths", osp_subpath_mode, osp_format_subpaths_tsv,
+    osp_format_subpaths_text, osp_format_subpaths_stats },
+  { "paths", paths_shown, osp_format_paths_tsv, osp_format_paths_text,
+    osp_format_paths_stats },
+  { "forest", forest_shown, osp_format_forest_tsv, osp_format_forest_text,
+    osp_format_forest_stats },
+};
+const unsigned osp_nsections = sizeof osp_sections / sizeof osp_sections[0];
 
 int
 osp_report_format (FILE *out, const struct osp_profile *p,
@@ -147,20 +179,14 @@ osp_report_format (FILE *out, const struct osp_profile *p,
 {
   int rc = 0;
   int tsv = o->report_format == OSP_FORMAT_TSV;
-  if (osp_subpath_mode (p) && tsv)
-    rc = osp_format_subpaths_tsv (out, p, o);
-  else if (osp_subpath_mode (p))
-    rc = osp_format_subpaths_text (out, p, o);
-  else if (tsv)
-    rc = osp_format_blocks_tsv (out, p, o);
-  else
-    rc = osp_format_blocks_text (out, p, o);
-  /* The tsv formatters put the path and forest rows before their stat
-     rows themselves. */
-  if (rc == 0 && !tsv && p->paths.shown)
-    rc = osp_format_paths_text (out, p, o);
-  if (rc == 0 && !tsv && p->forest.shown)
-    rc = osp_format_forest_text (out, p, o);
+  for (unsigned i = 0; i < osp_nsections && rc == 0; i++)
+    if (osp_sections[i].shown (p))
+      rc = (tsv ? osp_sections[i].tsv : osp_sections[i].text) (out, p, o);
+  if (rc == 0 && tsv)
+    {
+      struct osp_stat_out so = { .file = out };
+      osp_report_stats (&so, p, o);
+    }
   if (fflush (out) != 0 || ferror (out))
     rc = -1;
   return rc;
