@@ -4,40 +4,56 @@
 ## The runtime is plain C: it is never compiled with the plugin, and only the ABI symbols of
 ## include/osp/abi.h and osp_report() of include/osp/osp.h are exported (-fvisibility=hidden,
 ## OSP_EXPORT on those entry points).  libm: hotlist.c's binomial sampler (sampler.c and
-## estimate.c need none: estimate.c has osp_ln/osp_sqrt); a static libosprt.a then needs -lm too.
+## estimate.c need none: base/mathx.c has osp_ln/osp_sqrt); a static libosprt.a then needs -lm too.
+## The sources are listed by layer, bottom up (doc/HACKING.md; tests/layers.sh checks the
+## include direction).  The view format library under them, libosprt/format/ (format/local.mk),
+## is linked in whole; ospview and the tests link it too.
 
 OSPRT_SOURCES = \
 	libosprt/osprt.h \
-	libosprt/options.c \
-	libosprt/registry.c \
-	libosprt/thread.c \
-	libosprt/blockcount.c \
-	libosprt/hotlist.h \
-	libosprt/hotlist.c \
-	libosprt/sampler.h \
-	libosprt/sampler.c \
-	libosprt/subexact.c \
-	libosprt/estimate.c \
-	libosprt/paths.c \
-	libosprt/pathsample.c \
-	libosprt/pathprof.c \
-	libosprt/forest.h \
-	libosprt/forest.c \
-	libosprt/pathforest.c \
-	libosprt/report.c \
-	libosprt/report-blocks.c \
-	libosprt/report-subpaths.c \
-	libosprt/report-paths.c \
-	libosprt/report-forest.c \
-	libosprt/online.c \
-	libosprt/viewwrite.c \
-	libosprt/identity.c \
-	libosprt/publish.c \
-	libosprt/snapshot.c \
+	libosprt/base/base.h \
+	libosprt/base/warn.c \
+	libosprt/base/lock.c \
+	libosprt/base/arena.c \
+	libosprt/base/random.c \
+	libosprt/base/mathx.c \
+	libosprt/model/model.h \
+	libosprt/model/hlenums.h \
+	libosprt/model/options.c \
+	libosprt/model/registry.c \
+	libosprt/model/paths.c \
+	libosprt/collect/collect.h \
+	libosprt/collect/thread.c \
+	libosprt/collect/lifecycle.c \
+	libosprt/collect/blockcount.c \
+	libosprt/collect/hotlist.h \
+	libosprt/collect/hotlist.c \
+	libosprt/collect/sampler.h \
+	libosprt/collect/sampler.c \
+	libosprt/collect/subexact.c \
+	libosprt/collect/estimate.c \
+	libosprt/collect/pathsample.c \
+	libosprt/collect/pathprof.c \
+	libosprt/collect/forest.h \
+	libosprt/collect/forest.c \
+	libosprt/collect/pathforest.c \
+	libosprt/profile/profile.h \
+	libosprt/profile/profile.c \
+	libosprt/output/output.h \
+	libosprt/output/report.c \
+	libosprt/output/report-blocks.c \
+	libosprt/output/report-subpaths.c \
+	libosprt/output/report-paths.c \
+	libosprt/output/report-forest.c \
+	libosprt/output/viewwrite.c \
+	libosprt/output/identity.c \
+	libosprt/output/publish.c \
+	libosprt/output/snapshot.c \
+	libosprt/output/online.c \
+	libosprt/runtime.h \
 	libosprt/runtime.c \
 	libosprt/trampoline.S
-OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt \
-	-I$(top_srcdir)/libosprt/format
+OSPRT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt
 OSPRT_CFLAGS = -std=c11 $(PTHREAD_CFLAGS) -fvisibility=hidden \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes
 

@@ -49,8 +49,8 @@
  * (snapshot.c) and the last published view.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
-#include "sampler.h"
+#include "runtime.h"
+#include "collect/sampler.h"
 #include "osp/snapshot.h"
 
 #include <signal.h>
@@ -70,35 +70,23 @@ OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
 OSP_EXPORT __attribute__ ((tls_model ("initial-exec"))) __thread uint32_t
     __osp_path_countdown = 1;
 
-struct osp_options osp_opts;
-
-enum phase
-{
-  PHASE_NEW,       /* osp_init not run yet */
-  PHASE_RUNNING,   /* counting */
-  PHASE_DISABLED,  /* start-up failed: run unprofiled */
-  PHASE_REPORTING, /* the exit report is being made (still counting) */
-  PHASE_DONE       /* reported: hooks only re-arm */
-};
-static atomic_int phase = PHASE_NEW;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-void
-osp_warn (const char *fmt, ...)
+/* The outputs' part in a fork (thread.c runs them around the collectors'):
+   the publisher's lock before every other, and in the child, after every
+   lock is released, the child's own identity and segment. */
+static void
+fork_child_outputs (void)
 {
-  char buf[1024];
-  va_list ap;
-  va_start (ap, fmt);
-  int n = vsnprintf (buf, sizeof buf - 1, fmt, ap);
-  va_end (ap);
-  if (n < 0)
-    return;
-  if ((size_t) n > sizeof buf - 2)
-    n = sizeof buf - 2;
-  buf[n++] = '\n';
-  /* Only while fd 2 is the stderr of start-up (report.c). */
-  osp_output_write (STDERR_FILENO, buf, (size_t) n);
+  osp_identity_fork_child ();
+  osp_publish_fork_child ();
 }
+
+static const struct osp_fork_hooks fork_hooks = {
+  .prepare = osp_publish_fork_prepare,
+  .release = osp_publish_fork_release,
+  .child = fork_child_outputs,
+};
 
 static void
 init_once (void)
@@ -110,16 +98,12 @@ init_once (void)
   osp_options_from_env (&osp_opts); /* ignored in a privileged process */
   osp_identity_init ();
   int ok = osp_registry_init (osp_opts.max_functions, osp_opts.verbose) == 0
-           && osp_threads_init (osp_opts.max_functions) == 0
-           && osp_sampler_init (&osp_opts) == 0
-           && osp_exact_init (&osp_opts) == 0
-           && osp_pathprof_init (&osp_opts) == 0
-           && osp_forest_init (&osp_opts) == 0
-           && osp_pathsample_init (&osp_opts) == 0;
+           && osp_threads_init (osp_opts.max_functions, &fork_hooks) == 0
+           && osp_collectors_init (&osp_opts) == 0;
   if (!ok)
     osp_warn ("osp: cannot start the runtime (out of memory); "
               "the program runs unprofiled");
-  atomic_store (&phase, ok ? PHASE_RUNNING : PHASE_DISABLED);
+  atomic_store (&osp_phase, ok ? OSP_PHASE_RUNNING : OSP_PHASE_DISABLED);
   if (ok && osp_opts.mode != OSP_MODE_OFF && osp_online_init (&osp_opts) != 0)
     osp_warn ("osp: report_signal, snapshot_signal: cannot start their "
               "thread; reports and snapshots come at exit only");
@@ -127,13 +111,6 @@ init_once (void)
     osp_publish_init (&osp_opts); /* its problems are one line, not fatal */
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = 0;
-}
-
-int
-osp_running (void)
-{
-  int ph = atomic_load_explicit (&phase, memory_order_acquire);
-  return ph == PHASE_RUNNING || ph == PHASE_REPORTING;
 }
 
 void
@@ -156,8 +133,8 @@ osp_constructor (void)
 __attribute__ ((destructor (101))) static void
 osp_destructor (void)
 {
-  int expected = PHASE_RUNNING;
-  if (!atomic_compare_exchange_strong (&phase, &expected, PHASE_REPORTING))
+  int expected = OSP_PHASE_RUNNING;
+  if (!atomic_compare_exchange_strong (&osp_phase, &expected, OSP_PHASE_REPORTING))
     return;
   uintptr_t was = osp_in_runtime;
   osp_in_runtime = OSP_RUNTIME_PINNED;
@@ -199,7 +176,7 @@ osp_destructor (void)
       if (taken)
         osp_profile_free (&p);
     }
-  atomic_store (&phase, PHASE_DONE);
+  atomic_store (&osp_phase, OSP_PHASE_DONE);
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = was;
 }
@@ -209,7 +186,7 @@ __osp_register_module (uint32_t abi, struct osp_fn_record *start,
                        struct osp_fn_record *stop)
 {
   osp_init ();
-  if (atomic_load (&phase) == PHASE_DISABLED)
+  if (atomic_load (&osp_phase) == OSP_PHASE_DISABLED)
     return;
   uintptr_t was = osp_in_runtime;
   osp_in_runtime = OSP_RUNTIME_PINNED;
@@ -223,7 +200,7 @@ OSP_EXPORT void
 __osp_release_module (uint32_t abi, struct osp_fn_record *start,
                       struct osp_fn_record *stop)
 {
-  if (abi != OSP_ABI_VERSION || atomic_load (&phase) == PHASE_DISABLED)
+  if (abi != OSP_ABI_VERSION || atomic_load (&osp_phase) == OSP_PHASE_DISABLED)
     return; /* its records were refused: nothing of it was registered */
   uintptr_t was = osp_in_runtime;
   osp_in_runtime = OSP_RUNTIME_PINNED;
@@ -239,76 +216,21 @@ lost (atomic_uint_fast64_t *stat)
   atomic_fetch_add_explicit (stat, 1, memory_order_relaxed);
 }
 
-/* Whether the runtime frame that set osp_in_runtime to WAS is gone: a
-   signal handler that interrupted it left by longjmp (the usual timeout:
-   siglongjmp out of a SIGALRM handler).  A live frame is an ancestor of
-   ours, so on the same stack it lies above us (stacks grow down here, as
-   on every target GCC's osp plugin supports); a frame at or below our
-   stack pointer on our stack is gone.  A handler on an alternate signal
-   stack (sigaltstack) runs elsewhere: there only a frame on that same
-   stack can be judged, and a frame on the main stack may be the one it
-   interrupted.  Off the alternate stack a frame on it is gone, as nothing
-   on the main stack can interrupt it.  When in doubt the frame is live
-   (the hook is lost): a hook deeper than the abandoned frame is lost
-   until one at or above it (the loop the program jumped back to) comes. */
-static __attribute__ ((noinline, cold)) int
-abandoned (uintptr_t was, uintptr_t sp)
-{
-  if (was == OSP_RUNTIME_PINNED)
-    return 0;
-  stack_t ss;
-  if (sigaltstack (NULL, &ss) == 0 && !(ss.ss_flags & SS_DISABLE))
-    {
-      uintptr_t lo = (uintptr_t) ss.ss_sp, hi = lo + ss.ss_size;
-      int frame_alt = was >= lo && was < hi;
-      if (ss.ss_flags & SS_ONSTACK)
-        return frame_alt && sp >= was;
-      if (frame_alt)
-        return 1;
-    }
-  return sp >= was;
-}
-
 /* Enter the runtime from generated code whose call has the stack mark
-   HERE (osprt.h) when the runtime is already active on this thread: 0 if
+   HERE (base.h) when the runtime is already active on this thread: 0 if
    the frame that set the flag is live (the hook or path end is lost),
-   else (it was abandoned: abandoned, above) 1 with the thread recovered
-   and the flag holding HERE, and leave () must follow.  Out of line, and
+   else (it was abandoned: osp_runtime_enter, collect/thread.c) 1 with
+   the thread recovered and the flag holding HERE, and leave () must
+   follow.  Out of line, and
    its callers' (the *_busy functions) too, so that the hot path of each
    entry point keeps nothing live across a call. */
 static __attribute__ ((noinline, cold)) int
 enter_busy (uintptr_t here)
 {
-  uintptr_t was = osp_in_runtime;
   lost (&osp_stats.hits_lost);
-  if (!abandoned (was, here))
-    return 0;
   /* The abandoned hook is the one lost; what its thread had pending goes
-     with it (thread.c). */
-  osp_in_runtime = OSP_RUNTIME_PINNED;
-  atomic_signal_fence (memory_order_seq_cst);
-  osp_thread_recover ();
-  osp_in_runtime = here;
-  atomic_signal_fence (memory_order_seq_cst);
-  return 1;
-}
-
-int
-osp_runtime_enter (uintptr_t here)
-{
-  uintptr_t was = osp_in_runtime;
-  if (was != 0 && !abandoned (was, here))
-    return 0;
-  if (was != 0)
-    {
-      /* As enter_busy, without counting a hook as lost. */
-      osp_in_runtime = OSP_RUNTIME_PINNED;
-      atomic_signal_fence (memory_order_seq_cst);
-      osp_thread_recover ();
-    }
-  osp_in_runtime = here;
-  atomic_signal_fence (memory_order_seq_cst);
-  return 1;
+     with it (collect/thread.c). */
+  return osp_runtime_enter (here);
 }
 
 /* The same when the runtime is not active: 1. */
@@ -334,8 +256,8 @@ leave (void)
 static inline __attribute__ ((always_inline)) void
 block_hook_body (struct osp_fn_record *rec, uint32_t block)
 {
-  int ph = atomic_load_explicit (&phase, memory_order_acquire);
-  if (ph == PHASE_RUNNING || ph == PHASE_REPORTING)
+  int ph = atomic_load_explicit (&osp_phase, memory_order_acquire);
+  if (ph == OSP_PHASE_RUNNING || ph == OSP_PHASE_REPORTING)
     {
       if (osp_opts.mode == OSP_MODE_OFF)
         __osp_skip = UINT32_MAX;
@@ -354,12 +276,12 @@ block_hook_body (struct osp_fn_record *rec, uint32_t block)
           else
             osp_blocks_hit (t, fn, block);
           /* A viewer's request (publish.c); no lock is held here. */
-          osp_publish_poll ();
+          osp_entry_poll ();
         }
     }
-  else if (ph == PHASE_NEW)
+  else if (ph == OSP_PHASE_NEW)
     lost (&osp_stats.unregistered_hits); /* nothing can be registered yet */
-  else if (ph == PHASE_DISABLED)
+  else if (ph == OSP_PHASE_DISABLED)
     __osp_skip = UINT32_MAX;
   leave ();
 }
@@ -414,8 +336,8 @@ static inline __attribute__ ((always_inline)) void
 path_end_body (struct osp_fn_record *rec, uint64_t path)
 {
 
-  int ph = atomic_load_explicit (&phase, memory_order_acquire);
-  if ((ph == PHASE_RUNNING || ph == PHASE_REPORTING)
+  int ph = atomic_load_explicit (&osp_phase, memory_order_acquire);
+  if ((ph == OSP_PHASE_RUNNING || ph == OSP_PHASE_REPORTING)
       && osp_opts.mode != OSP_MODE_OFF
       && (osp_opts.paths != OSP_PATHS_OFF
           || osp_forest_policy () != OSP_FOREST_OFF))
@@ -428,9 +350,9 @@ path_end_body (struct osp_fn_record *rec, uint64_t path)
           path_countdown_set (OSP_PATH_HUGE);
           lost (&osp_stats.hits_lost);
         }
-      osp_publish_poll (); /* as in the block hook */
+      osp_entry_poll (); /* as in the block hook */
     }
-  else if (ph == PHASE_NEW) /* the countdown stays 1: come back later */
+  else if (ph == OSP_PHASE_NEW) /* the countdown stays 1: come back later */
     lost (&osp_stats.unregistered_hits);
   else
     path_countdown_set (OSP_PATH_HUGE);

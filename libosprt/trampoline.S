@@ -39,7 +39,7 @@
  */
 #if defined (__x86_64__) && !defined (__ILP32__)
 
-#include "sampler.h"
+#include "collect/sampler.h"
 
 	.data
 	.p2align 2
@@ -270,7 +270,7 @@ osp_xsave_measure:
 /* One trampoline: NAME tries FAST (one of the two above), saves the
    call-clobbered general registers and %rbx, then the vector state (CALL:
    one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given, and
-   in %r8 the stack mark, osprt.h: %rsp at our entry, as APPEND_BLOCK's),
+   in %r8 the stack mark, base.h: %rsp at our entry, as APPEND_BLOCK's),
    restores everything and returns TLS, the countdown TARGET re-armed, in
    %eax (the asm's only output: the generated code stores it back). */
 #define PRESERVING(name, target, tls, FAST, CALL)		\

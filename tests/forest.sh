@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/forest.sh - the prefix forest of k-iteration paths (k-BLPP: OSP_OPTIONS forest=...,
-# libosprt/pathforest.c, forest.c, report-forest.c; tsv rows in doc/CONTRACTS.md), end to end.
+# libosprt/collect/pathforest.c, forest.c, output/report-forest.c; tsv rows in doc/CONTRACTS.md), end to end.
 #
 # Programs: progs/forest-loops.c (a loop of known A/B choices whose iterations call a looping
 # helper or a recursive function; two activations), progs/forest-random.c (16 paths per

@@ -4,6 +4,7 @@
 ## Exit status: 0 pass, 1 fail, 77 skip (a missing optional tool only), 99 hard error.
 
 OSP_E2E_TESTS = \
+	tests/layers.sh \
 	tests/corpus-O0.sh \
 	tests/corpus-O1.sh \
 	tests/corpus-O2.sh \

@@ -1,5 +1,5 @@
 #!/bin/sh
-# tests/publish.sh - live views in shared memory (OSP_OPTIONS publish=..., libosprt/publish.c,
+# tests/publish.sh - live views in shared memory (OSP_OPTIONS publish=..., libosprt/output/publish.c,
 # include/osp/shm.h), end to end, on progs/publish-live.c built plain and with the plugin (-O2).
 #   1. While the program runs, /dev/shm/osp-UID-PID exists, mode 600, owned by the user, with
 #      osp's magic; after it exits the file is gone; stdout and the exit status are the plain

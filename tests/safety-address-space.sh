@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/safety-address-space.sh - the runtime never takes the address space the program needs
-# (doc/osp.md, Safety: "Stack and address space"; libosprt/thread.c's budget).
+# (doc/osp.md, Safety: "Stack and address space"; libosprt/base/arena.c's budget).
 #
 # tests/progs/vm-threads.c creates a few threads with default stacks.  The smallest
 # `ulimit -v' its plain build runs under is found by bisection; under that limit + 8 MB the

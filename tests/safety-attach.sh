@@ -1,6 +1,6 @@
 #!/bin/sh
 # tests/safety-attach.sh - a process no viewer watches has no extra thread (doc/osp.md "Safety:
-# shared memory, fork, threads and namespaces"; libosprt/publish.c, include/osp/shm.h `attach',
+# shared memory, fork, threads and namespaces"; libosprt/output/publish.c, include/osp/shm.h `attach',
 # viewer/segment.c seg_request), on progs/attach-live.c (-O2), default options but report=none.
 #   1. unshare(CLONE_NEWUSER), which needs a single-threaded process, succeeds in the
 #      instrumented build as in the plain one (skipped, with a note, where even the plain build

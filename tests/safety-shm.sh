@@ -1,7 +1,7 @@
 #!/bin/sh
 # tests/safety-shm.sh - live views' shared memory never harms the program nor crosses a
 # privilege boundary (doc/osp.md "Safety: shared memory, fork, threads and namespaces";
-# libosprt/publish.c, include/osp/shm.h, viewer/segment.c), on progs/shm-safety.c (-O2).
+# libosprt/output/publish.c, include/osp/shm.h, viewer/segment.c), on progs/shm-safety.c (-O2).
 #   1. Fork children that end with _exit: each child's segment holds only what its views take
 #      (at most 256 KB, not publish_bytes twice fully allocated: 8 MB), and once they are
 #      reaped their parent removes their segments while it still runs; nothing is left after

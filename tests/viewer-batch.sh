@@ -13,7 +13,7 @@
 #      say; without -p it attaches to the only profiled process (or, when others run, asks for
 #      -p); an ospview attached while the writer ends says "exited" and shows the exit view;
 #      after the end, -p PID says there is no segment for it.
-#   3. When the runtime publishes (libosprt/publish.c exists): the same on a real program built
+#   3. When the runtime publishes (libosprt/output/publish.c exists): the same on a real program built
 #      with the plugin (progs/viewer-loop.c): listed, its hottest subpath in spin() with
 #      viewer-loop.c:LINE and a growing estimate, paths and forest rows (mix(), which has no
 #      loop, counted inline: an "exact" path row), "exited" at the end.
@@ -221,7 +221,7 @@ rc=$?
   osp_fail "after the end: status $rc, $(cat "$W/gone.err")"
 
 # --- 3. a real program ------------------------------------------------------------------------------
-if [ -f "$SRC/libosprt/publish.c" ]; then
+if [ -f "$SRC/libosprt/output/publish.c" ]; then
   osp_need_build
   osp_compile "$W/loop" osp_cc -O1 -g "$SRC/tests/progs/viewer-loop.c" -o "$W/loop" ||
     { osp_fail "cannot build viewer-loop.c with the plugin"; osp_done; }
@@ -255,7 +255,7 @@ if [ -f "$SRC/libosprt/publish.c" ]; then
   tail -n 12 "$W/lend.out" | grep -q "pid $lpid  ran .*  exited" ||
     { osp_fail "real program: the last refresh does not say exited"; tail -n 12 "$W/lend.out"; }
 else
-  echo "note: libosprt/publish.c is not there yet: the real-program part is skipped"
+  echo "note: libosprt/output/publish.c is not there yet: the real-program part is skipped"
 fi
 
 osp_done

@@ -6,7 +6,7 @@
  * nodes are open).  So everything that turns a validated view (viewparse.c)
  * into text lives here: the column layouts, paths decoded to function and
  * file:line exactly as the runtime's text report writes them (compact
- * steps; see libosprt/report-subpaths.c), filtering, sorting, the forest
+ * steps; see libosprt/output/report-subpaths.c), filtering, sorting, the forest
  * as an indented tree with open and closed nodes, and the status lines.
  *
  * Every row carries a key that stays the same for the same subpath, path,

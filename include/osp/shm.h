@@ -2,7 +2,7 @@
  * and ospview reads (layout version OSP_SHM_MAJOR.OSP_SHM_MINOR).
  *
  * One POSIX shared-memory object per process, mode 0600, created O_CREAT|
- * O_EXCL by the runtime (libosprt/publish.c), named
+ * O_EXCL by the runtime (libosprt/output/publish.c), named
  *     "/osp-<euid>-<pid>"           (the file /dev/shm/osp-<euid>-<pid>)
  * with <pid> as the process sees itself.  /dev/shm is shared by processes
  * of different pid namespaces (containers, unshare --pid), where the same

@@ -2,7 +2,7 @@
  * (steps.c): consecutive blocks of one function whose lines continue each
  * other are one step "file:first-last", and a long path is shortened to
  * its first OSP_STEPS_HEAD and last OSP_STEPS_TAIL steps around "...".
- * One rule for the runtime's report (libosprt/report-subpaths.c, from the
+ * One rule for the runtime's report (libosprt/output/report-subpaths.c, from the
  * registry) and the viewer's rows (viewer/screens.c, from a view), so
  * that the same path reads the same in both.  Part of libospformat.la.
  */

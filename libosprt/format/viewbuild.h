@@ -1,6 +1,6 @@
 /* viewbuild.h - building a profile view (include/osp/view.h) from parts.
  *
- * The runtime writes views from its own profile (libosprt/viewwrite.c,
+ * The runtime writes views from its own profile (libosprt/output/viewwrite.c,
  * through the emitter below);
  * the viewer makes new ones out of old ones (ospview --merge, and whatever
  * else wants to write a snapshot that is not a copy).  A builder collects

@@ -36,7 +36,7 @@
  */
 #include "testutil.h"
 
-#include "forest.h"
+#include "collect/forest.h"
 
 #include <stdint.h>
 #include <sys/mman.h>

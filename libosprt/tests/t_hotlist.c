@@ -14,7 +14,7 @@
  * Every random stream comes from a fixed seed.
  */
 #include "testutil.h"
-#include "hotlist.h"
+#include "collect/hotlist.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -29,7 +29,7 @@
 #define hl_foreach weak_hl_foreach
 #define hl_get_stats weak_hl_get_stats
 #define HL_TEST_WEAK_HASH 1
-#include "hotlist.c"
+#include "collect/hotlist.c"
 #undef hl_create
 #undef hl_destroy
 #undef hl_offer

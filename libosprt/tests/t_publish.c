@@ -46,8 +46,8 @@
 #include "testutil.h"
 
 #include "osprt.h"
-#include "crc32.h"
-#include "viewparse.h"
+#include "format/crc32.h"
+#include "format/viewparse.h"
 #include "osp/shm.h"
 #include "osp/view.h"
 
@@ -573,7 +573,7 @@ static void
 runtime_entries (void)
 {
   for (int i = 0; i < 256; i++)
-    osp_publish_poll ();
+    osp_entry_poll ();
 }
 
 struct read_stats

@@ -17,8 +17,8 @@
  * warning.  Any failure is one stderr line; the program is unaffected.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
-#include "snapfile.h"
+#include "output/output.h"
+#include "format/snapfile.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -41,13 +41,13 @@
  * written as BLOCKS indices; it is left out (the tsv shows it as "?").
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "strtab.h"
-#include "viewbuild.h"
+#include "format/strtab.h"
+#include "format/viewbuild.h"
 #include "osp/view.h"
 
 /* ---- statistics ------------------------------------------------------ */

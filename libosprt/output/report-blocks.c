@@ -1,12 +1,12 @@
 /* report-blocks.c - the block-count report of mode=blocks, text and tsv
  * (doc/CONTRACTS.md): the hottest functions and blocks with file:line.
- * A plain function of a struct osp_profile (report.c takes it and sends
- * the result to its destination).  The tsv form carries the path rows
- * and path stats of report-paths.c when the profile has any, then the
- * forest rows and stats of report-forest.c.
+ * A plain function of a struct osp_profile (profile.c takes it, report.c sends
+ * the result to its destination).  The path and forest sections, and
+ * every section's stats, follow in the order of report.c's section
+ * table.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -78,19 +78,15 @@ osp_format_blocks_tsv (FILE *out, const struct osp_profile *p,
         }
     }
   free (on_path);
-  if (p->paths.shown && osp_format_paths_tsv (out, p) != 0)
-    return -1;
-  if (osp_format_forest_tsv (out, p) != 0)
-    return -1;
-  struct osp_stat_out so = { .file = out };
-  osp_report_stats (&so, p, o);
   return 0;
 }
 
 void
 osp_format_blocks_stats (const struct osp_stat_out *out,
-                         const struct osp_profile *p)
+                         const struct osp_profile *p,
+                         const struct osp_options *o)
 {
+  (void) o;
   const struct
   {
     const char *name;

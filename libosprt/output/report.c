@@ -11,12 +11,12 @@
  * path and edge profile follows (report-paths.c): in tsv its rows come
  * after the mode's own rows and before the stat rows, in text after the
  * mode's tables.  When forest != off the prefix forest of k-iteration paths
- * (report-forest.c) follows the path section in the same way.
+ * (report-forest.c) follows the path section in the same way.  One table
+ * (osp_sections, below) says which sections a profile shows and in which
+ * order, for the text report, the tsv rows and the stats alike.
  *
- * Taking the profile (registry copy, then counts under the threads lock) is
- * separate from formatting it, so the formats are plain functions of a
- * struct osp_profile that tests can call, and so a thread still running
- * during exit can neither tear a row nor be counted twice.
+ * The profile is taken before (profile/profile.c), so the formats are
+ * plain functions of a struct osp_profile that tests can call.
  *
  * The report is formatted into memory first and written with write(2):
  *   - a file is written to a temporary name in its directory and renamed,
@@ -29,8 +29,8 @@
  * Any failure is one line on stderr, never more.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
-#include "snapfile.h"
+#include "output/output.h"
+#include "format/snapfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,105 +40,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* ---- taking a profile ------------------------------------------------ */
-
-static int
-take (struct osp_profile *p, int live)
-{
-  memset (p, 0, sizeof *p);
-  p->live = live;
-  if (osp_registry_snapshot (&p->fns, &p->nfns, &p->mods, &p->nmods) != 0)
-    return -1;
-  size_t words = 0;
-  for (uint32_t i = 0; i < p->nfns; i++)
-    words += p->fns[i]->nblocks;
-  p->counts = malloc ((p->nfns ? p->nfns : 1) * sizeof *p->counts);
-  p->words = malloc ((words ? words : 1) * sizeof *p->words);
-  if (p->counts == NULL || p->words == NULL)
-    {
-      osp_profile_free (p);
-      return -1;
-    }
-  for (uint32_t i = 0, w = 0; i < p->nfns; w += p->fns[i]->nblocks, i++)
-    p->counts[i] = p->words + w;
-  osp_blocks_snapshot (p->fns, p->nfns, p->counts);
-
-#define STAT(x) p->x = atomic_load_explicit (&osp_stats.x, memory_order_relaxed)
-  STAT (modules);
-  STAT (functions);
-  STAT (functions_dropped);
-  STAT (records_invalid);
-  STAT (abi_mismatches);
-  STAT (unregistered_hits);
-  STAT (hits_lost);
-  STAT (threads);
-  STAT (output_skipped);
-#undef STAT
-  p->pid = (long) getpid ();
-  p->mode = osp_opts.mode;
-  p->seed = osp_seed;
-  int rc = 0;
-  if (p->mode == OSP_MODE_SUBPATHS)
-    rc = osp_sampler_collect (p, &osp_opts);
-  else if (p->mode == OSP_MODE_SUBPATHS_EXACT)
-    rc = osp_exact_collect (p, &osp_opts);
-  osp_counters_hold ();
-  if (rc == 0)
-    rc = osp_pathprof_collect (p, &osp_opts);
-  if (rc == 0)
-    rc = osp_forest_collect (p, &osp_opts);
-  osp_counters_done ();
-  if (rc != 0)
-    osp_profile_free (p);
-  return rc;
-}
-
-int
-osp_profile_take (struct osp_profile *p)
-{
-  return take (p, 0);
-}
-
-int
-osp_profile_take_live (struct osp_profile *p)
-{
-  return take (p, 1);
-}
-
-void
-osp_profile_free (struct osp_profile *p)
-{
-  free (p->words);
-  free (p->counts);
-  free (p->fns);
-  free (p->mods);
-  free (p->subs);
-  free (p->sub_words);
-  free (p->paths.rows);
-  free (p->paths.step_words);
-  free (p->paths.edges);
-  free (p->paths.edge_words);
-  osp_forest_profile_free (&p->forest);
-  memset (p, 0, sizeof *p);
-}
-
-/* ---- numbers shared by both formats ---------------------------------- */
-
-/* A function built without block hooks (instrument=none, or paths only)
-   has no count for any block: like an OSP_BB_NO_HOOK block, it is "-". */
-int
-osp_block_counted (const struct osp_fn *f, uint32_t b)
-{
-  return (f->flags & OSP_FN_BLOCK_HOOKS)
-         && !(f->blocks[b].flags & OSP_BB_NO_HOOK);
-}
-
-double
-osp_share (uint64_t x, uint64_t total)
-{
-  return total ? 100.0 * (double) x / (double) total : 0.0;
-}
 
 /* The first line of a text report (and the max_functions warning), shared
    by both formats; BLOCK_ENTRIES < 0 leaves that field out. */
@@ -182,43 +83,12 @@ osp_report_tsv_header (FILE *out, const struct osp_profile *p,
 }
 
 void
-osp_stat_u (const struct osp_stat_out *out, const char *name, uint64_t v)
-{
-  if (out->file)
-    fprintf (out->file, "stat\t%s\t%llu\n", name, (unsigned long long) v);
-  else
-    out->fn (out->arg, name, OSP_STAT_U, v, 0.0, NULL);
-}
-
-void
-osp_stat_s (const struct osp_stat_out *out, const char *name, const char *v)
-{
-  if (out->file)
-    fprintf (out->file, "stat\t%s\t%s\n", name, v);
-  else
-    out->fn (out->arg, name, OSP_STAT_S, 0, 0.0, v);
-}
-
-void
-osp_stat_f (const struct osp_stat_out *out, const char *name, double v)
-{
-  if (out->file)
-    fprintf (out->file, "stat\t%s\t%.6g\n", name, v);
-  else
-    out->fn (out->arg, name, OSP_STAT_F, 0, v, NULL);
-}
-
-void
 osp_report_stats (const struct osp_stat_out *out, const struct osp_profile *p,
                   const struct osp_options *o)
 {
-  if (osp_subpath_mode (p))
-    osp_format_subpaths_stats (out, p, o);
-  else
-    osp_format_blocks_stats (out, p);
-  if (p->paths.shown)
-    osp_format_paths_stats (out, p, o);
-  osp_format_forest_stats (out, p);
+  for (unsigned i = 0; i < osp_nsections; i++)
+    if (osp_sections[i].shown (p))
+      osp_sections[i].stats (out, p, o);
   /* Only when it happened: reports of every ordinary run stay as they were. */
   if (p->output_skipped)
     osp_stat_u (out, "output_skipped", p->output_skipped);
@@ -267,7 +137,41 @@ osp_report_used_blocks (const struct osp_profile *p, size_t *nblocks)
   return used;
 }
 
-/* ---- choosing the format --------------------------------------------- */
+/* ---- the sections ------------------------------------------------------ */
+
+static int
+blocks_shown (const struct osp_profile *p)
+{
+  return !osp_subpath_mode (p);
+}
+
+static int
+paths_shown (const struct osp_profile *p)
+{
+  return p->paths.shown;
+}
+
+static int
+forest_shown (const struct osp_profile *p)
+{
+  return p->forest.shown;
+}
+
+/* One table for every output of a profile: the text report, the tsv
+   report's rows, then its stat rows, and the view's STATS (viewwrite.c
+   through osp_report_stats) all take the sections shown, in this order.
+   The mode's section comes first and brings the report's first line. */
+const struct osp_section osp_sections[] = {
+  { "blocks", blocks_shown, osp_format_blocks_tsv, osp_format_blocks_text,
+    osp_format_blocks_stats },
+  { "subpaths", osp_subpath_mode, osp_format_subpaths_tsv,
+    osp_format_subpaths_text, osp_format_subpaths_stats },
+  { "paths", paths_shown, osp_format_paths_tsv, osp_format_paths_text,
+    osp_format_paths_stats },
+  { "forest", forest_shown, osp_format_forest_tsv, osp_format_forest_text,
+    osp_format_forest_stats },
+};
+const unsigned osp_nsections = sizeof osp_sections / sizeof osp_sections[0];
 
 int
 osp_report_format (FILE *out, const struct osp_profile *p,
@@ -275,71 +179,20 @@ osp_report_format (FILE *out, const struct osp_profile *p,
 {
   int rc = 0;
   int tsv = o->report_format == OSP_FORMAT_TSV;
-  if (osp_subpath_mode (p) && tsv)
-    rc = osp_format_subpaths_tsv (out, p, o);
-  else if (osp_subpath_mode (p))
-    rc = osp_format_subpaths_text (out, p, o);
-  else if (tsv)
-    rc = osp_format_blocks_tsv (out, p, o);
-  else
-    rc = osp_format_blocks_text (out, p, o);
-  /* The tsv formatters put the path and forest rows before their stat
-     rows themselves. */
-  if (rc == 0 && !tsv && p->paths.shown)
-    rc = osp_format_paths_text (out, p, o);
-  if (rc == 0 && !tsv && p->forest.shown)
-    rc = osp_format_forest_text (out, p, o);
+  for (unsigned i = 0; i < osp_nsections && rc == 0; i++)
+    if (osp_sections[i].shown (p))
+      rc = (tsv ? osp_sections[i].tsv : osp_sections[i].text) (out, p, o);
+  if (rc == 0 && tsv)
+    {
+      struct osp_stat_out so = { .file = out };
+      osp_report_stats (&so, p, o);
+    }
   if (fflush (out) != 0 || ferror (out))
     rc = -1;
   return rc;
 }
 
 /* ---- destinations ---------------------------------------------------- */
-
-/* fds 1 and 2 as they were at start-up.  A program may close them and
-   open its own files there (a daemon does); writing "stderr" then would
-   put osp's lines into the program's data.  So every write osp makes to
-   fd 1 or 2 (messages, reports) first checks that the fd still is the
-   same file (device and inode), and is skipped, and counted, otherwise.
-   A fd closed at start-up is never written: whatever gets that number
-   later is the program's.  (A program thread swapping the fd between the
-   check and the write is a window this cannot close; no fd osp keeps open
-   could, without keeping a fd under the program.) */
-static struct
-{
-  int valid;
-  dev_t dev;
-  ino_t ino;
-} std_fd[3];
-
-void
-osp_output_init (void)
-{
-  for (int fd = 1; fd <= 2; fd++)
-    {
-      struct stat st;
-      std_fd[fd].valid = fstat (fd, &st) == 0;
-      if (std_fd[fd].valid)
-        {
-          std_fd[fd].dev = st.st_dev;
-          std_fd[fd].ino = st.st_ino;
-        }
-    }
-}
-
-int
-osp_output_write (int fd, const void *buf, size_t len)
-{
-  struct stat st;
-  if (fd < 1 || fd > 2 || !std_fd[fd].valid || fstat (fd, &st) != 0
-      || st.st_dev != std_fd[fd].dev || st.st_ino != std_fd[fd].ino)
-    {
-      atomic_fetch_add_explicit (&osp_stats.output_skipped, 1,
-                                 memory_order_relaxed);
-      return EBADF;
-    }
-  return osp_write_all (fd, buf, len);
-}
 
 int
 osp_report_emit (const struct osp_options *o)

@@ -93,8 +93,8 @@
  * grow about with the logarithm of its length.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
-#include "sampler.h"
+#include "collect/collect.h"
+#include "collect/sampler.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -104,11 +104,6 @@
 #include <unistd.h>
 
 pthread_mutex_t osp_hot_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Atomic: taking a profile reads it without a lock on a runtime thread
-   (the publisher, the report thread), and a program thread writes it
-   outside osp_init (a fork child's osp_sampler_reset; white-box tests
-   that initialise the sampler again). */
-_Atomic uint64_t osp_seed;
 
 #define QMAX 64
 #define QWORDS 4096
@@ -167,71 +162,6 @@ static uint32_t max_len, qcap;
 /* Merged counters of exited threads, under osp_threads_lock. */
 static uint64_t totals[OSP_W_N];
 
-/* ---- random numbers -------------------------------------------------- */
-
-static uint64_t
-splitmix64 (uint64_t *x)
-{
-  uint64_t z = (*x += 0x9e3779b97f4a7c15u);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
-  return z ^ (z >> 31);
-}
-
-static inline uint64_t
-rotl (uint64_t x, int k)
-{
-  return (x << k) | (x >> (64 - k));
-}
-
-uint64_t
-osp_rng_next (uint64_t s[4])
-{
-  uint64_t r = rotl (s[1] * 5, 7) * 9, t = s[1] << 17;
-  s[2] ^= s[0];
-  s[3] ^= s[1];
-  s[1] ^= s[2];
-  s[0] ^= s[3];
-  s[2] ^= t;
-  s[3] = rotl (s[3], 45);
-  return r;
-}
-
-void
-osp_rng_seed (uint64_t rng[4], uint64_t seed, uint64_t stream)
-{
-  uint64_t x = seed;
-  x = splitmix64 (&x) ^ (stream * 0xd1b54a32d192ed03u);
-  for (int i = 0; i < 4; i++)
-    rng[i] = splitmix64 (&x);
-}
-
-uint32_t
-osp_draw_geometric (uint64_t rng[4], double log_keep_p)
-{
-  if (log_keep_p == 0)
-    return 1;
-  /* Inversion: u uniform in (0, 1], K = 1 + floor (log u / log (1-p)). */
-  double u = (double) ((osp_rng_next (rng) >> 11) + 1) * 0x1p-53;
-  double k = osp_ln (u) / log_keep_p; /* >= 0; truncation is floor */
-  return k >= (double) (UINT32_MAX - 1) ? UINT32_MAX : (uint32_t) k + 1;
-}
-
-/* Exact and simple: one coin per sample, 64 coins a draw.  The path table
-   thins this way only when its interval doubles, a handful of times in a
-   run, so the linear cost in N does not matter. */
-uint64_t
-osp_draw_half (uint64_t rng[4], uint64_t n)
-{
-  uint64_t kept = 0;
-  for (; n >= 64; n -= 64)
-    kept += (uint64_t) __builtin_popcountll (osp_rng_next (rng));
-  if (n > 0)
-    kept += (uint64_t) __builtin_popcountll (osp_rng_next (rng)
-                                             & ((UINT64_C (1) << n) - 1));
-  return kept;
-}
-
 uint32_t
 osp_draw_skip (uint64_t rng[4])
 {
@@ -275,7 +205,7 @@ random_seed (void)
   clock_gettime (CLOCK_REALTIME, &ts);
   uint64_t x = (uint64_t) ts.tv_nsec ^ ((uint64_t) ts.tv_sec << 30)
                ^ ((uint64_t) getpid () << 48);
-  return splitmix64 (&x);
+  return osp_splitmix64 (&x);
 }
 
 /* ---- set-up ---------------------------------------------------------- */
@@ -641,7 +571,7 @@ osp_sampler_reset (void)
   plan_now.gen = gen + 1;
   /* The child samples other positions than its parent and siblings. */
   uint64_t x = osp_seed ^ ((uint64_t) getpid () << 32);
-  osp_seed = splitmix64 (&x);
+  osp_seed = osp_splitmix64 (&x);
   for (unsigned i = 0; i < nstrata; i++)
     hl_reset (strata[i]);
 }
@@ -716,7 +646,7 @@ copy_item (const struct hl_item *it, void *arg)
 }
 
 int
-osp_sampler_collect (struct osp_profile *p, const struct osp_options *o)
+osp_sampler_collect (struct osp_subpaths_part *p, const struct osp_options *o)
 {
   struct collect c = { 0 };
   osp_walk_totals (p->walk);

@@ -58,7 +58,7 @@
  * cache, the cursor frames and the k-SF's pool; nothing else is allocated.
  * At most forest_threads streams are made (`refused' counts the threads
  * that found none: past forest_threads, or with no memory or no room in
- * the address space budget under `ulimit -v', thread.c; one line says the
+ * the address space budget under `ulimit -v', base/arena.c; one line says the
  * latter two, once); a stream outlives its thread, so the report keeps
  * what exited threads saw.  The owner appends items to the queue without a
  * lock (release-publishing the count), and processes them into the k-SF
@@ -68,7 +68,7 @@
  * merged) and lets go: a live view at any moment, not only at exit.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "collect/collect.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +135,7 @@ osp_forest_init (const struct osp_options *o)
   policy = o->mode == OSP_MODE_OFF || o->paths == OSP_PATHS_TIMER
                ? OSP_FOREST_OFF
                : o->forest;
+  osp_registry_forest_fed (policy != OSP_FOREST_OFF);
   k_opt = o->forest_k;
   warmup = policy == OSP_FOREST_BURST
                ? (4 * o->forest_k < o->forest_burst / 2 ? 4 * o->forest_k
@@ -167,7 +168,7 @@ stream_new (void)
   size_t frames = (size_t) nframes * OSP_KCURSOR_BYTES (k_opt);
   if (head + frames + 4096 > stream_bytes)
     return NULL;
-  if (osp_reserve (stream_bytes) != 0) /* ulimit -v: thread.c's budget */
+  if (osp_reserve (stream_bytes) != 0) /* ulimit -v: base/arena.c's budget */
     return NULL;
   void *m = mmap (NULL, stream_bytes, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -428,7 +429,7 @@ add_stats (struct osp_forest_stats *sum, const struct osp_forest_stats *st)
 
 struct collect
 {
-  struct osp_profile *p;
+  const struct osp_fns *p;
   struct osp_forest_profile *f;
   const struct osp_ipf *ipf;
   const uint64_t *hot; /* per IPF node: the largest count in its subtree */
@@ -508,7 +509,7 @@ add_rows (struct collect *c, uint32_t w, uint32_t parent, uint32_t depth)
 
 /* Decode every row's path into one block of steps. */
 static int
-decode_rows (struct osp_profile *p, struct osp_forest_profile *f)
+decode_rows (const struct osp_fns *p, struct osp_forest_profile *f)
 {
   size_t words = 0;
   for (uint32_t r = 0; r < f->nrows; r++)
@@ -550,10 +551,10 @@ estimate_rows (struct osp_forest_profile *f)
 
 /* The k-IPF of the locked streams KS[0..N) into F's rows. */
 static int
-build_rows (struct osp_profile *p, const struct osp_options *o,
-            const struct osp_kslab *const *ks, unsigned n)
+build_rows (struct osp_forest_profile *f, const struct osp_fns *p, int live,
+            const struct osp_options *o, const struct osp_kslab *const *ks,
+            unsigned n)
 {
-  struct osp_forest_profile *f = &p->forest;
   uint64_t used = f->sum.nodes_used;
   /* Each k-SF node joins at most k nodes (its subtree's first k levels
      under its own label), and most far fewer. */
@@ -565,7 +566,7 @@ build_rows (struct osp_profile *p, const struct osp_options *o,
     return -1;
   /* A live view shows report_top trees: build only those (the exit
      report and osp_report() build all, for the trees count). */
-  if (p->live)
+  if (live)
     osp_ipf_build_top (&ipf, ks, n, 0, o->report_top);
   else
     osp_ipf_build (&ipf, ks, n, 0);
@@ -630,7 +631,7 @@ build_rows (struct osp_profile *p, const struct osp_options *o,
 /* The path ends of P's functions that osp_fn_counts_only: none of them
    reaches the forest. */
 static uint64_t
-unseen_ends (const struct osp_profile *p)
+unseen_ends (const struct osp_fns *p)
 {
   uint64_t n = 0;
   for (uint32_t i = 0; i < p->nfns; i++)
@@ -644,9 +645,9 @@ unseen_ends (const struct osp_profile *p)
 }
 
 int
-osp_forest_collect (struct osp_profile *p, const struct osp_options *o)
+osp_forest_collect (struct osp_forest_profile *f, const struct osp_fns *p,
+                    int live, const struct osp_options *o)
 {
-  struct osp_forest_profile *f = &p->forest;
   memset (f, 0, sizeof *f);
   f->policy = policy;
   int probes = 0;
@@ -695,7 +696,7 @@ osp_forest_collect (struct osp_profile *p, const struct osp_options *o)
     }
   f->streams = nstreams;
   f->refused = refused;
-  int rc = build_rows (p, o, ks, n);
+  int rc = build_rows (f, p, live, o, ks, n);
   for (struct osp_kstream *k = streams; k; k = k->next)
     osp_unlock (&k->lock);
   osp_unlock (&osp_forest_lock);

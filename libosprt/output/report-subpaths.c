@@ -10,8 +10,8 @@
  * same code (osp_print_blocks, osp_print_block_ids).
  */
 #define _GNU_SOURCE
-#include "osprt.h"
-#include "steps.h"
+#include "output/output.h"
+#include "format/steps.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -158,12 +158,6 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
       osp_print_block_ids (out, p, s->blocks, s->len);
       fputc ('\n', out);
     }
-  if (p->paths.shown && osp_format_paths_tsv (out, p) != 0)
-    return -1;
-  if (osp_format_forest_tsv (out, p) != 0)
-    return -1;
-  struct osp_stat_out so = { .file = out };
-  osp_report_stats (&so, p, o);
   return 0;
 }
 

@@ -35,7 +35,7 @@
  * (decode, then encode), seeded by the function id so runs repeat.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "model/model.h"
 
 #include <stdarg.h>
 #include <stdlib.h>

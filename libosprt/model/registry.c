@@ -56,15 +56,17 @@
  * the total past 2^32 - 1 is dropped like one over max_functions.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "model/model.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct osp_stats osp_stats;
 pthread_mutex_t osp_registry_lock = PTHREAD_MUTEX_INITIALIZER;
+struct osp_options osp_opts; /* runtime.c fills it at start-up */
+/* Whether path ends feed a prefix forest (pathforest.c's init says). */
+static atomic_int forest_fed;
 
 static uint32_t max_fns;
 static int verbose;
@@ -322,7 +324,7 @@ warn_uncheckable (const struct osp_fn *any, const struct osp_fn *loopy)
 {
   static atomic_int warned;
   int timer = osp_opts.paths == OSP_PATHS_TIMER;
-  int forest = loopy != NULL && osp_forest_policy () != OSP_FOREST_OFF;
+  int forest = loopy != NULL && atomic_load (&forest_fed);
   if ((!timer && !forest) || atomic_exchange (&warned, 1))
     return;
   if (forest)
@@ -335,6 +337,12 @@ warn_uncheckable (const struct osp_fn *any, const struct osp_fn *loopy)
               "with instrument=counts alone) has path counters but no "
               "sample checks: paths=timer does not report its paths",
               any->name);
+}
+
+void
+osp_registry_forest_fed (int fed)
+{
+  atomic_store (&forest_fed, fed);
 }
 
 /* Publish F as function number n+1 and write its id into the record. */

@@ -56,8 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum hl_policy { HL_CONCISE, HL_SPACE_SAVING };
-enum hl_encoding { HL_ENC_SEQUENCE, HL_ENC_XOR, HL_ENC_ROTATION };
+#include "model/hlenums.h"
 
 struct hl_config
 {
@@ -73,7 +72,7 @@ struct hl_config
                                 (below) */
 };
 
-#define HL_MIN_BYTES 4096
+/* HL_MIN_BYTES: model/hlenums.h (the options check it). */
 
 struct hotlist;
 

@@ -84,7 +84,7 @@
  * so each pair is counted once, by one of them.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "collect/collect.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -524,7 +524,7 @@ copy_counted (struct osp_path_profile *pp, uint32_t fi,
    is over), the rows of the functions counted inline, and the edge
    counters of P's functions.  Under the lock. */
 static int
-copy_locked (struct osp_profile *p, struct osp_path_profile *pp,
+copy_locked (const struct osp_fns *p, struct osp_path_profile *pp,
              const struct osp_options *o)
 {
   size_t nedges = 0;
@@ -591,9 +591,9 @@ copy_locked (struct osp_profile *p, struct osp_path_profile *pp,
 }
 
 int
-osp_pathprof_collect (struct osp_profile *p, const struct osp_options *o)
+osp_pathprof_collect (struct osp_path_profile *pp, const struct osp_fns *p,
+                      const struct osp_options *o)
 {
-  struct osp_path_profile *pp = &p->paths;
   memset (pp, 0, sizeof *pp);
   for (uint32_t i = 0; i < p->nfns; i++)
     pp->functions += p->fns[i]->npaths != 0;

@@ -19,7 +19,7 @@
  * Counters reach the global totals (osp_fn.totals) when the thread exits;
  * a report adds the live threads' tables to those totals.
  */
-#include "osprt.h"
+#include "collect/collect.h"
 
 #include <string.h>
 

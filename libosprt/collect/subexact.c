@@ -22,7 +22,7 @@
  * is not counted and counted in exact_dropped instead.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "collect/collect.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -181,7 +181,7 @@ osp_exact_reset (void)
 }
 
 int
-osp_exact_collect (struct osp_profile *p, const struct osp_options *o)
+osp_exact_collect (struct osp_subpaths_part *p, const struct osp_options *o)
 {
   osp_walk_totals (p->walk);
   osp_lock (&osp_exact_lock);

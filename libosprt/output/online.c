@@ -30,7 +30,8 @@
  * gets its exit report).
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
+#include "runtime.h" /* osp_init: doc/HACKING.md, Exceptions */
 #include "osp/osp.h"
 
 #include <errno.h>

@@ -17,7 +17,7 @@
  * An empty item (a stray or trailing ':') is ignored; a repeated key wins.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "model/model.h"
 
 #include <errno.h>
 #include <signal.h>

@@ -51,8 +51,8 @@
  * word (shm.h, minor 1).  The program's own threads notice it in the
  * runtime's entries, after the generated code's countdown ran out
  * (runtime.c's block hook and path end bodies; the paths=timer thread's
- * tick too): osp_publish_poll (osprt.h) is one relaxed load of
- * osp_publish_watch, which rewatch points at the `attach' word while the
+ * tick too): osp_entry_poll (base.h) is one relaxed load of
+ * osp_entry_watch, which rewatch points at the `attach' word while the
  * segment waits for a viewer, at `due' while something time-gated is
  * pending here (a fork child's segment, the sweep of children's
  * leftovers: the slow part then looks at the clock every 256th entry of
@@ -122,7 +122,7 @@
  * as before", and publishing off for the process; nothing else changes.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -188,14 +188,13 @@ static int thread_asked;           /* starting it was decided (once) */
 static int child_pending;          /* a fork child's segment is still due */
 static uint64_t child_since_ns;    /* CLOCK_MONOTONIC of that fork */
 
-/* What a runtime entry looks at (osp_publish_poll, osprt.h): NULL when
+/* What a runtime entry looks at, osp_entry_watch (base.h): NULL when
    publishing needs nothing from the program's threads (off, failed,
    exited, or the thread runs), the segment's `attach' word while it
    waits for a viewer, or `due' while something time-gated is pending
    (a fork child's segment, the sweep of children's leftovers).  Written
    under osp_publish_lock (rewatch); the segment it points into is never
    unmapped while other threads run (only in a fork child). */
-_Atomic (const _Atomic uint32_t *) osp_publish_watch;
 static const _Atomic uint32_t due = 1;
 
 /* ---- helpers --------------------------------------------------------- */
@@ -622,7 +621,7 @@ sweep_due (void)
   return forks != swept_forks || children_left;
 }
 
-/* Point osp_publish_watch at what the program's runtime entries must look
+/* Point osp_entry_watch at what the program's runtime entries must look
    at now (see its comment).  Under the lock. */
 static void
 rewatch (void)
@@ -635,7 +634,7 @@ rewatch (void)
       else if (hdr != NULL)
         w = &hdr->attach;
     }
-  atomic_store_explicit (&osp_publish_watch, w, memory_order_relaxed);
+  atomic_store_explicit (&osp_entry_watch, w, memory_order_relaxed);
 }
 
 static void *
@@ -705,6 +704,7 @@ osp_publish_init (const struct osp_options *o)
   period_ms = o->publish_ms;
   cap = round64 (o->publish_bytes);
   pthread_mutex_lock (&osp_publish_lock);
+  osp_entry_work = osp_publish_poll_slow; /* before any rewatch */
   owner = getpid ();
   /* The view buffer is counted in the address space budget too, for as
      long as the process lives (it is never freed). */
@@ -735,7 +735,7 @@ osp_publish_poll_slow (void)
   /* With only time-gated work pending (`due'), look at the clock once
      every 256 entries of a thread, not at each. */
   static OSP_TLS uint32_t entries;
-  if (atomic_load_explicit (&osp_publish_watch, memory_order_relaxed) == &due
+  if (atomic_load_explicit (&osp_entry_watch, memory_order_relaxed) == &due
       && (++entries & 255) != 1)
     return;
   /* Signals held until the thread runs: a handler that leaves by longjmp
@@ -843,7 +843,7 @@ osp_publish_fork_prepare (void)
      nothing may read through the watch there: the child's paths=timer
      thread starts before that.  In the parent this only skips a few
      polls. */
-  atomic_store_explicit (&osp_publish_watch, NULL, memory_order_relaxed);
+  atomic_store_explicit (&osp_entry_watch, NULL, memory_order_relaxed);
 }
 
 void
@@ -864,7 +864,7 @@ osp_publish_fork_child (void)
   pthread_mutex_lock (&osp_publish_lock);
   /* Only this thread exists: nothing reads the watch while it moves off
      the parent's mapping. */
-  atomic_store_explicit (&osp_publish_watch, NULL, memory_order_relaxed);
+  atomic_store_explicit (&osp_entry_watch, NULL, memory_order_relaxed);
   if (hdr != NULL)
     {
       munmap (hdr, map_size);

@@ -10,7 +10,7 @@
  * so readers on other threads see fixed values.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -46,7 +46,7 @@
 
 #ifndef __ASSEMBLER__
 
-#include "osprt.h"
+#include "collect/collect.h"
 
 struct osp_cursor_fn
 {
@@ -85,7 +85,7 @@ osp_cursor_fn (const struct osp_fn_record *rec)
    they completed it); 0, having changed nothing, when the runtime must
    take event I.  Not while the runtime is already active on
    this thread (a signal handler's hook inside a hook: the runtime counts
-   it as lost).  MARK: the call's stack mark (osprt.h, osp_stack_mark), the
+   it as lost).  MARK: the call's stack mark (base.h, osp_stack_mark), the
    re-entrancy flag's value meanwhile. */
 static inline uint64_t
 osp_sample_append_chain (const struct osp_fn_record *rec,

@@ -61,7 +61,7 @@
  * thread (thread.c's fork handler).
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "collect/collect.h"
 
 #include <errno.h>
 #include <time.h>
@@ -327,7 +327,7 @@ timer_main (void *arg)
         tick ();
       /* This thread exists anyway: a viewer's request is noticed here
          too, even while the program runs no instrumented code. */
-      osp_publish_poll ();
+      osp_entry_poll ();
     }
   return NULL;
 }

@@ -28,7 +28,7 @@
  * (pathforest.c has the derivation).
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -58,11 +58,11 @@ gids_buffer (const struct osp_forest_profile *f)
 /* ---- tsv ------------------------------------------------------------- */
 
 int
-osp_format_forest_tsv (FILE *out, const struct osp_profile *p)
+osp_format_forest_tsv (FILE *out, const struct osp_profile *p,
+                       const struct osp_options *o)
 {
+  (void) o; /* the profile already holds every setting it shows */
   const struct osp_forest_profile *f = &p->forest;
-  if (!f->shown)
-    return 0;
   uint32_t *gids = gids_buffer (f);
   if (gids == NULL)
     return -1;
@@ -90,12 +90,12 @@ osp_format_forest_tsv (FILE *out, const struct osp_profile *p)
 
 void
 osp_format_forest_stats (const struct osp_stat_out *out,
-                         const struct osp_profile *p)
+                         const struct osp_profile *p,
+                         const struct osp_options *o)
 {
+  (void) o;
   const struct osp_forest_profile *f = &p->forest;
   const struct osp_forest_stats *s = &f->sum;
-  if (!f->shown)
-    return;
   /* The settings in force, then forest.c's counters summed over the
      streams, then pathforest.c's stream and report counters. */
   osp_stat_s (out, "forest", osp_forest_policy_name (f->policy));
@@ -286,8 +286,6 @@ osp_format_forest_text (FILE *out, const struct osp_profile *p,
 {
   (void) o; /* the profile already holds every setting it shows */
   const struct osp_forest_profile *f = &p->forest;
-  if (!f->shown)
-    return 0;
   int burst = f->policy == OSP_FOREST_BURST;
   text_header (out, p);
 

@@ -18,7 +18,7 @@
  * err95 0 in tsv.
  */
 #define _GNU_SOURCE
-#include "osprt.h"
+#include "output/output.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,8 +56,10 @@ print_dst (FILE *out, const struct osp_fn *f, uint32_t e)
 /* ---- tsv ------------------------------------------------------------- */
 
 int
-osp_format_paths_tsv (FILE *out, const struct osp_profile *p)
+osp_format_paths_tsv (FILE *out, const struct osp_profile *p,
+                      const struct osp_options *o)
 {
+  (void) o; /* the profile already holds every setting it shows */
   const struct osp_path_profile *pp = &p->paths;
   uint32_t *gids = malloc (longest_row (pp, pp->nrows) * sizeof *gids);
   if (gids == NULL)
