@@ -63,10 +63,10 @@
  * (thread_asked) to start the thread, which it then does itself: the
  * entry holds no runtime lock there, the thread starts with every signal
  * blocked (osp_start_thread) and runs no instrumented code.  A vfork
- * child (our memory, another pid) does nothing there.  Caveat: glibc's
- * pthread_create allocates (the thread's TLS vector); a hook running in a
- * signal handler that interrupted malloc, at the first attach, would
- * re-enter the allocator (doc/osp.md, Threads).
+ * child (our memory, another pid) does nothing there.  glibc's
+ * pthread_create allocates (the thread's TLS vector), so an entry that
+ * may run in a signal handler, which may have interrupted malloc, leaves
+ * the start to a later entry (maybe_in_handler; doc/osp.md, Threads).
  *
  * Publishing.  The runtime thread (osp_start_thread: every signal
  * blocked, osp_in_runtime set, it runs no instrumented code;
@@ -187,6 +187,7 @@ static pthread_cond_t thread_up_cond = PTHREAD_COND_INITIALIZER;
 static int thread_asked;           /* starting it was decided (once) */
 static int child_pending;          /* a fork child's segment is still due */
 static uint64_t child_since_ns;    /* CLOCK_MONOTONIC of that fork */
+static sigset_t start_mask;        /* osp_init's thread's signal mask */
 
 /* What a runtime entry looks at, osp_entry_watch (base.h): NULL when
    publishing needs nothing from the program's threads (off, failed,
@@ -705,6 +706,7 @@ osp_publish_init (const struct osp_options *o)
   cap = round64 (o->publish_bytes);
   pthread_mutex_lock (&osp_publish_lock);
   osp_entry_work = osp_publish_poll_slow; /* before any rewatch */
+  pthread_sigmask (SIG_SETMASK, NULL, &start_mask);
   owner = getpid ();
   /* The view buffer is counted in the address space budget too, for as
      long as the process lives (it is never freed). */
@@ -729,6 +731,37 @@ osp_publish_init (const struct osp_options *o)
   return 0;
 }
 
+/* Whether this thread may be running a signal handler now, told from its
+   signal mask: a handler runs with its signal blocked (and its sa_mask),
+   so a signal that has a handler and is blocked now but was not when the
+   runtime started means the entry may have come from a handler - perhaps
+   one that interrupted malloc, which pthread_create calls.  Then the
+   thread is not started from here; a later entry starts it.  A signal
+   blocked without a handler (signalfd, sigwait) does not count; a handler
+   installed with SA_NODEFER and an empty sa_mask cannot be told.  The
+   runtime's own threads (every signal blocked, pinned) are never in one. */
+static int
+maybe_in_handler (void)
+{
+  if (osp_in_runtime == OSP_RUNTIME_PINNED)
+    return 0;
+  sigset_t cur;
+  if (pthread_sigmask (SIG_SETMASK, NULL, &cur) != 0)
+    return 1;
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sigismember (&cur, sig) == 1 && sigismember (&start_mask, sig) != 1)
+      {
+        struct sigaction sa;
+        if (sigaction (sig, NULL, &sa) != 0)
+          continue;
+        if ((sa.sa_flags & SA_SIGINFO) ? sa.sa_sigaction != NULL
+                                       : (sa.sa_handler != SIG_DFL
+                                          && sa.sa_handler != SIG_IGN))
+          return 1;
+      }
+  return 0;
+}
+
 void
 osp_publish_poll_slow (void)
 {
@@ -738,6 +771,8 @@ osp_publish_poll_slow (void)
   if (atomic_load_explicit (&osp_entry_watch, memory_order_relaxed) == &due
       && (++entries & 255) != 1)
     return;
+  /* Before osp_signals_hold changes the mask it reads. */
+  int in_handler = maybe_in_handler ();
   /* Signals held until the thread runs: a handler that leaves by longjmp
      must not abandon the lock, nor a thread half started. */
   osp_signals_hold ();
@@ -762,7 +797,8 @@ osp_publish_poll_slow (void)
           create_segment (); /* failing: one line, publishing off */
         }
       if (hdr != NULL && !failed && osp_running ()
-          && atomic_load_explicit (&hdr->attach, memory_order_relaxed) != 0)
+          && atomic_load_explicit (&hdr->attach, memory_order_relaxed) != 0
+          && !in_handler)
         start = thread_asked = 1;
       rewatch ();
     }

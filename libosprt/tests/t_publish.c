@@ -813,6 +813,62 @@ scenario_stress (void)
   return rc;
 }
 
+/* ---- scenario: a viewer's request seen from a signal handler --------- */
+
+/* This process's thread count (/proc/self/status), -1 if unknown. */
+static int
+threads_now (void)
+{
+  FILE *f = fopen ("/proc/self/status", "r");
+  char line[256];
+  int n = -1;
+  while (f && fgets (line, sizeof line, f))
+    if (sscanf (line, "Threads: %d", &n) == 1)
+      break;
+  if (f)
+    fclose (f);
+  return n;
+}
+
+static void
+entries_in_handler (int sig)
+{
+  (void) sig;
+  runtime_entries ();
+}
+
+/* A request noticed by entries that run in a signal handler must not
+   start the publisher thread there (pthread_create may call malloc, which
+   the signal may have interrupted: publish.c, maybe_in_handler); the next
+   entries outside a handler start it. */
+static int
+scenario_handler (void)
+{
+  if (ask (segment_path ((long) getpid ())) != 0)
+    {
+      puts ("cannot ask for views");
+      return 1;
+    }
+  struct sigaction sa = { .sa_handler = entries_in_handler };
+  sigemptyset (&sa.sa_mask);
+  sigaction (SIGUSR1, &sa, NULL);
+  for (int i = 0; i < 10; i++)
+    raise (SIGUSR1);
+  int in_handler = threads_now ();
+  runtime_entries ();
+  double end = osp_test_deadline (5);
+  while (threads_now () < 2 && !osp_test_expired (end))
+    osp_test_nap ();
+  int after = threads_now ();
+  if (in_handler != 1 || after != 2)
+    {
+      printf ("threads: %d after the entries in a handler (want 1), %d "
+              "after those outside (want 2)\n", in_handler, after);
+      return 1;
+    }
+  return 0;
+}
+
 /* ---- scenarios: lifecycle -------------------------------------------- */
 
 /* Print the pid, count some blocks, wait for a line (or EOF) on stdin. */
@@ -1341,6 +1397,8 @@ main (int argc, char **argv)
     return scenario_life ();
   if (argc > 1 && strcmp (argv[1], "fork") == 0)
     return scenario_fork ();
+  if (argc > 1 && strcmp (argv[1], "handler") == 0)
+    return scenario_handler ();
 
   test_crc32 ();
   test_view ();
@@ -1356,6 +1414,7 @@ main (int argc, char **argv)
                 "mode=subpaths:interval=10:publish_ms=50:publish_bytes=256k:"
                 "report=none", 0);
   run_scenario (dir, "fork", "mode=blocks:publish_ms=50:report=none", 1);
+  run_scenario (dir, "handler", "mode=blocks:publish_ms=50:report=none", 0);
   test_lifecycle (dir);
   rmdir (dir);
   free (dir);
