@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* bench/bench.h - the scaffolding shared by the 12 benchmark programs of bench/.
  *
  * The benchmark contract (what bench/run.sh and anyone else running the programs rely on):

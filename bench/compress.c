@@ -336,3 +336,4 @@ int main(int argc, char **argv)
     d = bench_fnv1a(d, &vals[k], sizeof vals[k]);
   return bench_report(fail, d);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

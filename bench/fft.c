@@ -182,3 +182,4 @@ int main(int argc, char **argv)
   free(orig);
   return bench_report(NULL, h);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/forest-cost.sh - what the k-BLPP prefix forest costs (instructions, time, memory) next
 # to exhaustive Ball-Larus path counting; the tables of doc/FOREST.md, "Cost and size".
 #

@@ -154,3 +154,4 @@ int main(int argc, char **argv)
   free(a);
   return bench_report(NULL, h);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -578,3 +578,4 @@ int main(int argc, char **argv)
   free(vm);
   return bench_report(fail, digest);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -945,3 +945,4 @@ int main(int argc, char **argv)
   dfa_free(&min);
   return bench_report(fail, digest);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 ## bench/local.mk - included by the top-level Makefile.am (see doc/CONTRACTS.md).
 ##
 ## `make bench' runs bench/run.sh on this build tree: the 12 self-checking programs of bench/

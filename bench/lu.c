@@ -213,3 +213,4 @@ int main(int argc, char **argv)
   free(ipvt);
   return bench_report(NULL, h);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -276,3 +276,4 @@ int main(int argc, char **argv)
   md_free(&s);
   return bench_report(fail, digest);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

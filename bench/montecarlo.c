@@ -195,3 +195,4 @@ int main(int argc, char **argv)
 
   return bench_report(NULL, h);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

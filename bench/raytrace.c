@@ -341,3 +341,4 @@ int main(int argc, char **argv)
     fail = "image checksum differs from the recorded one";
   return bench_report(fail, sum);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # bench/run.sh - the osp benchmark: what each way of profiling costs (wall time, instructions,
 # peak memory, compile time, code size) on the 12 self-checking programs of bench/, next to
 # plain `gcc -O2' and gcov, and how accurate the sampled profiles are (issue 8).

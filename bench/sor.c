@@ -157,3 +157,4 @@ int main(int argc, char **argv)
   free(store);
   return bench_report(NULL, h);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -223,3 +223,4 @@ int main(int argc, char **argv)
   free(dense);
   return bench_report(NULL, h);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

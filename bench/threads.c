@@ -413,3 +413,4 @@ int main(int argc, char **argv)
   free(in.text);
   return bench_report(fail, digest);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -393,3 +393,4 @@ main (int argc, char **argv)
   free (text.buf);
   return failures ? 1 : 0;
 }
+/* SPDX-License-Identifier: MIT */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # examples/demo.sh - `make demo': run the instrumented demo program and watch it with ospview.
 #
 # Usage: demo.sh DEMO OSPVIEW

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## examples/local.mk - included by the top-level Makefile.am (see doc/CONTRACTS.md).
 ##
 ## `make demo' builds examples/demo.c with the uninstalled plugin and runtime of this build tree

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## libosprt/local.mk - the runtime linked into instrumented programs (C11, pthreads).
 ## Included by the top-level Makefile.am (see doc/CONTRACTS.md): only appends with `+='.
 ##

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* osprt.h - every layer of libosprt at once, for the white-box unit tests
  * (libosprt/tests/) only.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* runtime.c - start-up, the exit report, and the ABI entry points.
  *
  * Start-up is lazy and idempotent (pthread_once): the first caller may be

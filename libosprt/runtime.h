@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* runtime.h - libosprt's top: start-up, the exit report, the ABI entry
  * points (runtime.c, trampoline.S), which may use every layer.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256.c - SHA-256 as FIPS 180-4 section 6.2 gives it (sha256.h).
  *
  * A plain, portable implementation: it hashes source files once each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sha256.h - SHA-256 (FIPS 180-4) of a source file's bytes (sha256.c).
  *
  * Not part of the runtime library: the plugin records the digest of each

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* trampoline.S - the runtime entry points as the generated code calls them
  * on x86-64: preserving every register (include/osp/abi.h).
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # m4/osp.m4 - osp's own configure checks.
 
 # OSP_GCC_PLUGIN

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* barriers.cc - keep osp's counters in memory across calls to functions
  * that GCC believes leave them alone.
  *

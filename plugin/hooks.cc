@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* hooks.cc - block-entry hooks (OSP paper, section 3: enterBlock), and the
  * countdown-and-call sequence that the path checks of probes.cc share.
  *

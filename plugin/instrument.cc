@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* instrument.cc - the GIMPLE pass "osp": which functions are instrumented,
  * and the order of the steps for one function.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # plugin/local.mk - osp.so, the GCC plugin (included from the top Makefile.am).
 # GCC is built without RTTI: the plugin's pass classes derive from GCC's,
 # so the plugin must be built with -fno-rtti or it fails to load.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* loops.cc - batched loops (batch-loops=yes): loops whose iterations are
  * counted in a register and handed to the runtime at their exits, instead
  * of checking a countdown in every iteration.

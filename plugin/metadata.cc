@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* metadata.cc - self-describing function records and module registration.
  *
  * Each instrumented function gets a `struct osp_fn_record` (include/osp/

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* numbering.cc - block ids and the control-flow description of a function.
  *
  * A function's "original" blocks are those it has when the osp pass starts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* osp-plugin.h - contracts between the files of osp.so, the GCC plugin.
  *
  *   plugin.cc      plugin_init: version check, -fplugin-arg-osp-* parsing,

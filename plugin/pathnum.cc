@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* pathnum.cc - the P-DAG of a function and its smart Ball-Larus numbering.
  *
  * PEP (Bond & McKinley, section 3.2) numbers the acyclic paths of a DAG

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* plugin.cc - osp.so entry point: version check, arguments, GC roots and
  * pass placement.
  *

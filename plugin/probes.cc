@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* probes.cc - the Ball-Larus path register, its edge probes, the PEP
  * sample checks (PEP sections 3.1-3.2; Arnold-Ryder section 2.2) and the
  * inline path counters (Ball-Larus section 3.3's `count[r]++').

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* profile.cc - profile=FILE: edge counts of a previous osp run, for smart
  * path numbering (PEP section 3.4, "profile-guided profiling").
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* runs.cc - one countdown test for a run of them (fold-tests=yes).
  *
  * Why: with the default placement the osp pass instruments each function

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* sizes.cc - what GCC's IPA inliner is told about the size of an
  * instrumented function (option inline-sizes=plain|instrumented).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tailcalls.cc - calls in tail position, so that osp's code for the return
  * goes in front of them and they stay jumps.
  *

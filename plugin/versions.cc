@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* versions.cc - untested versions of inner loops (version-loops=yes): an
  * inner loop gets a copy without the countdown tests, run whenever the
  * tests could not fire.

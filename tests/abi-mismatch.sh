@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/abi-mismatch.sh - a record of another ABI version (a hand-made record with
 # abi_version 99 handed to __osp_register_module, with register version 99 or the current one)
 # is refused with one clear line on stderr; the program runs on and computes correctly, its own

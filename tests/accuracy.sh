@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/accuracy.sh - sampled hot subpaths against the exact count (the OSP issue's targets),
 # on tests/accuracy/fft.c and tests/accuracy/heapsort.c, with tools/ospcompare.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/barriers.sh - osp's countdowns stay right across calls to functions that GCC believes
 # leave memory alone (plugin/barriers.cc).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/bench.sh - the benchmark harness (bench/run.sh, `make bench', issue 8) on this build tree:
 # that its one command still builds, runs and reports, so that doc/PERFORMANCE.md can be
 # reproduced, and that the twelve bench/ programs compute under every configuration exactly what

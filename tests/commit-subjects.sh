@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/commit-subjects.sh - doc/HACKING.md, "Commits".
 #
 # Every commit since the rule was adopted (dbe45b2, 2026-11-26) has a subject of at most 72

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # Corpus differential test at -O2 (see tests/corpus.sh).
 OSP_CORPUS_LEVEL=-O2
 . "$(dirname "$0")/corpus.sh"

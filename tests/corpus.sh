@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/corpus.sh - differential test over the corpus of tricky programs (tests/corpus/*.c)
 # at one optimisation level.  Sourced by tests/corpus-LEVEL.sh with OSP_CORPUS_LEVEL set,
 # e.g. "-O2 -flto"; by hand:  OSP_CORPUS_LEVEL=-O1 sh tests/corpus.sh  (from the build dir).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/early-hooks.sh - hooks that fire before the module is registered (instrumented code
 # called from .preinit_array and from a priority-101 constructor) or late (a priority-101
 # destructor) are harmless: same output and status as the plain build, a well-formed report

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/forest.sh - the prefix forest of k-iteration paths (k-BLPP: OSP_OPTIONS forest=...,
 # libosprt/collect/pathforest.c, forest.c, output/report-forest.c; tsv rows in doc/CONTRACTS.md), end to end.
 #

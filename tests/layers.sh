@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/layers.sh - libosprt's include direction (doc/HACKING.md, "Layers of libosprt"):
 # every #include "..." of a runtime source names a header of its own layer or of one below,
 # never the tests' umbrella osprt.h; every source of libosprt/ belongs to a layer.

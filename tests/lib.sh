@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/lib.sh - shell helpers shared by the test scripts (sourced after tests/env.sh).
 #
 # A test script does:

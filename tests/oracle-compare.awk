@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/oracle-compare.awk - compare an osp exit report (tsv) with gcov's output for the same
 # program.  Usage:
 #   awk -F '\t' -v src=prog.c -v skip=NAME,NAME -v extra=REGEX -f oracle-compare.awk GCOV_OUTPUT REPORT

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/oracle.sh - exact block counts against an independent oracle, gcov.
 #
 # Each program tests/oracle/*.c is built once plain with -O0 -fprofile-arcs -ftest-coverage

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/ospaccuracy.sh - tools/ospaccuracy on hand-written path/edge reports whose metrics are
 # computed by hand below (doc/ACCURACY.md, "Ball-Larus paths and edges: the metrics").
 # Needs neither the plugin nor the runtime.  Every number is compared exactly, to 2 decimals.

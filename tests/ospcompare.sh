@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/ospcompare.sh - tools/ospcompare on hand-written reports: the recall of the exact top K
 # in the sampled top N, plain and with ties (recall_ties: subpaths counted as often as the exact
 # K-th all qualify for the places they share), by estimate and in the report's order (-r).

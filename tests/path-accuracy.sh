@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/path-accuracy.sh - sampled Ball-Larus paths and edges against the exhaustive profile
 # (the Ball-Larus issue's targets), with tools/ospaccuracy, at the DEFAULT settings (counter-
 # based sampling, mean interval path_interval=1000; only seed and the report are given).

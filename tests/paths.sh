@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/paths.sh - Ball-Larus numbering, probes and checks, end to end.
 #
 # For every program of the corpus (tests/corpus/*.c) and tests/progs/paths-tricky.c (80 ifs in

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/phantom.sh - no phantom blocks: the sampled blocks_seen equals the exact block count, and
 # every sampled subpath occurs in the exact run (issue 34, "phantom subpaths").
 #

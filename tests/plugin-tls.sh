@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/plugin-tls.sh - the per-thread countdowns (__osp_skip, __osp_path_countdown) are one
 # variable a thread, whichever way the program is linked (plugin/hooks.cc,
 # declare_runtime_countdown; doc/osp.md, Safety: "Stack and address space"):

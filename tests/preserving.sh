@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/preserving.sh - the register-preserving calls of hooks and checks (calls=preserving,
 # the default on x86-64; libosprt/trampoline.S, plugin/hooks.cc).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/publish.sh - live views in shared memory (OSP_OPTIONS publish=..., libosprt/output/publish.c,
 # include/osp/shm.h), end to end, on progs/publish-live.c built plain and with the plugin (-O2).
 #   1. While the program runs, /dev/shm/osp-UID-PID exists, mode 600, owned by the user, with

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/registration.sh - every instrumented function is registered exactly once, also when the
 # linker drops unused code (-ffunction-sections -Wl,--gc-sections) and with -flto (several
 # partitions too): the report's function rows must name every function of the two translation

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/runtime-options.sh - OSP_OPTIONS (doc/CONTRACTS.md): every unknown key or bad value
 # gives exactly one line on stderr that names it (and the program's output and exit status do
 # not change, and the other keys still work); the valid keys do what they say.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-address-space.sh - the runtime never takes the address space the program needs
 # (doc/osp.md, Safety: "Stack and address space"; libosprt/base/arena.c's budget).
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-attach.sh - a process no viewer watches has no extra thread (doc/osp.md "Safety:
 # shared memory, fork, threads and namespaces"; libosprt/output/publish.c, include/osp/shm.h `attach',
 # viewer/segment.c seg_request), on progs/attach-live.c (-O2), default options but report=none.

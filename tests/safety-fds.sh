@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-fds.sh - doc/osp.md, "File descriptors and the program's output".
 #
 #   1. osp keeps no fd under the program: progs/safety-fds.c `high` closes every fd >= 3, opens

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-privileges.sh - doc/osp.md, "Privileges and the files osp writes".
 #
 #   1. A privileged process (AT_SECURE) ignores OSP_OPTIONS: progs/safety-work.c built with osp

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-shm.sh - live views' shared memory never harms the program nor crosses a
 # privilege boundary (doc/osp.md "Safety: shared memory, fork, threads and namespaces";
 # libosprt/output/publish.c, include/osp/shm.h, viewer/segment.c), on progs/shm-safety.c (-O2).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-signals.sh - a program that siglongjmps out of a SIGALRM handler wherever the signal
 # lands (in a hook, in a batch flush under a runtime lock, in a path end) exits like its plain
 # build: never hangs, prints the same stdout, and its profile survives (doc/osp.md, "Signals,

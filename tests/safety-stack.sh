@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-stack.sh - instrumented frames are not much bigger than the plain build's, so
 # a recursion that fits a tight `ulimit -s' plain fits it with osp too (doc/osp.md, Safety:
 # "Stack and address space"; plugin/probes.cc's path register at -O0).

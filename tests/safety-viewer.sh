@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/safety-viewer.sh - ospview on hostile snapshot files that pass every checksum (issue 32,
 # doc/osp.md "Safety": reading snapshots and segments).  progs/viewer-hostile.c writes them
 # with the viewer's own view builder, so every CRC is right and only the contents attack.

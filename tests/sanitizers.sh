@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/sanitizers.sh - the runtime's unit tests (libosprt/tests) again, built with
 # AddressSanitizer + UndefinedBehaviorSanitizer, then with ThreadSanitizer.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/skip-functions.sh - functions that must not be touched are skipped: a naked function
 # (x86-64), a no_instrument_function function and an ifunc resolver.  Checked at -O0 and -O2,
 # with lazy and immediate binding (-Wl,-z,now resolves the ifunc while relocating): the program

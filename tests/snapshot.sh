@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/snapshot.sh - snapshot files (include/osp/snapshot.h) written by the runtime and by
 # ospview, and opened again with the screens of a live process.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/source-text.sh - ospview shows a source file's text only when it is the file that was
 # compiled (issue 32; viewer/srctext.c, plugin/metadata.cc, doc/osp.md "Safety").
 #

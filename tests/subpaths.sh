@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/subpaths.sh - end-to-end hot subpaths on the OSP paper's Figure 1 shape
 # (tests/accuracy/figure1.c: 16 cold paths through segment() share the hot section
 # [3 4 5 6], whose lines lie between the HOT-BEGIN and HOT-END markers).

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/tailcalls.sh - calls in tail position stay jumps under osp (plugin/tailcalls.cc).
 #
 # tests/oracle/tailcalls.c recurses 10 million deep through tail calls, in each shape of

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/torture.sh - `make check-torture': GCC's C torture tests with and without osp.
 #
 # Every program gcc/testsuite/gcc.c-torture/execute/*.c of the GCC source tarball (Debian

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/viewer-batch.sh - ospview's command line and batch mode (-b) on live processes.
 #
 #   1. The command line: -h and --version exit 0; unknown options, missing and bad values,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/viewer-diff.sh - ospview --diff OLD NEW (viewer/diff.c): two snapshots compared, as text
 # and in the terminal UI.
 #

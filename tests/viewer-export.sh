@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/viewer-export.sh - ospview --json, --dot=FUNCTION and --annotate[=FILE] (viewer/export.c).
 #
 # progs/export-loop.c, built with the plugin from a copy of its source under a relative file

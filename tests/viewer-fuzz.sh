@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/viewer-fuzz.sh - ospview on broken and hostile input: segments and views must be
 # refused with one clear line (exit 1), never crash, never read outside what they were given.
 #

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/viewer-merge.sh - ospview --merge OUT IN...: snapshots of several runs of one program
 # merged into one, estimates and errors combined (viewer/merge.c).
 #

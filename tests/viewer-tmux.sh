@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/viewer-tmux.sh - ospview's terminal UI (viewer/tui.c, viewer/keys.c) driven through tmux.
 #
 # Why tmux: it is a real terminal emulator that can be driven and read from a script (send-keys,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* batch.c - ospview -b N: the screens as plain text, N refreshes.
  *
  * Why: scripts and tests need the viewer's output without a terminal, and

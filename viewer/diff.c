@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* diff.c - ospview --diff OLD NEW: what changed between two snapshots.
  *
  * Matching by content, not by ids.  The runtime's ids (function ids in

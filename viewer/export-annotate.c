@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export-annotate.c - ospview --annotate[=FILE]: the source files as a
  * listing, each line with its share of the hot subpaths and of the
  * Ball-Larus paths.

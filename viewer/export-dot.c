@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export-dot.c - ospview --dot=FUNCTION: one function's control-flow graph
  * in Graphviz DOT, the edges and blocks of its hot paths wider and warmer
  * by share.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export-json.c - ospview --json: the whole view as one JSON document.
  *
  * The schema is in doc/SNAPSHOT.md: format and format_version, the view's

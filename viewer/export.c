@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export.c - ospview --json, --dot=FUNCTION, --annotate[=FILE]: the
  * newest view of a live process or a snapshot file, for other tools.
  *

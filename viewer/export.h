@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* export.h - the contract between the files of ospview's exports.
  *
  *   export.c           export_main (ospview.h): reads the view, picks the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* fuzz-view.c - the fuzz target of the viewer's input handling: a view
  * (view_parse and everything the screens do with an accepted view), a
  * whole segment file (seg_attach_path, seg_read, then the view in it) or

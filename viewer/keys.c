@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* keys.c - the key table of ospview's terminal UI: the one place a key is
  * bound.
  *

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
 ## viewer/local.mk - ospview, the live viewer (included by the top-level Makefile.am; appends
 ## only).  C11, ncursesw from configure (NCURSESW_CFLAGS/NCURSESW_LIBS).  It links the view
 ## format library (libosprt/format/: parsing, building, checksums, snapshot files) and compiles

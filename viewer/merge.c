@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* merge.c - ospview --merge OUT IN...: one snapshot out of several
  * snapshots of the same program (many runs, or many processes of one
  * service), written atomically to OUT (flag OSP_SNAP_MERGED).

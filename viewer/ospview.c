@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ospview.c - the command line and main of the viewer.
  *
  *   ospview -l                    list the profiled processes of this user

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* ospview.h - internal contracts between the files of the viewer.
  *
  *   segment.c  finding (-l), attaching to and copying views out of the

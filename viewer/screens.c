@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* screens.c - the viewer's screens as rows of text.
  *
  * Why a separate layer: the batch output (-b) and the ncurses UI must show

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* segment.c - finding, attaching to and reading the shared-memory segments
  * that profiled processes publish (include/osp/shm.h).
  *

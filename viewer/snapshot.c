@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* snapshot.c - reading and saving snapshot files (include/osp/snapshot.h).
  *
  * Why it is strict: a snapshot comes from disk, perhaps from another

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* source.c - what the viewer shows: a live process's segment or a
  * snapshot file, behind one interface.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* srctext.c - a source file's text, shown only when it is the file that
  * was compiled.
  *

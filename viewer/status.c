@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* status.c - the status lines above every screen.
  *
  * Why: estimates mean little without what they were estimated from, and a

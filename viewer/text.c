@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* text.c - the viewer's one rule for what it writes: strings from a view
  * made harmless, and numbers from a view made readable (ospview.h).
  *

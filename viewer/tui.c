@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tui.c - ospview's terminal UI (ncursesw): windows, drawing, the loop.
  *
  * Why it looks like this:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /* tui.h - the contract between tui.c and keys.c, private to the terminal UI.
  *
  * Why two files: what a key does and the help that describes it must never

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* osp/osp.h - what an instrumented program may ask of the osp runtime.
  *
  * Include it and link with -losprt (pkg-config --cflags --libs osp).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* osp/shm.h - the shared-memory segment a profiled process publishes into
  * and ospview reads (layout version OSP_SHM_MAJOR.OSP_SHM_MINOR).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* osp/snapshot.h - a snapshot file: one profile view (osp/view.h) on disk
  * (format version OSP_SNAP_MAJOR.OSP_SNAP_MINOR).
  *

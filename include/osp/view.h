@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* osp/view.h - a profile view: everything a report shows, in one
  * self-contained, position-independent block of bytes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* arena.c - memory the runtime takes without malloc, within a budget.
  *
  * Per-thread arenas of mmap'ed chunks (zeroed memory, no malloc, so a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* base.h - libosprt's bottom layer: what every other layer may use.
  *
  * Nothing here knows what osp profiles: messages and the process-wide

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lock.c - runtime locks, signals and threads.
  *
  * Every runtime lock is taken through osp_lock, which blocks the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* mathx.c - the arithmetic of estimates, without libm.
  *
  * Natural log, ln (1 - p), square root, powers of two and percentages:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* random.c - the runtime's random numbers.
  *
  * xoshiro256** streams seeded by splitmix64 from one process seed

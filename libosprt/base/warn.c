@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* warn.c - messages, the process-wide statistics, the runtime's phase.
  *
  * Every line osp writes to stderr (and every report to stdout) goes

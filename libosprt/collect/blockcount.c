@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* blockcount.c - mode=blocks: exact block-entry counts.
  *
  * In this mode every block entry calls the hook, so the increment is the

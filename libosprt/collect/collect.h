@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* collect.h - libosprt's collectors: what the hooks count, per thread
  * and merged, and the parts of a profile each one fills.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* estimate.c - what a count in the sample says about the whole run.
  *
  * The sampler (sampler.c) walks each thread's block stream: while not

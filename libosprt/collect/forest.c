@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* forest.c - k-BLPP's k-slab forest with bounded memory, and the k-IPF.
  *
  * Reference: D'Elia, Demetrescu, "Ball-Larus path profiling across

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* forest.h - the prefix-forest module (forest.c): k-BLPP's k-slab forest
  * (k-SF) built online from a stream of 64-bit labels, in a bounded node
  * pool with on-the-fly pruning of cold subtrees, and the k-Iterations Path

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hotlist.c - the bounded table of sampled subpaths (hotlist.h).
  *
  * References:

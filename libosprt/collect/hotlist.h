@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hotlist.h - the bounded table of sampled subpaths (OSP paper, section 2.3).
  *
  * The sampler (sampler.c) hands over every sampled subpath as a sequence of

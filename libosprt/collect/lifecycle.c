@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* lifecycle.c - the collectors' table: one row per collector.
  *
  * Start-up (runtime.c), a thread's settle, recover and exit, and a fork

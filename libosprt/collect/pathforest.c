@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pathforest.c - the prefix forest of k-iteration paths (k-BLPP), fed
  * online from the path ends the countdown hands to the runtime
  * (OSP_OPTIONS forest=burst|exhaustive|off, forest_k, forest_burst, ...).

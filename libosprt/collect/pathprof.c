@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pathprof.c - the path profile: sampled (function, path id) -> samples
  * in a bounded table, and the edge profile derived from the same samples
  * (PEP section 3.3).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pathsample.c - which Ball-Larus path ends are sampled (OSP_OPTIONS
  * paths=counter|timer|exhaustive|off).
  *

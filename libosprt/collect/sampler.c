@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sampler.c - mode=subpaths: the OSP sampling walk (paper, Figure 3).
  *
  * Every thread walks its own stream of executed blocks (calls, returns and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sampler.h - the open sample's cursor: what a block hook needs to append
  * its block to the sample being taken without entering the runtime.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* subexact.c - mode=subpaths-exact: the ground truth for the sampler.
  *
  * Counts every subpath of every length L = 2^n, min_length <= L <=

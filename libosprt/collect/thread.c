@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* thread.c - per-thread state: creation, release at thread exit, fork.
  *
  * A thread gets its state on its first counted hook, not at creation:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* crc32.c - CRC-32 (IEEE 802.3, as zlib's crc32 and gzip): the checksum of
  * every section of a view (include/osp/view.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* crc32.h - CRC-32 (IEEE, zlib-compatible) of the view's sections
  * (crc32.c).  Shared by the runtime and ospview. */
 #ifndef OSP_CRC32_H

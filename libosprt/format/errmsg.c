@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errmsg.c - one-line messages into a caller's buffer (errmsg.h). */
 #include "errmsg.h"
 

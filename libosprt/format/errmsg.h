@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* errmsg.h - the one-line messages of the format library's readers and
  * writers (errmsg.c): every function that can refuse its input fills a
  * caller's ERR buffer of ERRLEN bytes and returns -1. */

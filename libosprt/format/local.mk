@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 ## libosprt/format/local.mk - the view format library (included by the top-level Makefile.am
 ## before libosprt/local.mk; appends only).
 ##

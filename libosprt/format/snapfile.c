@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* snapfile.c - writing files whole, and snapshot files (osp/snapshot.h).
  *
  * Why one module for both: a snapshot is a header and a view written as

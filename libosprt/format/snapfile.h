@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* snapfile.h - files written whole or not at all, and snapshot files
  * (include/osp/snapshot.h): written by the runtime (reports, snapshot=)
  * and ospview (s, --save, --merge), read and checked by ospview. */

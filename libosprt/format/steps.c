@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* steps.c - merging a path's blocks into steps, and where a long path is
  * shortened (steps.h).  A block continues the last step when it is of the
  * same function and its first line lies within that step's lines or just

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* steps.h - a path's blocks as the text report and ospview show them
  * (steps.c): consecutive blocks of one function whose lines continue each
  * other are one step "file:first-last", and a long path is shortened to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strtab.c - the STRINGS section of a view being built (strtab.h).
  *
  * Why a hash: a view names every function and file, and the statistics,

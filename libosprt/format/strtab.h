@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* strtab.h - the STRINGS section of a view (include/osp/view.h) being
  * built: each string stored once, found again by a small open-addressing
  * hash.  strtab.c is shared by the runtime's view writer (viewwrite.c) and

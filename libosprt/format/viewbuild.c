@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewbuild.c - a profile view built from parts (viewbuild.h), and the
  * section emitter every writer of a view lays it out with.
  *

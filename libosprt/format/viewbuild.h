@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewbuild.h - building a profile view (include/osp/view.h) from parts.
  *
  * The runtime writes views from its own profile (libosprt/output/viewwrite.c,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewparse.c - validating a profile view (include/osp/view.h) and giving it a
  * C shape (struct view) for the screens.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewparse.h - a profile view (include/osp/view.h) validated and given a
  * C shape (viewparse.c): the one validation every reader of a view uses
  * (ospview's screens, --merge, --diff and exports, the fuzz target, the

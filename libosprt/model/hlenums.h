@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hlenums.h - what the options know of the hot-list: its policies and
  * encodings as the options name them, and its smallest bound (options.c
  * parses and checks them; collect/hotlist.h takes them).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* model.h - libosprt's model layer: what a run profiles.
  *
  * The options (model/options.c: OSP_OPTIONS, struct osp_options), the

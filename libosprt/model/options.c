@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* options.c - OSP_OPTIONS="key=value:key=value" (doc/CONTRACTS.md).
  *
  * A profiler must never stop the program it profiles, so a bad option is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* paths.c - Ball-Larus paths of one function: the P-DAG, decoding a path
  * id into blocks, encoding, branch counts, and the verify_paths check.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* registry.c - modules and functions: finding, checking and copying records.
  *
  * Every instrumented translation unit's constructor passes its module's

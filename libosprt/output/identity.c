@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* identity.c - who this process is, as views and snapshots record it:
  * the executable, the command line, OSP_OPTIONS as obeyed, the pid, a
  * random instance id (a reused pid is told apart) and the start time.

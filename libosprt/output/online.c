@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* online.c - reports while the program runs: osp_report() (osp/osp.h),
  * OSP_OPTIONS=report_signal=SIG, and snapshots on snapshot_signal=SIG.
  *

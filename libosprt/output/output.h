@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* output.h - libosprt's outputs: everything written from a profile.
  *
  *   report.c          reports: choosing the format, destinations

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* publish.c - live views: the profile published into shared memory a few
  * times a second for ospview (OSP_OPTIONS publish=on|off, publish_ms,
  * publish_bytes; the layout is include/osp/shm.h, the view

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report-blocks.c - the block-count report of mode=blocks, text and tsv
  * (doc/CONTRACTS.md): the hottest functions and blocks with file:line.
  * A plain function of a struct osp_profile (profile.c takes it, report.c sends

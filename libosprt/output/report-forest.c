@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report-forest.c - the prefix-forest section of a report (k-BLPP's
  * k-Iterations Path Forest, doc/CONTRACTS.md), appended in every mode when
  * the profile has a forest (forest != off and some function has path

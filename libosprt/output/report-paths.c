@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report-paths.c - the Ball-Larus path and edge sections of a report
  * (doc/CONTRACTS.md), appended in every mode when some registered function
  * has path probes and paths != off.

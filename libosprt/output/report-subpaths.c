@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report-subpaths.c - the subpath report of mode=subpaths and
  * mode=subpaths-exact, text and tsv (doc/CONTRACTS.md).
  *

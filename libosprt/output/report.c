@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* report.c - reports: a profile taken at one moment, then text or tsv
  * (doc/CONTRACTS.md), then its destination.  Used at exit, by osp_report()
  * and by the report_signal thread (online.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* snapshot.c - snapshot files written by the runtime (OSP_OPTIONS
  * snapshot=FILE, snapshot_signal=SIG, snapshot_bytes; the format is
  * include/osp/snapshot.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* viewwrite.c - a profile as a view: the self-contained, position-
  * independent bytes of include/osp/view.h that the publisher (publish.c)
  * puts into shared memory and ospview reads, decodes and saves.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.c - a profile: everything a report shows, taken at one moment.
  *
  * Taking the profile (registry copy, then counts under the threads lock,

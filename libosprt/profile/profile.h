@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* profile.h - libosprt's profile: everything a report shows, taken from
  * the collectors at one moment (profile.c).  The only thing the outputs
  * (output/: reports, views, snapshots) read; they never ask a collector.

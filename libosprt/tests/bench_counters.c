@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench_counters.c - why mode=blocks counts per thread (see blockcount.c).
  *
  * Not a test: a measurement, built by hand, e.g.

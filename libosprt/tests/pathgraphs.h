@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pathgraphs.h - hand-made functions with Ball-Larus path words, for the
  * path tests (t_paths, t_pathrun).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_forest.c - the k-slab forest and the k-IPF (forest.c), white-box.
  *
  * Every check compares against brute force: a plain trie of every window

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_fork.c - fork: each child starts its own profile (zero counts, its own
  * report file named with its own pid, only its own thread), the parent
  * keeps its own; and forking while other threads are inside the runtime

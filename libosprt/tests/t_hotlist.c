@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_hotlist.c - tests of the hot-list (hotlist.h, hotlist.c).
  *
  * The library's hl_* are tested as built.  A second copy of hotlist.c is

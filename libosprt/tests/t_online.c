@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_online.c - reports while the program runs, through the shared library
  * (black box): osp_report() to a path and to the configured destination,
  * report_signal=USR1 writing a report while the program keeps running,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_options.c - OSP_OPTIONS parsing (doc/CONTRACTS.md): every key, the
  * exact messages for bad input, defaults kept after a bad value, and the
  * %p %h %% expansion of report paths.  Also checks, by re-running itself,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_pathrun.c - Ball-Larus path sampling through the shared library and
  * the tsv exit report only (black-box, like t_threads):
  *   threads    paths=exhaustive, 4 threads and the main thread run known

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_paths.c - Ball-Larus paths (white-box): decoding and encoding every id
  * of hand-made functions numbered by the reference numbering of
  * pathgraphs.h (a diamond chain, a loop with a header start and back

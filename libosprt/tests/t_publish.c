@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_publish.c - live views (viewwrite.c, publish.c, crc32.c;
  * include/osp/view.h and shm.h).
  *

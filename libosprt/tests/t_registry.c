@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_registry.c - records: validation of hand-made and hostile records,
  * registration through __osp_register_module (repeats, padding, records of
  * another ABI, max_functions overflow), the copies outliving the records,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_report.c - the exit report: the exact tsv of doc/CONTRACTS.md, the
  * text tables (order, shares, locations, report_top, NO_HOOK blocks), and
  * the destinations: a file written atomically with %p expanded, an

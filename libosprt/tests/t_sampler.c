@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_sampler.c - mode=subpaths: the sampler's random draws (skip mean and
  * spread, no fixed stride, length distribution of each bias), the walk
  * driven through __osp_block_hook with hand-made records (exact counters,

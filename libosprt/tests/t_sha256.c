@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_sha256.c - SHA-256 (libosprt/sha256.c) against the known answers of
  * FIPS 180-4's examples (NIST "Example Algorithm" SHA256.pdf and the
  * long-message vector of FIPS 180-2 appendix B.3), plus every split of a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_subexact.c - mode=subpaths-exact against brute force: on a random
  * block stream over two functions, every subpath of length 2..16 has
  * exactly its number of occurrences, no more and no fewer entries; with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* t_threads.c - exact totals with 8 threads, through the shared library
  * and the tsv exit report only (a black-box test of the ABI and of the
  * exported symbols).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* testutil.h - helpers shared by the runtime's unit tests.
  *
  * The tests play the part of the plugin: they build osp_fn_records by hand

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
 # tests/accuracy/experiments.sh - regenerate the tables of doc/ACCURACY.md.
 #
 # Usage (from a configured and built tree, not the source tree if they differ):

@@ -142,3 +142,4 @@ main (int argc, char **argv)
   free (w);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

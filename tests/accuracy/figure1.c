@@ -106,3 +106,4 @@ main (int argc, char **argv)
   printf ("figure1 calls=%lu hot=%lu checksum=%08x\n", calls, hot, sum ^ x);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -69,3 +69,4 @@ int main (void)
   printf ("dense %ld sparse %ld fallthrough %ld\n", a, b, c);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -100,3 +100,4 @@ int main (void)
   printf ("expect-calls run %d\nexpect-calls jump_table %d\n", run_calls, jump_table_calls);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -54,3 +54,4 @@ int main (void)
   printf ("vfork child %d\n", child_status ());
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

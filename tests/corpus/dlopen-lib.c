@@ -19,3 +19,4 @@ long lib_compute (long n)
     r += fib (i) % 1000;
   return r;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -38,3 +38,4 @@ int main (int argc, char **argv)
   rc |= use (argv[1], 25);
   return rc;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -56,3 +56,4 @@ int main (void)
         }
     }
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

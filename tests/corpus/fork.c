@@ -61,3 +61,4 @@ int main (void)
     }
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -97,3 +97,4 @@ int main (void)
   printf ("ops %d multi_back %d\n", acc, multi_back (1000));
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

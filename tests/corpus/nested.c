@@ -69,3 +69,4 @@ int main (void)
           scale_one_calls);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -55,3 +55,4 @@ int main (void)
   printf ("not reached\n");
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -63,3 +63,4 @@ int main (void)
   printf ("fib %ld\n", f);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -47,3 +47,4 @@ int main (void)
   printf ("hanoi %u\n", hanoi (18, 1, 3, 2));
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

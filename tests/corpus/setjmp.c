@@ -84,3 +84,4 @@ int main (void)
   printf ("k %d\n", k);
   return a % 256 == 0 ? 1 : 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

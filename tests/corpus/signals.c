@@ -82,3 +82,4 @@ int main (void)
   printf ("escaped twice %d\n", escaped == SIGUSR2 + 1);
   return spins == 0 ? 3 : 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -60,3 +60,4 @@ int main (void)
   printf ("total %ld atomic %ld rets %ld\n", shared_total, atomic_total, rets);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -72,3 +72,4 @@ int main (int argc, char **argv)
   printf ("alloca_chain %u\n", alloca_chain (200 + argc));
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -99,3 +99,4 @@ int main (int argc, char **argv)
   printf ("total %ld\n", total);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -70,3 +70,4 @@ int main (void)
   finish (0);
   return 1;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

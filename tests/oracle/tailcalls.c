@@ -142,3 +142,4 @@ main (int argc, char **argv)
   printf ("put: %ld\n", (long) sink);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -45,3 +45,4 @@ int main (void)
   printf ("total %ld\n", total);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

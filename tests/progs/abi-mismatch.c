@@ -32,3 +32,4 @@ int main (void)
   printf ("work %ld\n", work (100));
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

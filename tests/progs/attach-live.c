@@ -104,3 +104,4 @@ main (int argc, char **argv)
   fprintf (stderr, "usage: attach-live unshare | live | fork FILE\n");
   return 2;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

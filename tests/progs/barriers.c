@@ -55,3 +55,4 @@ main (int argc, char **argv)
   printf ("barriers n=%u acc=%lu\n", n, acc);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

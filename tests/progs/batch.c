@@ -91,3 +91,4 @@ main (int argc, char **argv)
   printf ("batch: sum=%.3f acc=%ld\n", sum, acc);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -58,3 +58,4 @@ main (int argc, char **argv)
   printf ("depth %u: %lx\n", depth, r);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

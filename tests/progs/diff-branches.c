@@ -69,3 +69,4 @@ main (int argc, char **argv)
 #ifdef DIFF_EXTRA
 static unsigned __attribute__ ((noinline)) extra (unsigned s) { return s * 7u + 1u; }
 #endif
+/* SPDX-License-Identifier: GPL-3.0-or-later */

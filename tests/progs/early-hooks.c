@@ -39,3 +39,4 @@ int main (void)
   printf ("acc %ld\n", acc);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

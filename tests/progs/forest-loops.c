@@ -73,3 +73,4 @@ int main (int argc, char **argv)
   printf ("forest-loops %ld: %u\n", n, sum);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -33,3 +33,4 @@ int main (int argc, char **argv)
   printf ("forest-random %ld: %u\n", n, scramble (n));
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

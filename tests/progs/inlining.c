@@ -78,3 +78,4 @@ main (void)
   printf ("hits %ld area %.3f\n", hits (20000), t);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -107,3 +107,4 @@ main (int argc, char **argv)
   fprintf (stderr, "longjmp-alarm: %lu jumps\n", jumps);
   exit (0);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -130,3 +130,4 @@ int main (int argc, char **argv)
     }
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

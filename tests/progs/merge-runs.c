@@ -68,3 +68,4 @@ int main (int argc, char **argv)
   printf ("%u\n", run (k, n));
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

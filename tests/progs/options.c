@@ -22,3 +22,4 @@ int main (void)
   printf ("s %ld\n", s);
   return (int) (s % 7);
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

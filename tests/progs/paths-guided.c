@@ -21,3 +21,4 @@ int main (void)
   printf ("%d %d\n", sink_a, sink_b);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -99,3 +99,4 @@ int main (int argc, char **argv)
     finish (sum);
   return 1;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -57,3 +57,4 @@ main (int argc, char **argv)
   printf ("%ld\n", sum);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -104,3 +104,4 @@ main (int argc, char **argv)
   free (v);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -72,3 +72,4 @@ main (int argc, char **argv)
   fprintf (stderr, "usage: publish-live wait | fork FILE\n");
   return 2;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -30,3 +30,4 @@ int main (void)
   printf ("s %d\n", s);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -18,3 +18,4 @@ int other_unused_calls_static (int x)
 {
   return other_static_helper (x) + 1;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

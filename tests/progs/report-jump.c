@@ -141,3 +141,4 @@ main (int argc, char **argv)
     return 2;
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -86,3 +86,4 @@ main (void)
   printf ("%.1f\n", s);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

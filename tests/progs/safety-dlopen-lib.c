@@ -15,3 +15,4 @@ work (unsigned n)
       total++;
   return total;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -43,3 +43,4 @@ main (int argc, char **argv)
           old.sa_handler == on_usr2 ? "the program's" : "not the program's");
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

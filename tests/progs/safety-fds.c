@@ -95,3 +95,4 @@ main (int argc, char **argv)
     }
   return 2;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

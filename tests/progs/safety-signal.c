@@ -47,3 +47,4 @@ main (void)
   printf ("now: %s, handler ran %d time(s)\n", disposition (&old), (int) got);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -19,3 +19,4 @@ main (void)
   printf ("steps %lu\n", total);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

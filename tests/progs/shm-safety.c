@@ -150,3 +150,4 @@ main (int argc, char **argv)
   fprintf (stderr, "usage: shm-safety wait | exitfork N FILE GO | truncloop F G STOP | forks N\n");
   return 2;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -103,3 +103,4 @@ main (int argc, char **argv)
   struct gen g = { 88172645463325252ULL };
   finish (s + cell + draws (&g, n));
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

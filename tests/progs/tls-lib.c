@@ -14,3 +14,4 @@ lib_work (unsigned n)
     }
   return h;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -56,3 +56,4 @@ main (int argc, char **argv)
   printf ("%lx %lx %lx\n", r[0], r[1], r[2]);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

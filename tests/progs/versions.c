@@ -232,3 +232,4 @@ main (int argc, char **argv)
   printf ("versions: %ld %.6f %llx\n", acc, dacc, g.s);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

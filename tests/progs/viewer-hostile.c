@@ -290,3 +290,4 @@ main (int argc, char **argv)
   vb_free (&b);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

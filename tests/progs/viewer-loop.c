@@ -49,3 +49,4 @@ main (int argc, char **argv)
   printf ("%u\n", s);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

@@ -364,3 +364,4 @@ main (int argc, char **argv)
   free (cur);
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */

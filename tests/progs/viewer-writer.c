@@ -590,3 +590,4 @@ main (int argc, char **argv)
            "FILE [DEFECT] | view FILE [VARIANT]\n");
   return 99;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */
