@@ -114,16 +114,17 @@ osp_print_block_ids (FILE *out, const struct osp_profile *p,
 /* ---- subpaths: tsv --------------------------------------------------- */
 
 static double
-gain (const struct osp_profile *p)
+gain (const struct osp_subpaths_part *sp)
 {
-  return p->hl.entries ? (double) p->hl.sample_size / (double) p->hl.entries
-                       : 0.0;
+  return sp->hl.entries ? (double) sp->hl.sample_size / (double) sp->hl.entries
+                        : 0.0;
 }
 
 int
 osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                      const struct osp_options *o)
 {
+  const struct osp_subpaths_part *sp = &p->subpaths;
   osp_report_tsv_header (out, p, o, osp_mode_name (p->mode));
   for (uint32_t m = 0; m < p->nmods; m++)
     fprintf (out, "module\t%u\t%u\n", m, p->mods[m].nfunctions);
@@ -150,9 +151,9 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
     }
   free (used);
 
-  for (uint32_t r = 0; r < p->nsubs; r++)
+  for (uint32_t r = 0; r < sp->nsubs; r++)
     {
-      const struct osp_subpath *s = &p->subs[r];
+      const struct osp_subpath *s = &sp->subs[r];
       fprintf (out, "subpath\t%u\t%u\t%.3f\t%.3f\t%llu\t%.9g\t", r + 1, s->len,
                s->estimate, s->err95, (unsigned long long) s->count,
                s->share);
@@ -167,6 +168,7 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
                            const struct osp_profile *p,
                            const struct osp_options *o)
 {
+  const struct osp_subpaths_part *sp = &p->subpaths;
   osp_stat_u (out, "modules", p->modules);
   osp_stat_u (out, "functions", p->nfns);
   osp_stat_u (out, "functions_dropped", p->functions_dropped);
@@ -175,13 +177,13 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
   osp_stat_u (out, "records_invalid", p->records_invalid);
   osp_stat_u (out, "abi_mismatches", p->abi_mismatches);
   osp_stat_u (out, "hits_lost", p->hits_lost);
-  osp_stat_u (out, "blocks_seen", p->walk[OSP_W_BLOCKS_SEEN]);
-  osp_stat_u (out, "blocks_sampled", p->walk[OSP_W_BLOCKS_SAMPLED]);
-  osp_stat_u (out, "samples", p->walk[OSP_W_SAMPLES]);
-  osp_stat_u (out, "starts", p->walk[OSP_W_STARTS]);
-  osp_stat_u (out, "declined", p->walk[OSP_W_DECLINED]);
-  osp_stat_u (out, "starts_drawn", p->walk[OSP_W_DRAWN]);
-  osp_stat_u (out, "subpaths", p->nsubs);
+  osp_stat_u (out, "blocks_seen", sp->walk[OSP_W_BLOCKS_SEEN]);
+  osp_stat_u (out, "blocks_sampled", sp->walk[OSP_W_BLOCKS_SAMPLED]);
+  osp_stat_u (out, "samples", sp->walk[OSP_W_SAMPLES]);
+  osp_stat_u (out, "starts", sp->walk[OSP_W_STARTS]);
+  osp_stat_u (out, "declined", sp->walk[OSP_W_DECLINED]);
+  osp_stat_u (out, "starts_drawn", sp->walk[OSP_W_DRAWN]);
+  osp_stat_u (out, "subpaths", sp->nsubs);
   osp_stat_u (out, "min_length", o->min_length);
   if (p->mode == OSP_MODE_SUBPATHS)
     {
@@ -189,40 +191,40 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
       osp_stat_s (out, "length_bias",
                   osp_option_value_name ("length_bias", (int) o->length_bias));
       osp_stat_u (out, "interval", o->interval);
-      osp_stat_u (out, "stretch", p->stretch);
+      osp_stat_u (out, "stretch", sp->stretch);
       osp_stat_u (out, "gain_limit", o->gain);
-      osp_stat_f (out, "threshold", p->hl.threshold);
-      osp_stat_u (out, "resamples", p->hl.resamples);
-      osp_stat_f (out, "gain", gain (p));
-      osp_stat_u (out, "hotlist_entries", p->hl.entries);
-      osp_stat_u (out, "hotlist_sample_size", p->hl.sample_size);
-      osp_stat_u (out, "hotlist_offered", p->hl.offered);
-      osp_stat_u (out, "hotlist_admitted", p->hl.admitted);
-      osp_stat_u (out, "hotlist_evictions", p->hl.evictions);
-      osp_stat_u (out, "hotlist_too_long", p->hl.too_long);
-      osp_stat_u (out, "hotlist_bytes_used", p->hl.mem_used);
-      osp_stat_u (out, "hotlist_bytes_peak", p->hl.mem_peak);
-      osp_stat_u (out, "hotlist_bytes", p->hl.mem_bytes);
+      osp_stat_f (out, "threshold", sp->hl.threshold);
+      osp_stat_u (out, "resamples", sp->hl.resamples);
+      osp_stat_f (out, "gain", gain (sp));
+      osp_stat_u (out, "hotlist_entries", sp->hl.entries);
+      osp_stat_u (out, "hotlist_sample_size", sp->hl.sample_size);
+      osp_stat_u (out, "hotlist_offered", sp->hl.offered);
+      osp_stat_u (out, "hotlist_admitted", sp->hl.admitted);
+      osp_stat_u (out, "hotlist_evictions", sp->hl.evictions);
+      osp_stat_u (out, "hotlist_too_long", sp->hl.too_long);
+      osp_stat_u (out, "hotlist_bytes_used", sp->hl.mem_used);
+      osp_stat_u (out, "hotlist_bytes_peak", sp->hl.mem_peak);
+      osp_stat_u (out, "hotlist_bytes", sp->hl.mem_bytes);
       osp_stat_s (out, "policy",
                   osp_option_value_name ("policy", (int) o->policy));
       osp_stat_s (out, "encoding",
                   osp_option_value_name ("encoding", (int) o->encoding));
       osp_stat_u (out, "seed", p->seed);
-      osp_stat_u (out, "strata", p->nstrata);
-      for (uint32_t i = 0; i < p->nstrata; i++)
+      osp_stat_u (out, "strata", sp->nstrata);
+      for (uint32_t i = 0; i < sp->nstrata; i++)
         {
           char name[40];
           snprintf (name, sizeof name, "threshold_%u-%u",
-                    p->strata[i].min_len, p->strata[i].max_len);
-          osp_stat_f (out, name, p->strata[i].threshold);
+                    sp->strata[i].min_len, sp->strata[i].max_len);
+          osp_stat_f (out, name, sp->strata[i].threshold);
         }
     }
   else
     {
       osp_stat_u (out, "max_length", o->exact_max);
-      osp_stat_u (out, "exact_entries", p->exact_entries);
-      osp_stat_u (out, "exact_dropped", p->exact_dropped);
-      osp_stat_u (out, "exact_bytes_used", p->exact_bytes_used);
+      osp_stat_u (out, "exact_entries", sp->exact_entries);
+      osp_stat_u (out, "exact_dropped", sp->exact_dropped);
+      osp_stat_u (out, "exact_bytes_used", sp->exact_bytes_used);
       osp_stat_u (out, "exact_bytes", o->exact_bytes);
     }
 }
@@ -233,7 +235,8 @@ int
 osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                       const struct osp_options *o)
 {
-  const uint64_t *w = p->walk;
+  const struct osp_subpaths_part *sp = &p->subpaths;
+  const uint64_t *w = sp->walk;
   int exact = p->mode == OSP_MODE_SUBPATHS_EXACT;
   osp_report_header (out, p, o, osp_mode_name (p->mode), -1);
 
@@ -245,13 +248,13 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                "not counted (table full) %llu\n",
                (unsigned long long) w[OSP_W_BLOCKS_SEEN],
                (unsigned long long) w[OSP_W_SAMPLES],
-               (unsigned long long) p->exact_entries,
-               (unsigned long long) p->exact_dropped);
+               (unsigned long long) sp->exact_entries,
+               (unsigned long long) sp->exact_dropped);
       fprintf (out, "  table memory %llu used of %llu bytes; lengths %u..%u\n",
-               (unsigned long long) p->exact_bytes_used,
+               (unsigned long long) sp->exact_bytes_used,
                (unsigned long long) o->exact_bytes, o->min_length,
                o->exact_max);
-      if (p->exact_dropped)
+      if (sp->exact_dropped)
         fprintf (out, "osp: the exact table was full: raise exact_bytes\n");
     }
   else
@@ -269,13 +272,13 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
       fprintf (out,
                "  hot-list: %llu entries, sample size %llu, gain %.2f, "
                "largest threshold %.6g, resamples %llu\n",
-               (unsigned long long) p->hl.entries,
-               (unsigned long long) p->hl.sample_size, gain (p),
-               p->hl.threshold, (unsigned long long) p->hl.resamples);
-      fprintf (out, "  thresholds by length (%u tables):", p->nstrata);
-      for (uint32_t i = 0; i < p->nstrata; i++)
+               (unsigned long long) sp->hl.entries,
+               (unsigned long long) sp->hl.sample_size, gain (sp),
+               sp->hl.threshold, (unsigned long long) sp->hl.resamples);
+      fprintf (out, "  thresholds by length (%u tables):", sp->nstrata);
+      for (uint32_t i = 0; i < sp->nstrata; i++)
         {
-          const struct osp_stratum *st = &p->strata[i];
+          const struct osp_stratum *st = &sp->strata[i];
           if (st->min_len == st->max_len)
             fprintf (out, " %u:%.3g", st->min_len, st->threshold);
           else
@@ -286,26 +289,26 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
       fprintf (out,
                "  hot-list memory %zu used, %zu peak, %zu bound; "
                "policy %s, encoding %s\n",
-               p->hl.mem_used, p->hl.mem_peak, p->hl.mem_bytes,
+               sp->hl.mem_used, sp->hl.mem_peak, sp->hl.mem_bytes,
                osp_option_value_name ("policy", (int) o->policy),
                osp_option_value_name ("encoding", (int) o->encoding));
       fprintf (out,
                "  interval %u (skips now x%u: what every table would "
                "decline is not drawn), gain limit %u, lengths %u..%u, "
                "bias %s, seed %llu\n",
-               o->interval, p->stretch, o->gain, o->min_length,
+               o->interval, sp->stretch, o->gain, o->min_length,
                o->max_length,
                osp_option_value_name ("length_bias", (int) o->length_bias),
                (unsigned long long) p->seed);
     }
 
-  size_t top = p->nsubs < o->report_top ? p->nsubs : o->report_top;
-  fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, p->nsubs);
+  size_t top = sp->nsubs < o->report_top ? sp->nsubs : o->report_top;
+  fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, sp->nsubs);
   fprintf (out, "%5s %14s %12s %7s %5s  %s\n", "rank", "estimate",
            exact ? "" : "+/- 95%", "share", "len", "path");
   for (size_t r = 0; r < top; r++)
     {
-      const struct osp_subpath *s = &p->subs[r];
+      const struct osp_subpath *s = &sp->subs[r];
       char err[32] = "";
       if (!exact)
         snprintf (err, sizeof err, "+/- %.0f", s->err95);

@@ -118,10 +118,10 @@ osp_report_used_blocks (const struct osp_profile *p, size_t *nblocks)
   unsigned char *used = calloc (n ? n : 1, 1);
   if (used == NULL)
     return NULL;
-  for (uint32_t r = 0; r < p->nsubs; r++)
-    for (uint32_t k = 0; k < p->subs[r].len; k++)
-      if (p->subs[r].blocks[k] < n)
-        used[p->subs[r].blocks[k]] = 1;
+  for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
+    for (uint32_t k = 0; k < p->subpaths.subs[r].len; k++)
+      if (p->subpaths.subs[r].blocks[k] < n)
+        used[p->subpaths.subs[r].blocks[k]] = 1;
   for (uint32_t r = 0; r < p->paths.nrows; r++)
     {
       const struct osp_path_row *row = &p->paths.rows[r];

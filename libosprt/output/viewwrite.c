@@ -111,7 +111,7 @@ struct plan
   uint32_t *fname, *ffile, *fdir, *block0; /* per function */
   uint64_t nblocks, nedges;
   /* Rows that can be written: the subpaths with known blocks (indices
-     into p->subs), and per section the prefix sums of ids. */
+     into p->subpaths.subs), and per section the prefix sums of ids. */
   uint32_t *subrows, nsub;
   uint32_t *subblocks; /* the kept subpaths' blocks as BLOCKS indices */
   uint64_t *subids, *pathids, *forestids; /* [k]: ids of the first k rows */
@@ -160,8 +160,9 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   pl->ffile = malloc (nf * sizeof *pl->ffile);
   pl->fdir = malloc (nf * sizeof *pl->fdir);
   pl->block0 = malloc (nf * sizeof *pl->block0);
-  pl->subrows = malloc ((p->nsubs ? p->nsubs : 1) * sizeof *pl->subrows);
-  pl->subids = malloc (((size_t) p->nsubs + 1) * sizeof *pl->subids);
+  pl->subrows = malloc ((p->subpaths.nsubs ? p->subpaths.nsubs : 1)
+                       * sizeof *pl->subrows);
+  pl->subids = malloc (((size_t) p->subpaths.nsubs + 1) * sizeof *pl->subids);
   pl->pathids = malloc (((size_t) p->paths.nrows + 1) * sizeof *pl->pathids);
   pl->forestids
       = malloc (((size_t) p->forest.nrows + 1) * sizeof *pl->forestids);
@@ -202,15 +203,15 @@ plan_make (struct plan *pl, const struct osp_profile *p,
     return -1;
 
   size_t words = 0;
-  for (uint32_t r = 0; r < p->nsubs; r++)
-    words += p->subs[r].len;
+  for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
+    words += p->subpaths.subs[r].len;
   pl->subblocks = malloc ((words ? words : 1) * sizeof *pl->subblocks);
   if (pl->subblocks == NULL)
     return -1;
   pl->subids[0] = 0;
-  for (uint32_t r = 0; r < p->nsubs; r++)
+  for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
     {
-      const struct osp_subpath *s = &p->subs[r];
+      const struct osp_subpath *s = &p->subpaths.subs[r];
       uint32_t *out = pl->subblocks + pl->subids[pl->nsub];
       uint32_t k = 0;
       while (k < s->len && (out[k] = block_index (pl, s->blocks[k]))
@@ -307,7 +308,7 @@ write_run (struct osp_vemit *o, const struct plan *pl,
             r.blocks_seen += p->counts[i][b];
     }
   else
-    r.blocks_seen = p->walk[OSP_W_BLOCKS_SEEN];
+    r.blocks_seen = p->subpaths.walk[OSP_W_BLOCKS_SEEN];
   r.path_ends = p->paths.ends_seen;
   r.path_scale = p->paths.scale;
   r.forest_scale = p->forest.scale;
@@ -432,7 +433,7 @@ write_rows (struct osp_vemit *o, const struct plan *pl, struct cut c)
       o, OSP_VS_SUBPATHS, sizeof *sv, c.nsub);
   for (uint32_t k = 0; k < c.nsub; k++)
     {
-      const struct osp_subpath *s = &p->subs[pl->subrows[k]];
+      const struct osp_subpath *s = &p->subpaths.subs[pl->subrows[k]];
       struct osp_vsubpath v;
       memset (&v, 0, sizeof v);
       v.ids = base + pl->subids[k];

@@ -24,19 +24,14 @@ take_subpaths (struct osp_profile *p)
   struct osp_subpaths_part s = { 0 };
   int rc = p->mode == OSP_MODE_SUBPATHS ? osp_sampler_collect (&s, &osp_opts)
                                         : osp_exact_collect (&s, &osp_opts);
-  memcpy (p->walk, s.walk, sizeof p->walk);
+  /* A collector that fails frees what it made; the walk counters it
+     filled first are still the profile's. */
   if (rc != 0)
-    return rc;
-  p->subs = s.subs;
-  p->nsubs = s.nsubs;
-  p->sub_words = s.sub_words;
-  p->hl = s.hl;
-  memcpy (p->strata, s.strata, sizeof p->strata);
-  p->nstrata = s.nstrata;
-  p->stretch = s.stretch;
-  p->exact_entries = s.exact_entries;
-  p->exact_dropped = s.exact_dropped;
-  p->exact_bytes_used = s.exact_bytes_used;
+    {
+      memcpy (p->subpaths.walk, s.walk, sizeof p->subpaths.walk);
+      return rc;
+    }
+  p->subpaths = s;
   return 0;
 }
 
@@ -109,8 +104,8 @@ osp_profile_free (struct osp_profile *p)
   free (p->counts);
   free (p->fns);
   free (p->mods);
-  free (p->subs);
-  free (p->sub_words);
+  free (p->subpaths.subs);
+  free (p->subpaths.sub_words);
   free (p->paths.rows);
   free (p->paths.step_words);
   free (p->paths.edges);

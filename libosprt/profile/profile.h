@@ -25,16 +25,7 @@ struct osp_profile
   long pid;
   /* Subpath modes (empty in mode=blocks). */
   enum osp_mode mode;
-  uint64_t walk[OSP_W_N];
-  struct osp_subpath *subs; /* sorted by osp_subpath_cmp */
-  uint32_t nsubs;
-  uint32_t *sub_words;      /* the memory of all subs[i].blocks */
-  struct hl_stats hl;       /* mode=subpaths: sums over the strata */
-  struct osp_stratum strata[OSP_NEXP_MAX];
-  uint32_t nstrata;
-  uint32_t stretch;         /* mode=subpaths: skips drawn now at mean
-                               interval x stretch (sampler.c's W) */
-  uint64_t exact_entries, exact_dropped, exact_bytes_used;
+  struct osp_subpaths_part subpaths; /* the mode's collector's */
   uint64_t seed;
   struct osp_path_profile paths; /* every mode */
   struct osp_forest_profile forest; /* every mode */

@@ -178,16 +178,16 @@ make_profile (struct osp_profile *p, struct osp_options *o)
   p->threads = 2;
   p->pid = 4242;
   p->mode = OSP_MODE_SUBPATHS;
-  p->walk[OSP_W_BLOCKS_SEEN] = 100000;
-  p->walk[OSP_W_BLOCKS_SAMPLED] = 500;
-  p->walk[OSP_W_STARTS] = 90;
-  p->walk[OSP_W_SAMPLES] = 88;
+  p->subpaths.walk[OSP_W_BLOCKS_SEEN] = 100000;
+  p->subpaths.walk[OSP_W_BLOCKS_SAMPLED] = 500;
+  p->subpaths.walk[OSP_W_STARTS] = 90;
+  p->subpaths.walk[OSP_W_SAMPLES] = 88;
   p->seed = 7;
-  p->nstrata = 2;
-  p->strata[0] = (struct osp_stratum) { 2, 2, 1.5, 3 };
-  p->strata[1] = (struct osp_stratum) { 4, 1024, 2.25, 2 };
-  p->hl.threshold = 2.25;
-  p->hl.entries = 5;
+  p->subpaths.nstrata = 2;
+  p->subpaths.strata[0] = (struct osp_stratum) { 2, 2, 1.5, 3 };
+  p->subpaths.strata[1] = (struct osp_stratum) { 4, 1024, 2.25, 2 };
+  p->subpaths.hl.threshold = 2.25;
+  p->subpaths.hl.entries = 5;
 
   /* subpaths: lengths 2, 3, 2, 2 (unknown block 999), 4 */
   static const uint32_t sb[] = { 0, 1, 4, 5, 6, 7, 8, 999, 1, 0, 1, 2, 3 };
@@ -205,9 +205,9 @@ make_profile (struct osp_profile *p, struct osp_options *o)
       subs[i].share = 0.01 * (5 - i);
       at += sl[i];
     }
-  p->subs = subs;
-  p->nsubs = 5;
-  p->sub_words = sub_words;
+  p->subpaths.subs = subs;
+  p->subpaths.nsubs = 5;
+  p->subpaths.sub_words = sub_words;
 
   /* paths: alpha 0-1-3, beta 0-2, alpha 0-2-3, gamma 0-1 */
   static const struct path_spec
@@ -498,7 +498,7 @@ test_view (void)
 
   /* mode=blocks: calls and counts. */
   p.mode = OSP_MODE_BLOCKS;
-  p.nsubs = 0;
+  p.subpaths.nsubs = 0;
   for (int i = 0; i < 9; i++)
     words[i] = 10 * (uint64_t) i + 1;
   blk_b[2].flags = OSP_BB_NO_HOOK;

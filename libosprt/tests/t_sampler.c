@@ -284,38 +284,43 @@ scenario_estimate (int gained)
   osp_sampler_sync (osp_thread_peek ());
   struct osp_profile p;
   CHECK_EQ (osp_profile_take (&p), 0);
-  CHECK_EQ (p.walk[OSP_W_BLOCKS_SEEN], n); /* exact */
+  CHECK_EQ (p.subpaths.walk[OSP_W_BLOCKS_SEEN], n); /* exact */
   /* The loop sees the samples the hot-list's coin let through; those it
      turned away at their first block are counted apart, and each was
      started. */
-  CHECK_EQ (p.walk[OSP_W_STARTS], starts + p.walk[OSP_W_DECLINED]);
-  CHECK (p.walk[OSP_W_DECLINED] > 0);
-  CHECK (p.walk[OSP_W_SAMPLES] + 1 >= starts && p.walk[OSP_W_SAMPLES] <= starts);
-  CHECK_EQ (p.hl.offered, p.walk[OSP_W_SAMPLES]);
+  CHECK_EQ (p.subpaths.walk[OSP_W_STARTS],
+            starts + p.subpaths.walk[OSP_W_DECLINED]);
+  CHECK (p.subpaths.walk[OSP_W_DECLINED] > 0);
+  CHECK (p.subpaths.walk[OSP_W_SAMPLES] + 1 >= starts
+         && p.subpaths.walk[OSP_W_SAMPLES] <= starts);
+  CHECK_EQ (p.subpaths.hl.offered, p.subpaths.walk[OSP_W_SAMPLES]);
   /* A start every f = 100 blocks outside samples: q lies between
      1/(f + E[L]) (every start collected, E[L] ~ 10) and 1/f (none). */
-  double q = (double) p.walk[OSP_W_STARTS] / (double) n;
+  double q = (double) p.subpaths.walk[OSP_W_STARTS] / (double) n;
   fprintf (stderr, "estimate: q %.5f (1/(f+E[L]) ~ %.5f .. 1/f = %.5f), "
            "%llu declined, %u entries, threshold %.3g, resamples %llu\n", q,
            1.0 / (100 + 10), 1.0 / 100,
-           (unsigned long long) p.walk[OSP_W_DECLINED], p.nsubs,
-           p.hl.threshold, (unsigned long long) p.hl.resamples);
+           (unsigned long long) p.subpaths.walk[OSP_W_DECLINED],
+           p.subpaths.nsubs,
+           p.subpaths.hl.threshold,
+           (unsigned long long) p.subpaths.hl.resamples);
   /* Stretched skips make fewer, heavier starts: q is noisier. */
   double slack = gained ? 4 / sqrt ((double) starts) : 0;
   CHECK (q > (0.97 - slack) / (100 + 10) && q < (1.03 + slack) / 100);
-  CHECK (p.hl.resamples > 0); /* the default 64K bound was reached */
+  CHECK (p.subpaths.hl.resamples > 0); /* the default 64K bound was reached */
   fprintf (stderr, "estimate: skips stretched x%u, %llu starts seen\n",
-           p.stretch, (unsigned long long) starts);
+           p.subpaths.stretch, (unsigned long long) starts);
   if (gained)
-    CHECK (p.stretch > 1 && p.walk[OSP_W_STARTS] > 2 * starts);
+    CHECK (p.subpaths.stretch > 1
+           && p.subpaths.walk[OSP_W_STARTS] > 2 * starts);
   else
-    CHECK_EQ (p.stretch, 1);
+    CHECK_EQ (p.subpaths.stretch, 1);
 
   int checked = 0, inside = 0;
   double worst = 0;
-  for (uint32_t i = 0; i < p.nsubs && checked < 60; i++)
+  for (uint32_t i = 0; i < p.subpaths.nsubs && checked < 60; i++)
     {
-      const struct osp_subpath *s = &p.subs[i];
+      const struct osp_subpath *s = &p.subpaths.subs[i];
       if (s->count < 10)
         continue;
       uint64_t ex = exact_count (stream, n, s->blocks, s->len);
@@ -335,11 +340,11 @@ scenario_estimate (int gained)
   CHECK (worst < 4.5);
   /* The hottest length-2 subpath of the loop, e.g. 2 3, occurs about
      n/4 times: its share is about 25%. */
-  for (uint32_t i = 0; i < p.nsubs; i++)
-    if (p.subs[i].len == 2)
+  for (uint32_t i = 0; i < p.subpaths.nsubs; i++)
+    if (p.subpaths.subs[i].len == 2)
       {
-        CHECK (fabs (p.subs[i].share - 0.25)
-               < 0.03 + (gained ? p.subs[i].err95 / (double) n : 0));
+        CHECK (fabs (p.subpaths.subs[i].share - 0.25)
+               < 0.03 + (gained ? p.subpaths.subs[i].err95 / (double) n : 0));
         break;
       }
   osp_profile_free (&p);

@@ -53,8 +53,8 @@ scenario_exact (void)
   run (30000);
   struct osp_profile p;
   CHECK_EQ (osp_profile_take (&p), 0);
-  CHECK_EQ (p.walk[OSP_W_BLOCKS_SEEN], n);
-  CHECK_EQ (p.exact_dropped, 0);
+  CHECK_EQ (p.subpaths.walk[OSP_W_BLOCKS_SEEN], n);
+  CHECK_EQ (p.subpaths.exact_dropped, 0);
   uint64_t windows = 0, distinct = 0;
   size_t *idx = malloc (n * sizeof *idx);
   for (uint32_t len = 2; len <= 16; len *= 2)
@@ -68,9 +68,9 @@ scenario_exact (void)
       for (size_t i = 0; i < m; i++)
         distinct += i == 0 || by_window (&idx[i - 1], &idx[i]) != 0;
       /* Every entry of this length: its run in the sorted windows. */
-      for (uint32_t e = 0; e < p.nsubs; e++)
+      for (uint32_t e = 0; e < p.subpaths.nsubs; e++)
         {
-          const struct osp_subpath *s = &p.subs[e];
+          const struct osp_subpath *s = &p.subpaths.subs[e];
           if (s->len != len)
             continue;
           size_t lo = 0, hi = m;
@@ -97,14 +97,14 @@ scenario_exact (void)
         }
     }
   fprintf (stderr, "exact: %u entries, %llu distinct windows, %llu windows\n",
-           p.nsubs, (unsigned long long) distinct,
+           p.subpaths.nsubs, (unsigned long long) distinct,
            (unsigned long long) windows);
-  CHECK_EQ (p.nsubs, distinct);
-  CHECK_EQ (p.exact_entries, distinct);
-  CHECK_EQ (p.walk[OSP_W_SAMPLES], windows);
+  CHECK_EQ (p.subpaths.nsubs, distinct);
+  CHECK_EQ (p.subpaths.exact_entries, distinct);
+  CHECK_EQ (p.subpaths.walk[OSP_W_SAMPLES], windows);
   uint64_t sum = 0;
-  for (uint32_t e = 0; e < p.nsubs; e++)
-    sum += p.subs[e].count;
+  for (uint32_t e = 0; e < p.subpaths.nsubs; e++)
+    sum += p.subpaths.subs[e].count;
   CHECK_EQ (sum, windows);
 
   struct osp_options o = osp_opts;
@@ -127,8 +127,9 @@ scenario_exact (void)
   /* The top subpath: rank 1, error 0, ids decoded as fid:block. */
   char want[128];
   snprintf (want, sizeof want, "\nsubpath\t1\t%u\t%llu.000\t0.000\t%llu\t",
-            p.subs[0].len, (unsigned long long) p.subs[0].count,
-            (unsigned long long) p.subs[0].count);
+            p.subpaths.subs[0].len,
+            (unsigned long long) p.subpaths.subs[0].count,
+            (unsigned long long) p.subpaths.subs[0].count);
   CHECK_CONTAINS (buf, want);
   free (buf);
   free (idx);
@@ -146,11 +147,12 @@ scenario_full (void)
   for (uint32_t len = 2; len <= 16; len *= 2)
     windows += n - len + 1;
   fprintf (stderr, "full: %llu counted, %llu dropped, %u entries\n",
-           (unsigned long long) p.walk[OSP_W_SAMPLES],
-           (unsigned long long) p.exact_dropped, p.nsubs);
-  CHECK (p.exact_dropped > 0);
-  CHECK_EQ (p.walk[OSP_W_SAMPLES] + p.exact_dropped, windows);
-  CHECK (p.exact_bytes_used <= 65536);
+           (unsigned long long) p.subpaths.walk[OSP_W_SAMPLES],
+           (unsigned long long) p.subpaths.exact_dropped, p.subpaths.nsubs);
+  CHECK (p.subpaths.exact_dropped > 0);
+  CHECK_EQ (p.subpaths.walk[OSP_W_SAMPLES] + p.subpaths.exact_dropped,
+            windows);
+  CHECK (p.subpaths.exact_bytes_used <= 65536);
   osp_profile_free (&p);
   return osp_test_failures ? 1 : 0;
 }
