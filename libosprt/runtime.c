@@ -52,6 +52,7 @@
 #define _GNU_SOURCE
 #include "runtime.h"
 #include "collect/sampler.h"
+#include "osp/osp.h"
 #include "osp/snapshot.h"
 
 #include <signal.h>
@@ -209,6 +210,16 @@ __osp_release_module (uint32_t abi, struct osp_fn_record *start,
   osp_registry_release (start, stop);
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = was;
+}
+
+/* The program's own report (osp/osp.h): an entry point like the hooks, so
+   it may be the first call into osp and start the runtime; the report
+   itself is online.c's. */
+OSP_EXPORT int
+osp_report (const char *path)
+{
+  osp_init ();
+  return osp_report_now (path);
 }
 
 static void

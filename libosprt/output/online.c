@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* online.c - reports while the program runs: osp_report() (osp/osp.h),
+/* online.c - reports while the program runs: osp_report() (osp/osp.h,
+ * whose entry point is runtime.c's: it may start the runtime),
  * OSP_OPTIONS=report_signal=SIG, and snapshots on snapshot_signal=SIG.
  *
  * osp_report() runs on the calling program thread: it first settles that
@@ -32,8 +33,6 @@
  */
 #define _GNU_SOURCE
 #include "output/output.h"
-#include "runtime.h" /* osp_init: doc/HACKING.md, Exceptions */
-#include "osp/osp.h"
 
 #include <errno.h>
 #include <semaphore.h>
@@ -182,11 +181,4 @@ osp_report_now (const char *path)
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = 0;
   return rc;
-}
-
-OSP_EXPORT int
-osp_report (const char *path)
-{
-  osp_init ();
-  return osp_report_now (path);
 }

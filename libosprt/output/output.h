@@ -14,7 +14,8 @@
  *                     request, lifecycle, fork
  *   identity.c        what a view says about the process
  *   snapshot.c        snapshot files (include/osp/snapshot.h)
- *   online.c          osp_report() (include/osp/osp.h) and report_signal
+ *   online.c          the report of osp_report() (include/osp/osp.h; its
+ *                     entry point is runtime.c's) and report_signal
  *
  * Uses profile/ and below; reads a profile, never a collector.
  */
@@ -225,8 +226,8 @@ int osp_snapshot_emit (const struct osp_options *o);
 /* Install the report_signal and snapshot_signal handlers and start their
    thread (if either is set). */
 int osp_online_init (const struct osp_options *o);
-/* Emit a report now from this (program) thread; PATH NULL = O's
-   destination.  Returns 0 or -1. */
+/* Emit a report now from this (program) thread (osp_report, runtime.c);
+   PATH NULL = O's destination.  Returns 0 or -1. */
 int osp_report_now (const char *path);
 
 #endif /* OSP_OUTPUT_H */
