@@ -66,11 +66,15 @@ unsigned char *osp_report_used_blocks (const struct osp_profile *p,
    only gate: a section's functions do not check it again); TSV writes
    its rows (the mode's first: the report's first line and the rows of
    blocks), TEXT its text part, STATS its statistics (osp_report_stats:
-   the tsv's stat rows, the view's STATS).  The functions return 0 or -1
-   (out of memory). */
+   the tsv's stat rows, the view's STATS); VIEW is the view section of
+   its rows (include/osp/view.h), 0 when it has none (blocks: the counts
+   are in FUNCS and BLOCKS): the view writer takes the row sections in
+   table order (viewwrite.c).  The functions return 0 or -1 (out of
+   memory). */
 struct osp_section
 {
   const char *name;
+  uint32_t view;
   int (*shown) (const struct osp_profile *p);
   int (*tsv) (FILE *out, const struct osp_profile *p,
               const struct osp_options *o);

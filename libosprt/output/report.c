@@ -32,6 +32,7 @@
 #define _GNU_SOURCE
 #include "output/output.h"
 #include "format/snapfile.h"
+#include "osp/view.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -159,18 +160,20 @@ forest_shown (const struct osp_profile *p)
 }
 
 /* One table for every output of a profile: the text report, the tsv
-   report's rows, then its stat rows, and the view's STATS (viewwrite.c
-   through osp_report_stats) all take the sections shown, in this order.
-   The mode's section comes first and brings the report's first line. */
+   report's rows, then its stat rows, the view's STATS (viewwrite.c
+   through osp_report_stats) and the view's row sections all take the
+   sections shown, in this order.  The mode's section comes first and
+   brings the report's first line.  (A view has every row section, empty
+   when its section is not shown: include/osp/view.h.) */
 const struct osp_section osp_sections[] = {
-  { "blocks", blocks_shown, osp_format_blocks_tsv, osp_format_blocks_text,
+  { "blocks", 0, blocks_shown, osp_format_blocks_tsv, osp_format_blocks_text,
     osp_format_blocks_stats },
-  { "subpaths", osp_subpath_mode, osp_format_subpaths_tsv,
+  { "subpaths", OSP_VS_SUBPATHS, osp_subpath_mode, osp_format_subpaths_tsv,
     osp_format_subpaths_text, osp_format_subpaths_stats },
-  { "paths", paths_shown, osp_format_paths_tsv, osp_format_paths_text,
-    osp_format_paths_stats },
-  { "forest", forest_shown, osp_format_forest_tsv, osp_format_forest_text,
-    osp_format_forest_stats },
+  { "paths", OSP_VS_PATHS, paths_shown, osp_format_paths_tsv,
+    osp_format_paths_text, osp_format_paths_stats },
+  { "forest", OSP_VS_FOREST, forest_shown, osp_format_forest_tsv,
+    osp_format_forest_text, osp_format_forest_stats },
 };
 const unsigned osp_nsections = sizeof osp_sections / sizeof osp_sections[0];
 

@@ -17,7 +17,9 @@
  *            its lines (and counts in mode=blocks), so that the rows'
  *            block lists decode without the binary
  *   IDS      the rows' blocks as indices into BLOCKS, one run per row
- *   SUBPATHS, PATHS, FOREST  the profile's rows in report order
+ *   SUBPATHS, PATHS, FOREST  the profile's rows in report order: the
+ *            row sections follow the section table (osp_sections, report.c:
+ *            its order, its `shown' gate); a section not shown has no rows
  *   STATS    osp_report_stats: the tsv report's stat rows, same names,
  *            same order, values as integers, doubles or strings
  *   EDGES    every function's successor lists (the plugin's CFG), so that
@@ -102,6 +104,40 @@ stat_sink (void *arg, const char *name, enum osp_stat_kind kind, uint64_t u,
 
 /* ---- layout ---------------------------------------------------------- */
 
+struct plan;
+
+/* How the rows of one section of osp_sections go into a view: its row
+   section (include/osp/view.h), what it plans, cuts and writes. */
+struct rowkind
+{
+  uint32_t vs;   /* OSP_VS_SUBPATHS, ... */
+  uint32_t elem; /* bytes of one row */
+  /* The rows that can be written and their ids' prefix sums.  0 or -1. */
+  int (*plan) (struct plan *pl, uint32_t *n, uint64_t *ids);
+  uint64_t (*max_ids) (const struct osp_profile *p); /* rows + 1 */
+  /* The rows kept when cut to K (NULL: K). */
+  uint32_t (*keep) (const struct plan *pl, uint32_t k);
+  /* The first N rows' blocks as BLOCKS indices, into OUT. */
+  void (*ids) (const struct plan *pl, uint32_t n, uint32_t *out);
+  /* The row section of the first N rows, their ids from BASE in IDS. */
+  void (*write) (struct osp_vemit *o, const struct plan *pl, uint32_t n,
+                 const uint64_t *ids, uint64_t base);
+};
+
+/* One row section of the view, in osp_sections order. */
+struct rowset
+{
+  const struct rowkind *kind;
+  uint32_t n;    /* rows that can be written (0 when not shown) */
+  uint64_t *ids; /* [k]: ids of the first k rows */
+};
+
+/* The sections every view has besides the row sections: STRINGS, RUN,
+   FUNCS, BLOCKS, EDGES, FNSRC, STATS, IDS. */
+#define NFIXED 8
+/* At most one row section per row kind (rowkinds, below). */
+#define NROWSETS 3
+
 /* Everything the writing pass needs, computed first. */
 struct plan
 {
@@ -110,18 +146,16 @@ struct plan
   struct statlist stats;
   uint32_t *fname, *ffile, *fdir, *block0; /* per function */
   uint64_t nblocks, nedges;
-  /* Rows that can be written: the subpaths with known blocks (indices
-     into p->subpaths.subs), and per section the prefix sums of ids. */
-  uint32_t *subrows, nsub;
-  uint32_t *subblocks; /* the kept subpaths' blocks as BLOCKS indices */
-  uint64_t *subids, *pathids, *forestids; /* [k]: ids of the first k rows */
-  uint32_t npath, nforest;
+  struct rowset rows[NROWSETS];
+  unsigned nrows;
+  /* The subpaths with known blocks (indices into p->subpaths.subs) and
+     their blocks as BLOCKS indices. */
+  uint32_t *subrows;
+  uint32_t *subblocks;
   uint64_t fixed; /* bytes of everything but IDS and the rows */
   /* RUN's strings: program, args, options, mode, paths, forest. */
   uint32_t run_str[6];
 };
-
-#define NSECTIONS 11
 
 static void
 plan_free (struct plan *pl)
@@ -134,9 +168,8 @@ plan_free (struct plan *pl)
   free (pl->block0);
   free (pl->subrows);
   free (pl->subblocks);
-  free (pl->subids);
-  free (pl->pathids);
-  free (pl->forestids);
+  for (unsigned i = 0; i < pl->nrows; i++)
+    free (pl->rows[i].ids);
 }
 
 /* Block index in BLOCKS of global block id GID, or UINT32_MAX. */
@@ -146,6 +179,218 @@ block_index (const struct plan *pl, uint32_t gid)
   uint32_t b = 0;
   uint32_t fi = osp_fn_index_of_block (pl->p->fns, pl->p->nfns, gid, &b);
   return fi == UINT32_MAX ? UINT32_MAX : pl->block0[fi] + b;
+}
+
+/* ---- rows ------------------------------------------------------------ */
+
+/* Subpaths: those whose blocks all have a BLOCKS index. */
+static uint64_t
+subpaths_max_ids (const struct osp_profile *p)
+{
+  return (uint64_t) p->subpaths.nsubs + 1;
+}
+
+static int
+subpaths_plan (struct plan *pl, uint32_t *n, uint64_t *ids)
+{
+  const struct osp_profile *p = pl->p;
+  size_t words = 0;
+  for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
+    words += p->subpaths.subs[r].len;
+  pl->subrows = malloc ((p->subpaths.nsubs ? p->subpaths.nsubs : 1)
+                        * sizeof *pl->subrows);
+  pl->subblocks = malloc ((words ? words : 1) * sizeof *pl->subblocks);
+  if (pl->subrows == NULL || pl->subblocks == NULL)
+    return -1;
+  for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
+    {
+      const struct osp_subpath *s = &p->subpaths.subs[r];
+      uint32_t *out = pl->subblocks + ids[*n];
+      uint32_t k = 0;
+      while (k < s->len && (out[k] = block_index (pl, s->blocks[k]))
+                               != UINT32_MAX)
+        k++;
+      if (k < s->len)
+        continue;
+      pl->subrows[*n] = r;
+      ids[*n + 1] = ids[*n] + s->len;
+      (*n)++;
+    }
+  return 0;
+}
+
+static void
+subpaths_ids (const struct plan *pl, uint32_t n, uint32_t *out)
+{
+  /* The kept subpaths' blocks are already BLOCKS indices, in row order. */
+  uint64_t words = 0;
+  for (uint32_t k = 0; k < n; k++)
+    words += pl->p->subpaths.subs[pl->subrows[k]].len;
+  if (words)
+    memcpy (out, pl->subblocks, words * sizeof *out);
+}
+
+static void
+subpaths_write (struct osp_vemit *o, const struct plan *pl, uint32_t n,
+                const uint64_t *ids, uint64_t base)
+{
+  struct osp_vsubpath *sv = (struct osp_vsubpath *) osp_vemit_section (
+      o, OSP_VS_SUBPATHS, sizeof *sv, n);
+  for (uint32_t k = 0; k < n; k++)
+    {
+      const struct osp_subpath *s = &pl->p->subpaths.subs[pl->subrows[k]];
+      struct osp_vsubpath v;
+      memset (&v, 0, sizeof v);
+      v.ids = base + ids[k];
+      v.len = s->len;
+      v.rank = pl->subrows[k] + 1;
+      v.count = s->count;
+      v.estimate = s->estimate;
+      v.err95 = s->err95;
+      v.share = s->share;
+      memcpy (&sv[k], &v, sizeof v);
+    }
+  osp_vemit_end (o);
+}
+
+/* Ball-Larus paths: every row. */
+static uint64_t
+paths_max_ids (const struct osp_profile *p)
+{
+  return (uint64_t) p->paths.nrows + 1;
+}
+
+static int
+paths_plan (struct plan *pl, uint32_t *n, uint64_t *ids)
+{
+  *n = pl->p->paths.nrows;
+  for (uint32_t r = 0; r < *n; r++)
+    ids[r + 1] = ids[r] + pl->p->paths.rows[r].nsteps;
+  return 0;
+}
+
+static void
+paths_ids (const struct plan *pl, uint32_t n, uint32_t *out)
+{
+  uint64_t at = 0;
+  for (uint32_t r = 0; r < n; r++)
+    {
+      const struct osp_path_row *row = &pl->p->paths.rows[r];
+      for (uint32_t j = 0; j < row->nsteps; j++)
+        out[at++] = pl->block0[row->fi] + row->steps[j].block;
+    }
+}
+
+static void
+paths_write (struct osp_vemit *o, const struct plan *pl, uint32_t n,
+             const uint64_t *ids, uint64_t base)
+{
+  struct osp_vpath *pv = (struct osp_vpath *) osp_vemit_section (
+      o, OSP_VS_PATHS, sizeof *pv, n);
+  for (uint32_t r = 0; r < n; r++)
+    {
+      const struct osp_path_row *row = &pl->p->paths.rows[r];
+      struct osp_vpath v;
+      memset (&v, 0, sizeof v);
+      v.ids = base + ids[r];
+      v.len = row->nsteps;
+      v.fn = row->fi;
+      v.id = row->id;
+      v.samples = row->samples;
+      v.estimate = row->estimate;
+      v.err95 = row->err95;
+      v.share = row->share;
+      v.branches = row->branches;
+      v.rank = r + 1;
+      memcpy (&pv[r], &v, sizeof v);
+    }
+  osp_vemit_end (o);
+}
+
+/* The prefix forest: every row, cut at the start of a tree. */
+static uint64_t
+forest_max_ids (const struct osp_profile *p)
+{
+  return (uint64_t) p->forest.nrows + 1;
+}
+
+static int
+forest_plan (struct plan *pl, uint32_t *n, uint64_t *ids)
+{
+  *n = pl->p->forest.nrows;
+  for (uint32_t r = 0; r < *n; r++)
+    ids[r + 1] = ids[r] + pl->p->forest.rows[r].nsteps;
+  return 0;
+}
+
+/* The forest rows kept when cut to K: back to the start of a tree when
+   that keeps any row. */
+static uint32_t
+forest_keep (const struct plan *pl, uint32_t k)
+{
+  if (k >= pl->p->forest.nrows)
+    return pl->p->forest.nrows;
+  for (uint32_t r = k; r > 0; r--)
+    if (pl->p->forest.rows[r].parent == UINT32_MAX)
+      return r;
+  return k;
+}
+
+static void
+forest_ids (const struct plan *pl, uint32_t n, uint32_t *out)
+{
+  uint64_t at = 0;
+  for (uint32_t r = 0; r < n; r++)
+    {
+      const struct osp_forest_row *row = &pl->p->forest.rows[r];
+      for (uint32_t j = 0; j < row->nsteps; j++)
+        out[at++] = pl->block0[row->fi] + row->steps[j].block;
+    }
+}
+
+static void
+forest_write (struct osp_vemit *o, const struct plan *pl, uint32_t n,
+              const uint64_t *ids, uint64_t base)
+{
+  struct osp_vforest *fv = (struct osp_vforest *) osp_vemit_section (
+      o, OSP_VS_FOREST, sizeof *fv, n);
+  for (uint32_t r = 0; r < n; r++)
+    {
+      const struct osp_forest_row *row = &pl->p->forest.rows[r];
+      struct osp_vforest v;
+      memset (&v, 0, sizeof v);
+      v.ids = base + ids[r];
+      v.len = row->nsteps;
+      v.fn = row->fi;
+      v.parent = row->parent == UINT32_MAX ? OSP_VIEW_NO_PARENT : row->parent;
+      v.depth = row->depth;
+      v.id = row->id;
+      v.count = row->count;
+      v.estimate = row->estimate;
+      v.err95 = row->err95;
+      v.share = row->share / 100.0; /* the profile keeps it in % */
+      memcpy (&fv[r], &v, sizeof v);
+    }
+  osp_vemit_end (o);
+}
+
+static const struct rowkind rowkinds[] = {
+  { OSP_VS_SUBPATHS, sizeof (struct osp_vsubpath), subpaths_plan,
+    subpaths_max_ids, NULL, subpaths_ids, subpaths_write },
+  { OSP_VS_PATHS, sizeof (struct osp_vpath), paths_plan, paths_max_ids,
+    NULL, paths_ids, paths_write },
+  { OSP_VS_FOREST, sizeof (struct osp_vforest), forest_plan,
+    forest_max_ids, forest_keep, forest_ids, forest_write },
+};
+
+/* The row kind of view section VS (osp_section.view), or NULL. */
+static const struct rowkind *
+rowkind_of (uint32_t vs)
+{
+  for (size_t i = 0; i < sizeof rowkinds / sizeof rowkinds[0]; i++)
+    if (vs != 0 && rowkinds[i].vs == vs)
+      return &rowkinds[i];
+  return NULL;
 }
 
 static int
@@ -160,15 +405,7 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   pl->ffile = malloc (nf * sizeof *pl->ffile);
   pl->fdir = malloc (nf * sizeof *pl->fdir);
   pl->block0 = malloc (nf * sizeof *pl->block0);
-  pl->subrows = malloc ((p->subpaths.nsubs ? p->subpaths.nsubs : 1)
-                       * sizeof *pl->subrows);
-  pl->subids = malloc (((size_t) p->subpaths.nsubs + 1) * sizeof *pl->subids);
-  pl->pathids = malloc (((size_t) p->paths.nrows + 1) * sizeof *pl->pathids);
-  pl->forestids
-      = malloc (((size_t) p->forest.nrows + 1) * sizeof *pl->forestids);
-  if (!pl->fname || !pl->ffile || !pl->fdir || !pl->block0 || !pl->subrows
-      || !pl->subids
-      || !pl->pathids || !pl->forestids)
+  if (!pl->fname || !pl->ffile || !pl->fdir || !pl->block0)
     return -1;
 
   /* Offset 0 is the empty string. */
@@ -202,37 +439,27 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   if (pl->strings.oom || pl->stats.oom)
     return -1;
 
-  size_t words = 0;
-  for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
-    words += p->subpaths.subs[r].len;
-  pl->subblocks = malloc ((words ? words : 1) * sizeof *pl->subblocks);
-  if (pl->subblocks == NULL)
-    return -1;
-  pl->subids[0] = 0;
-  for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
+  /* The row sections: those of the section table, in its order; a
+     section not shown has none of its rows. */
+  for (unsigned i = 0; i < osp_nsections; i++)
     {
-      const struct osp_subpath *s = &p->subpaths.subs[r];
-      uint32_t *out = pl->subblocks + pl->subids[pl->nsub];
-      uint32_t k = 0;
-      while (k < s->len && (out[k] = block_index (pl, s->blocks[k]))
-                               != UINT32_MAX)
-        k++;
-      if (k < s->len)
+      const struct rowkind *kind = rowkind_of (osp_sections[i].view);
+      if (kind == NULL)
         continue;
-      pl->subrows[pl->nsub] = r;
-      pl->subids[pl->nsub + 1] = pl->subids[pl->nsub] + s->len;
-      pl->nsub++;
+      if (pl->nrows == NROWSETS)
+        return -1;
+      struct rowset *rs = &pl->rows[pl->nrows++];
+      rs->kind = kind;
+      int shown = osp_sections[i].shown (p);
+      rs->ids = malloc ((shown ? kind->max_ids (p) : 1) * sizeof *rs->ids);
+      if (rs->ids == NULL)
+        return -1;
+      rs->ids[0] = 0;
+      if (shown && kind->plan (pl, &rs->n, rs->ids) != 0)
+        return -1;
     }
-  pl->npath = p->paths.nrows;
-  pl->pathids[0] = 0;
-  for (uint32_t r = 0; r < pl->npath; r++)
-    pl->pathids[r + 1] = pl->pathids[r] + p->paths.rows[r].nsteps;
-  pl->nforest = p->forest.nrows;
-  pl->forestids[0] = 0;
-  for (uint32_t r = 0; r < pl->nforest; r++)
-    pl->forestids[r + 1] = pl->forestids[r] + p->forest.rows[r].nsteps;
 
-  pl->fixed = osp_view_head_size (NSECTIONS)
+  pl->fixed = osp_view_head_size (NFIXED + pl->nrows)
               + osp_view_align8 (pl->strings.len) + sizeof (struct osp_vrun)
               + (uint64_t) p->nfns * sizeof (struct osp_vfn)
               + (uint64_t) p->nfns * sizeof (struct osp_vfnsrc)
@@ -242,43 +469,43 @@ plan_make (struct plan *pl, const struct osp_profile *p,
   return 0;
 }
 
-/* The forest rows kept when cut to K: back to the start of a tree when
-   that keeps any row. */
-static uint32_t
-forest_keep (const struct plan *pl, uint32_t k)
-{
-  if (k >= pl->nforest)
-    return pl->nforest;
-  for (uint32_t r = k; r > 0; r--)
-    if (pl->p->forest.rows[r].parent == UINT32_MAX)
-      return r;
-  return k;
-}
-
+/* Rows kept per row section. */
 struct cut
 {
-  uint32_t nsub, npath, nforest;
+  uint32_t n[NROWSETS];
 };
 
 static struct cut
 cut_at (const struct plan *pl, uint64_t t)
 {
   struct cut c;
-  c.nsub = t < pl->nsub ? (uint32_t) t : pl->nsub;
-  c.npath = t < pl->npath ? (uint32_t) t : pl->npath;
-  c.nforest = forest_keep (pl, t < pl->nforest ? (uint32_t) t : pl->nforest);
+  for (unsigned i = 0; i < pl->nrows; i++)
+    {
+      const struct rowset *rs = &pl->rows[i];
+      c.n[i] = t < rs->n ? (uint32_t) t : rs->n;
+      if (rs->kind->keep != NULL)
+        c.n[i] = rs->kind->keep (pl, c.n[i]);
+    }
   return c;
+}
+
+static uint64_t
+ids_of (const struct plan *pl, struct cut c)
+{
+  uint64_t ids = 0;
+  for (unsigned i = 0; i < pl->nrows; i++)
+    ids += pl->rows[i].ids[c.n[i]];
+  return ids;
 }
 
 static uint64_t
 size_of (const struct plan *pl, struct cut c)
 {
-  uint64_t ids = pl->subids[c.nsub] + pl->pathids[c.npath]
-                 + pl->forestids[c.nforest];
-  return pl->fixed + osp_view_align8 (ids * sizeof (uint32_t))
-         + (uint64_t) c.nsub * sizeof (struct osp_vsubpath)
-         + (uint64_t) c.npath * sizeof (struct osp_vpath)
-         + (uint64_t) c.nforest * sizeof (struct osp_vforest);
+  uint64_t size = pl->fixed + osp_view_align8 (ids_of (pl, c)
+                                               * sizeof (uint32_t));
+  for (unsigned i = 0; i < pl->nrows; i++)
+    size += (uint64_t) c.n[i] * pl->rows[i].kind->elem;
+  return size;
 }
 
 /* ---- writing --------------------------------------------------------- */
@@ -402,94 +629,26 @@ write_functions (struct osp_vemit *o, const struct plan *pl)
   osp_vemit_end (o);
 }
 
-/* IDS, then the three row sections cut as C says. */
+/* IDS, then the row sections cut as C says. */
 static void
 write_rows (struct osp_vemit *o, const struct plan *pl, struct cut c)
 {
-  const struct osp_profile *p = pl->p;
-  uint64_t nids = pl->subids[c.nsub] + pl->pathids[c.npath]
-                  + pl->forestids[c.nforest];
   uint32_t *ids = (uint32_t *) osp_vemit_section (o, OSP_VS_IDS, sizeof *ids,
-                                              nids);
-  uint64_t at = pl->subids[c.nsub];
-  if (at)
-    memcpy (ids, pl->subblocks, at * sizeof *ids);
-  for (uint32_t r = 0; r < c.npath; r++)
+                                                  ids_of (pl, c));
+  uint64_t at = 0;
+  for (unsigned i = 0; i < pl->nrows; i++)
     {
-      const struct osp_path_row *row = &p->paths.rows[r];
-      for (uint32_t j = 0; j < row->nsteps; j++)
-        ids[at++] = pl->block0[row->fi] + row->steps[j].block;
-    }
-  for (uint32_t r = 0; r < c.nforest; r++)
-    {
-      const struct osp_forest_row *row = &p->forest.rows[r];
-      for (uint32_t j = 0; j < row->nsteps; j++)
-        ids[at++] = pl->block0[row->fi] + row->steps[j].block;
+      pl->rows[i].kind->ids (pl, c.n[i], ids + at);
+      at += pl->rows[i].ids[c.n[i]];
     }
   osp_vemit_end (o);
 
   uint64_t base = 0;
-  struct osp_vsubpath *sv = (struct osp_vsubpath *) osp_vemit_section (
-      o, OSP_VS_SUBPATHS, sizeof *sv, c.nsub);
-  for (uint32_t k = 0; k < c.nsub; k++)
+  for (unsigned i = 0; i < pl->nrows; i++)
     {
-      const struct osp_subpath *s = &p->subpaths.subs[pl->subrows[k]];
-      struct osp_vsubpath v;
-      memset (&v, 0, sizeof v);
-      v.ids = base + pl->subids[k];
-      v.len = s->len;
-      v.rank = pl->subrows[k] + 1;
-      v.count = s->count;
-      v.estimate = s->estimate;
-      v.err95 = s->err95;
-      v.share = s->share;
-      memcpy (&sv[k], &v, sizeof v);
+      pl->rows[i].kind->write (o, pl, c.n[i], pl->rows[i].ids, base);
+      base += pl->rows[i].ids[c.n[i]];
     }
-  osp_vemit_end (o);
-
-  base += pl->subids[c.nsub];
-  struct osp_vpath *pv = (struct osp_vpath *) osp_vemit_section (
-      o, OSP_VS_PATHS, sizeof *pv, c.npath);
-  for (uint32_t r = 0; r < c.npath; r++)
-    {
-      const struct osp_path_row *row = &p->paths.rows[r];
-      struct osp_vpath v;
-      memset (&v, 0, sizeof v);
-      v.ids = base + pl->pathids[r];
-      v.len = row->nsteps;
-      v.fn = row->fi;
-      v.id = row->id;
-      v.samples = row->samples;
-      v.estimate = row->estimate;
-      v.err95 = row->err95;
-      v.share = row->share;
-      v.branches = row->branches;
-      v.rank = r + 1;
-      memcpy (&pv[r], &v, sizeof v);
-    }
-  osp_vemit_end (o);
-
-  base += pl->pathids[c.npath];
-  struct osp_vforest *fv = (struct osp_vforest *) osp_vemit_section (
-      o, OSP_VS_FOREST, sizeof *fv, c.nforest);
-  for (uint32_t r = 0; r < c.nforest; r++)
-    {
-      const struct osp_forest_row *row = &p->forest.rows[r];
-      struct osp_vforest v;
-      memset (&v, 0, sizeof v);
-      v.ids = base + pl->forestids[r];
-      v.len = row->nsteps;
-      v.fn = row->fi;
-      v.parent = row->parent == UINT32_MAX ? OSP_VIEW_NO_PARENT : row->parent;
-      v.depth = row->depth;
-      v.id = row->id;
-      v.count = row->count;
-      v.estimate = row->estimate;
-      v.err95 = row->err95;
-      v.share = row->share / 100.0; /* the profile keeps it in % */
-      memcpy (&fv[r], &v, sizeof v);
-    }
-  osp_vemit_end (o);
 }
 
 size_t
@@ -503,11 +662,10 @@ osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
       plan_free (&pl);
       return 0;
     }
-  uint64_t tmax = pl.nsub;
-  if (pl.npath > tmax)
-    tmax = pl.npath;
-  if (pl.nforest > tmax)
-    tmax = pl.nforest;
+  uint64_t tmax = 0;
+  for (unsigned i = 0; i < pl.nrows; i++)
+    if (pl.rows[i].n > tmax)
+      tmax = pl.rows[i].n;
   struct cut c = cut_at (&pl, tmax);
   if (size_of (&pl, c) > cap)
     {
@@ -532,7 +690,7 @@ osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
     }
 
   struct osp_vemit o;
-  osp_vemit_begin (&o, buf, size, NSECTIONS, run->time_ns, seq);
+  osp_vemit_begin (&o, buf, size, NFIXED + pl.nrows, run->time_ns, seq);
   memcpy (osp_vemit_section (&o, OSP_VS_STRINGS, 1, pl.strings.len),
           pl.strings.buf, pl.strings.len);
   osp_vemit_end (&o);
