@@ -30,6 +30,10 @@
 #define hl_foreach weak_hl_foreach
 #define hl_get_stats weak_hl_get_stats
 #define HL_TEST_WEAK_HASH 1
+/* hotlist.h was included above under the real names: declare the one
+   renamed function hotlist.c calls before defining it. */
+void hl_offer_passed (struct hotlist *h, const uint32_t *blocks,
+                      uint32_t len, uint64_t cut);
 #include "collect/hotlist.c"
 #undef hl_create
 #undef hl_destroy

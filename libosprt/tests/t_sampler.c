@@ -488,7 +488,7 @@ main (int argc, char **argv)
             0);
 
   char *dir = osp_test_tmpdir ();
-  char opts[4400], rep[3][4200];
+  char opts[12800], rep[3][4200];
   char *r[3];
   const char *seeds[3] = { "7", "7", "8" };
   for (int i = 0; i < 3; i++)
