@@ -57,11 +57,11 @@
  *
  * The same tables are the text output (-b N, any N, or stdout not a
  * terminal: printed once, deterministic: times in UTC) and the terminal
- * UI (tui.c over a "table provider", struct tui_provider in tui.h: no
+ * UI (tui.c over a "table provider", struct tui_provider in provider.h: no
  * refreshes).
  */
 #define _GNU_SOURCE
-#include "tui.h"
+#include "provider.h"
 
 #include <math.h>
 #include <stdarg.h>
