@@ -637,14 +637,14 @@ merge_dups (struct elist *l)
   l->n = m;
 }
 
-/* Ranks by share within each group (forest: siblings; else all). */
-static const struct dent *rank_ents;
-
+/* Ranks by share within each group (forest: siblings; else all).  CTX:
+   the entries the sorted indices point into. */
 static int
-rank_cmp (const void *pa, const void *pb)
+rank_cmp (const void *pa, const void *pb, void *ctx)
 {
-  const struct dent *a = &rank_ents[*(const size_t *) pa];
-  const struct dent *b = &rank_ents[*(const size_t *) pb];
+  const struct dent *ents = ctx;
+  const struct dent *a = &ents[*(const size_t *) pa];
+  const struct dent *b = &ents[*(const size_t *) pb];
   int c = strcmp (a->group ? a->group : "", b->group ? b->group : "");
   if (c == 0 && a->share != b->share)
     c = a->share > b->share ? -1 : 1;
@@ -661,8 +661,7 @@ set_ranks (struct elist *l)
     return -1;
   for (size_t i = 0; i < l->n; i++)
     ord[i] = i;
-  rank_ents = l->e;
-  ospview_sort (ord, l->n, sizeof *ord, rank_cmp);
+  ospview_sort_r (ord, l->n, sizeof *ord, rank_cmp, l->e);
   /* equal shares share a rank: 1 + the rows with a larger share */
   uint32_t r = 0, pos = 0;
   const char *g = NULL;
@@ -803,9 +802,13 @@ diff_sort_name (enum scr_sort k)
   return k == SORT_RANK ? "|delta|" : scr_sort_name (k);
 }
 
-static enum scr_sort dsort_key;
-static int dsort_rev;
-static const struct chains *dsort_chains;
+/* How drow_cmp orders a section's rows. */
+struct dsort
+{
+  enum scr_sort key;
+  int rev;
+  const struct chains *chains;
+};
 
 static double
 row_share (const struct drow *r)
@@ -820,16 +823,17 @@ row_ent (const struct drow *r)
 }
 
 static int
-drow_cmp (const void *pa, const void *pb)
+drow_cmp (const void *pa, const void *pb, void *ctx)
 {
+  const struct dsort *ds = ctx;
   const struct drow *a = *(const struct drow *const *) pa;
   const struct drow *b = *(const struct drow *const *) pb;
   int c = 0;
   double x = 0, y = 0;
-  switch (dsort_key)
+  switch (ds->key)
     {
     case SORT_NAME:
-      c = ent_full_cmp (dsort_chains, row_ent (a), row_ent (b));
+      c = ent_full_cmp (ds->chains, row_ent (a), row_ent (b));
       break;
     case SORT_LENGTH:
       x = row_ent (a)->len;
@@ -845,7 +849,7 @@ drow_cmp (const void *pa, const void *pb)
     }
   if (c == 0 && x != y)
     c = x > y ? -1 : 1;
-  if (dsort_rev)
+  if (ds->rev)
     c = -c;
   if (c == 0) /* deterministic: by key */
     c = strcmp (row_ent (a)->key, row_ent (b)->key);
@@ -987,12 +991,11 @@ diff_table (const struct diff *d, enum scr_screen s,
       if (!filtering || ent_matches (&d->chains, row_ent (r), o->filter))
         sel[start[r->sec] + fill[r->sec]++] = r;
     }
-  dsort_key = diff_sort_ok (s, o->sort) ? o->sort : SORT_RANK;
-  dsort_rev = o->reverse;
-  dsort_chains = &d->chains;
+  struct dsort order = { diff_sort_ok (s, o->sort) ? o->sort : SORT_RANK,
+                         o->reverse, &d->chains };
   for (int k = 0; k < NSEC; k++)
     if (m[k] > 1)
-      ospview_sort (sel + start[k], m[k], sizeof *sel, drow_cmp);
+      ospview_sort_r (sel + start[k], m[k], sizeof *sel, drow_cmp, &order);
 
   int rc = -1;
   t->header = xasprintf (HEADER_FMT, "baseline", "new", "delta", "+/-95",
@@ -1041,8 +1044,8 @@ diff_table (const struct diff *d, enum scr_screen s,
   t->title = xasprintf ("%s diff (%zu in both, %zu only in OLD, %zu only in "
                         "NEW%s%s; by %s%s)",
                         what, m[0], m[1], m[2], filt, none,
-                        diff_sort_name (dsort_key),
-                        dsort_rev ? ", reversed" : "");
+                        diff_sort_name (order.key),
+                        order.rev ? ", reversed" : "");
   if (t->title == NULL)
     goto out;
   if (t->n == 0)

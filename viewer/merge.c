@@ -663,10 +663,12 @@ set_bounds (struct input *in)
 
 /* ---- ranking and shares ---------------------------------------------- */
 
-/* qsort has no context argument: the rows being sorted (one sort at a
-   time; the viewer is single-threaded). */
-static const struct merge *sort_m;
-static int sort_s;
+/* What rank_cmp's indices point into: section S of M. */
+struct rsort
+{
+  const struct merge *m;
+  int s;
+};
 
 static double
 low_end (const struct mrow *r)
@@ -679,11 +681,13 @@ low_end (const struct mrow *r)
    estimate, descending; then content, so equal inputs give equal
    output. */
 static int
-rank_cmp (const void *a, const void *b)
+rank_cmp (const void *a, const void *b, void *ctx)
 {
-  const struct mrow *x = &sort_m->sec[sort_s].r[*(const uint32_t *) a];
-  const struct mrow *y = &sort_m->sec[sort_s].r[*(const uint32_t *) b];
-  if (sort_s != SEC_FOREST && low_end (x) != low_end (y))
+  const struct rsort *rs = ctx;
+  const struct merge *m = rs->m;
+  const struct mrow *x = &m->sec[rs->s].r[*(const uint32_t *) a];
+  const struct mrow *y = &m->sec[rs->s].r[*(const uint32_t *) b];
+  if (rs->s != SEC_FOREST && low_end (x) != low_end (y))
     return low_end (x) < low_end (y) ? 1 : -1;
   if (x->est != y->est)
     return x->est < y->est ? 1 : -1;
@@ -694,8 +698,8 @@ rank_cmp (const void *a, const void *b)
   if (x->len != y->len)
     return x->len < y->len ? -1 : 1;
   for (uint32_t k = 0; k < x->len; k++)
-    if (sort_m->mids[x->ids + k] != sort_m->mids[y->ids + k])
-      return sort_m->mids[x->ids + k] < sort_m->mids[y->ids + k] ? -1 : 1;
+    if (m->mids[x->ids + k] != m->mids[y->ids + k])
+      return m->mids[x->ids + k] < m->mids[y->ids + k] ? -1 : 1;
   return 0;
 }
 
@@ -718,9 +722,8 @@ finish_section (struct merge *m, int s)
     return NULL;
   for (size_t k = 0; k < rs->n; k++)
     order[k] = (uint32_t) k;
-  sort_m = m;
-  sort_s = s;
-  ospview_sort (order, rs->n, sizeof *order, rank_cmp);
+  struct rsort by = { m, s };
+  ospview_sort_r (order, rs->n, sizeof *order, rank_cmp, &by);
   return order;
 }
 

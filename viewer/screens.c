@@ -369,19 +369,25 @@ struct cand
   unsigned char match; /* passes the filter */
 };
 
-static enum scr_sort sort_key;
-static int sort_rev;
+/* How cand_cmp and fkid_cmp order rows (NODES: fkid_cmp's forest). */
+struct rsort
+{
+  enum scr_sort key;
+  int rev;
+  const struct fnode *nodes;
+};
 
 static int
-cand_cmp (const void *pa, const void *pb)
+cand_cmp (const void *pa, const void *pb, void *ctx)
 {
+  const struct rsort *rs = ctx;
   const struct cand *a = pa, *b = pb;
   int c = 0;
-  if (sort_key == SORT_NAME)
+  if (rs->key == SORT_NAME)
     c = strcmp (a->name, b->name);
-  else if (sort_key != SORT_RANK && a->num != b->num)
+  else if (rs->key != SORT_RANK && a->num != b->num)
     c = a->num > b->num ? -1 : 1;
-  if (sort_rev)
+  if (rs->rev)
     c = -c;
   if (c == 0) /* stable: the view's order */
     c = a->index < b->index ? -1 : a->index > b->index;
@@ -437,10 +443,9 @@ emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
         free (c[i].text);
     }
   *matched = m;
-  sort_key = key;
-  sort_rev = o->reverse;
-  if (sort_key != SORT_RANK || sort_rev)
-    ospview_sort (c, m, sizeof *c, cand_cmp);
+  struct rsort rs = { key, o->reverse, NULL };
+  if (rs.key != SORT_RANK || rs.rev)
+    ospview_sort_r (c, m, sizeof *c, cand_cmp, &rs);
   for (size_t i = 0; i < m; i++)
     {
       if (rc != 0 || (o->top && t->n >= o->top))
@@ -700,19 +705,18 @@ struct fnode
   unsigned char keep, open;
 };
 
-static const struct fnode *fsort_nodes;
-
 static int
-fkid_cmp (const void *pa, const void *pb)
+fkid_cmp (const void *pa, const void *pb, void *ctx)
 {
+  const struct rsort *rs = ctx;
   uint32_t a = *(const uint32_t *) pa, b = *(const uint32_t *) pb;
-  const struct fnode *x = &fsort_nodes[a], *y = &fsort_nodes[b];
+  const struct fnode *x = &rs->nodes[a], *y = &rs->nodes[b];
   int c = 0;
-  if (sort_key == SORT_NAME)
+  if (rs->key == SORT_NAME)
     c = strcmp (x->text, y->text); /* text starts at the path */
-  else if (sort_key != SORT_RANK && x->num != y->num)
+  else if (rs->key != SORT_RANK && x->num != y->num)
     c = x->num > y->num ? -1 : 1;
-  if (sort_rev)
+  if (rs->rev)
     c = -c;
   if (c == 0)
     c = a < b ? -1 : a > b;
@@ -797,9 +801,8 @@ build_forest (struct scr_table *t, const struct view *v,
       kids[nd[p].first + fill[p]++] = (uint32_t) i;
     }
   /* the kept children first (sorted), the others dropped */
-  sort_key = scr_sort_ok (SCR_FOREST, o->sort) ? o->sort : SORT_RANK;
-  sort_rev = o->reverse;
-  fsort_nodes = nd;
+  struct rsort rs = { scr_sort_ok (SCR_FOREST, o->sort) ? o->sort : SORT_RANK,
+                      o->reverse, nd };
   for (uint64_t i = 0; i <= n; i++)
     {
       uint32_t *k = kids + nd[i].first, m = 0;
@@ -807,8 +810,8 @@ build_forest (struct scr_table *t, const struct view *v,
         if (nd[k[j]].keep)
           k[m++] = k[j];
       nd[i].n = m;
-      if (m > 1 && (sort_key != SORT_RANK || sort_rev))
-        ospview_sort (k, m, sizeof *k, fkid_cmp);
+      if (m > 1 && (rs.key != SORT_RANK || rs.rev))
+        ospview_sort_r (k, m, sizeof *k, fkid_cmp, &rs);
     }
 
   /* Depth-first from the pseudo root N; the tree drawing of a row: for

@@ -178,3 +178,13 @@ ospview_hash_seed (void)
     }
   return seed;
 }
+
+/* glibc's qsort_r: the same algorithm as its qsort, so sorting with a
+   context gives the orders sorting through globals gave. */
+void
+ospview_sort_r (void *base, size_t n, size_t size,
+                int (*cmp) (const void *, const void *, void *), void *ctx)
+{
+  if (n > 1)
+    qsort_r (base, n, size, cmp, ctx);
+}
