@@ -62,6 +62,7 @@
  */
 #define _GNU_SOURCE
 #include "provider.h"
+#include "strtab.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -162,9 +163,8 @@ xasprintf (const char *fmt, ...)
 static uint64_t
 fnv (uint64_t h, const char *s)
 {
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3ull;
-  return (h ^ 0xff) * 0x100000001b3ull;
+  /* one more byte after the string: "a" then "b" is not "ab" */
+  return (osp_fnv1a (h, s) ^ 0xff) * OSP_FNV_PRIME;
 }
 
 static const char *
@@ -742,7 +742,7 @@ build_screen (struct diff *d, enum scr_screen s)
       r->err = ospview_sat (hypot (e0, e1));
       r->within = fabs (r->delta) < r->err;
       r->sec = r->d[0] && r->d[1] ? SEC_BOTH : r->d[0] ? SEC_OLD : SEC_NEW;
-      r->hkey = fnv (fnv (0xcbf29ce484222325ull, scr_screen_name (s)),
+      r->hkey = fnv (fnv (OSP_FNV_BASIS, scr_screen_name (s)),
                      (r->d[1] ? r->d[1] : r->d[0])->key);
       ds->nsec[r->sec]++;
       ds->nrows++;

@@ -72,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strtab.h"
 #include "viewbuild.h"
 
 /* Rows per merged section (subpaths, paths, forest): more is refused. */
@@ -157,9 +158,7 @@ mix (uint64_t h, uint64_t x)
 static uint64_t
 hash_str (uint64_t h, const char *s)
 {
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3u;
-  return mix (h, 0);
+  return mix (osp_fnv1a (h, s), 0);
 }
 
 /* ---- state ----------------------------------------------------------- */

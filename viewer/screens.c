@@ -217,10 +217,7 @@ static uint64_t
 mix (uint64_t h, uint64_t x)
 {
   /* splitmix64's finaliser over h ^ x: cheap and well spread */
-  uint64_t z = h ^ (x + 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return ospview_hash_mix (h ^ (x + 0x9e3779b97f4a7c15ull));
 }
 
 /* A block as the runtime names it: (function id, block number). */
