@@ -219,15 +219,8 @@ struct elist
 static struct dent *
 el_add (struct elist *l)
 {
-  if (l->n == l->cap)
-    {
-      size_t ncap = l->cap ? 2 * l->cap : 64;
-      struct dent *ne = realloc (l->e, ncap * sizeof *ne);
-      if (ne == NULL)
-        return NULL;
-      l->e = ne;
-      l->cap = ncap;
-    }
+  if (ospview_grow (&l->e, &l->cap, l->n + 1, sizeof *l->e, 64) != 0)
+    return NULL;
   struct dent *e = &l->e[l->n++];
   memset (e, 0, sizeof *e);
   e->merged = 1;
@@ -940,17 +933,10 @@ table_add (struct scr_table *t, char *text, uint64_t key, uint64_t index)
 {
   if (text == NULL)
     return -1;
-  if (t->n == t->cap)
+  if (ospview_grow (&t->rows, &t->cap, t->n + 1, sizeof *t->rows, 64) != 0)
     {
-      size_t ncap = t->cap ? 2 * t->cap : 64;
-      struct scr_row *nr = realloc (t->rows, ncap * sizeof *nr);
-      if (nr == NULL)
-        {
-          free (text);
-          return -1;
-        }
-      t->rows = nr;
-      t->cap = ncap;
+      free (text);
+      return -1;
     }
   struct scr_row *r = &t->rows[t->n++];
   memset (r, 0, sizeof *r);
@@ -1174,18 +1160,11 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
               || (filter && *filter
                   && !ent_matches (&d->chains, row_ent (r), filter)))
             continue;
-          if (n == cap)
+          if (ospview_grow (&v, &cap, n + 1, sizeof *v, 16) != 0)
             {
-              size_t ncap = cap ? 2 * cap : 16;
-              struct trig *nv = realloc (v, ncap * sizeof *nv);
-              if (nv == NULL)
-                {
-                  free (v);
-                  ospview_error ("out of memory");
-                  return 1;
-                }
-              v = nv;
-              cap = ncap;
+              free (v);
+              ospview_error ("out of memory");
+              return 1;
             }
           v[n++] = (struct trig) { (enum scr_screen) s, r };
         }

@@ -354,15 +354,10 @@ add_functions (struct merge *m, uint32_t i)
             m->fns[at->v].no_digest = 1;
           continue;
         }
-      if (m->nfns == m->capfns)
-        {
-          size_t cap = m->capfns ? 2 * m->capfns : 256;
-          struct mfn *p = realloc (m->fns, cap * sizeof *p);
-          if (p == NULL)
-            return oom ();
-          m->fns = p;
-          m->capfns = cap;
-        }
+      if (ospview_grow (&m->fns, &m->capfns, m->nfns + 1, sizeof *m->fns,
+                        256)
+          != 0)
+        return oom ();
       if (m->nfns >= UINT32_MAX
           || (uint64_t) m->nblocks + f->nblocks >= UINT32_MAX)
         {
@@ -463,24 +458,11 @@ find_row (struct merge *m, int s, const char *path)
                "limit of --merge)", path, MERGE_MAX_ROWS, sec_name[s]);
       return UINT32_MAX;
     }
-  if (rs->n == rs->cap)
-    {
-      size_t cap = rs->cap ? 2 * rs->cap : 256;
-      struct mrow *p = realloc (rs->r, cap * sizeof *p);
-      if (p == NULL)
-        return oom (), UINT32_MAX;
-      rs->r = p;
-      rs->cap = cap;
-    }
-  while (m->nmids + m->key_len > m->capmids)
-    {
-      size_t cap = m->capmids ? 2 * m->capmids : 4096;
-      uint32_t *p = realloc (m->mids, cap * sizeof *p);
-      if (p == NULL)
-        return oom (), UINT32_MAX;
-      m->mids = p;
-      m->capmids = cap;
-    }
+  if (ospview_grow (&rs->r, &rs->cap, rs->n + 1, sizeof *rs->r, 256) != 0
+      || ospview_grow (&m->mids, &m->capmids, m->nmids + m->key_len,
+                       sizeof *m->mids, 4096)
+             != 0)
+    return oom (), UINT32_MAX;
   struct mrow *r = &rs->r[rs->n];
   memset (r, 0, sizeof *r);
   r->ids = m->nmids;
@@ -827,15 +809,9 @@ merge_stats (struct stats *st, const struct view *v)
                             : NULL;
       if (at->v == UINT32_MAX)
         {
-          if (st->n == st->cap)
-            {
-              size_t cap = st->cap ? 2 * st->cap : 128;
-              struct mstat *p = realloc (st->s, cap * sizeof *p);
-              if (p == NULL)
-                return -1;
-              st->s = p;
-              st->cap = cap;
-            }
+          if (ospview_grow (&st->s, &st->cap, st->n + 1, sizeof *st->s, 128)
+              != 0)
+            return -1;
           enum rule r = IN (name, recount_stats)   ? R_RECOUNT
                         : x->kind != OSP_VSTAT_U64 ? R_KEEP
                         : IN (name, sum_stats)     ? R_SUM

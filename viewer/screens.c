@@ -121,15 +121,10 @@ scr_keyset_toggle (struct scr_keyset *set, uint64_t key)
       set->n--;
       return 0;
     }
-  if (set->n == set->cap)
-    {
-      size_t ncap = set->cap ? 2 * set->cap : 16;
-      uint64_t *nk = realloc (set->keys, ncap * sizeof *nk);
-      if (nk == NULL)
-        return -1;
-      set->keys = nk;
-      set->cap = ncap;
-    }
+  if (ospview_grow (&set->keys, &set->cap, set->n + 1, sizeof *set->keys,
+                    16)
+      != 0)
+    return -1;
   memmove (&set->keys[i + 1], &set->keys[i],
            (set->n - i) * sizeof *set->keys);
   set->keys[i] = key;
@@ -320,17 +315,10 @@ add_row (struct scr_table *t, char *text)
 {
   if (text == NULL)
     return NULL;
-  if (t->n == t->cap)
+  if (ospview_grow (&t->rows, &t->cap, t->n + 1, sizeof *t->rows, 64) != 0)
     {
-      size_t ncap = t->cap ? 2 * t->cap : 64;
-      struct scr_row *nr = realloc (t->rows, ncap * sizeof *nr);
-      if (nr == NULL)
-        {
-          free (text);
-          return NULL;
-        }
-      t->rows = nr;
-      t->cap = ncap;
+      free (text);
+      return NULL;
     }
   struct scr_row *r = &t->rows[t->n++];
   memset (r, 0, sizeof *r);
