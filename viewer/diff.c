@@ -57,11 +57,12 @@
  *
  * The same tables are the text output (-b N, any N, or stdout not a
  * terminal: printed once, deterministic: times in UTC) and the terminal
- * UI (tui.c over a "table provider", struct tui_provider in tui.h: no
+ * UI (tui.c over a "table provider", struct tui_provider in provider.h: no
  * refreshes).
  */
 #define _GNU_SOURCE
-#include "tui.h"
+#include "provider.h"
+#include "strtab.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -162,9 +163,8 @@ xasprintf (const char *fmt, ...)
 static uint64_t
 fnv (uint64_t h, const char *s)
 {
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3ull;
-  return (h ^ 0xff) * 0x100000001b3ull;
+  /* one more byte after the string: "a" then "b" is not "ab" */
+  return (osp_fnv1a (h, s) ^ 0xff) * OSP_FNV_PRIME;
 }
 
 static const char *
@@ -219,15 +219,8 @@ struct elist
 static struct dent *
 el_add (struct elist *l)
 {
-  if (l->n == l->cap)
-    {
-      size_t ncap = l->cap ? 2 * l->cap : 64;
-      struct dent *ne = realloc (l->e, ncap * sizeof *ne);
-      if (ne == NULL)
-        return NULL;
-      l->e = ne;
-      l->cap = ncap;
-    }
+  if (ospview_grow (&l->e, &l->cap, l->n + 1, sizeof *l->e, 64) != 0)
+    return NULL;
   struct dent *e = &l->e[l->n++];
   memset (e, 0, sizeof *e);
   e->merged = 1;
@@ -637,14 +630,14 @@ merge_dups (struct elist *l)
   l->n = m;
 }
 
-/* Ranks by share within each group (forest: siblings; else all). */
-static const struct dent *rank_ents;
-
+/* Ranks by share within each group (forest: siblings; else all).  CTX:
+   the entries the sorted indices point into. */
 static int
-rank_cmp (const void *pa, const void *pb)
+rank_cmp (const void *pa, const void *pb, void *ctx)
 {
-  const struct dent *a = &rank_ents[*(const size_t *) pa];
-  const struct dent *b = &rank_ents[*(const size_t *) pb];
+  const struct dent *ents = ctx;
+  const struct dent *a = &ents[*(const size_t *) pa];
+  const struct dent *b = &ents[*(const size_t *) pb];
   int c = strcmp (a->group ? a->group : "", b->group ? b->group : "");
   if (c == 0 && a->share != b->share)
     c = a->share > b->share ? -1 : 1;
@@ -661,8 +654,7 @@ set_ranks (struct elist *l)
     return -1;
   for (size_t i = 0; i < l->n; i++)
     ord[i] = i;
-  rank_ents = l->e;
-  ospview_sort (ord, l->n, sizeof *ord, rank_cmp);
+  ospview_sort_r (ord, l->n, sizeof *ord, rank_cmp, l->e);
   /* equal shares share a rank: 1 + the rows with a larger share */
   uint32_t r = 0, pos = 0;
   const char *g = NULL;
@@ -743,7 +735,7 @@ build_screen (struct diff *d, enum scr_screen s)
       r->err = ospview_sat (hypot (e0, e1));
       r->within = fabs (r->delta) < r->err;
       r->sec = r->d[0] && r->d[1] ? SEC_BOTH : r->d[0] ? SEC_OLD : SEC_NEW;
-      r->hkey = fnv (fnv (0xcbf29ce484222325ull, scr_screen_name (s)),
+      r->hkey = fnv (fnv (OSP_FNV_BASIS, scr_screen_name (s)),
                      (r->d[1] ? r->d[1] : r->d[0])->key);
       ds->nsec[r->sec]++;
       ds->nrows++;
@@ -803,9 +795,13 @@ diff_sort_name (enum scr_sort k)
   return k == SORT_RANK ? "|delta|" : scr_sort_name (k);
 }
 
-static enum scr_sort dsort_key;
-static int dsort_rev;
-static const struct chains *dsort_chains;
+/* How drow_cmp orders a section's rows. */
+struct dsort
+{
+  enum scr_sort key;
+  int rev;
+  const struct chains *chains;
+};
 
 static double
 row_share (const struct drow *r)
@@ -820,16 +816,17 @@ row_ent (const struct drow *r)
 }
 
 static int
-drow_cmp (const void *pa, const void *pb)
+drow_cmp (const void *pa, const void *pb, void *ctx)
 {
+  const struct dsort *ds = ctx;
   const struct drow *a = *(const struct drow *const *) pa;
   const struct drow *b = *(const struct drow *const *) pb;
   int c = 0;
   double x = 0, y = 0;
-  switch (dsort_key)
+  switch (ds->key)
     {
     case SORT_NAME:
-      c = ent_full_cmp (dsort_chains, row_ent (a), row_ent (b));
+      c = ent_full_cmp (ds->chains, row_ent (a), row_ent (b));
       break;
     case SORT_LENGTH:
       x = row_ent (a)->len;
@@ -845,7 +842,7 @@ drow_cmp (const void *pa, const void *pb)
     }
   if (c == 0 && x != y)
     c = x > y ? -1 : 1;
-  if (dsort_rev)
+  if (ds->rev)
     c = -c;
   if (c == 0) /* deterministic: by key */
     c = strcmp (row_ent (a)->key, row_ent (b)->key);
@@ -936,17 +933,10 @@ table_add (struct scr_table *t, char *text, uint64_t key, uint64_t index)
 {
   if (text == NULL)
     return -1;
-  if (t->n == t->cap)
+  if (ospview_grow (&t->rows, &t->cap, t->n + 1, sizeof *t->rows, 64) != 0)
     {
-      size_t ncap = t->cap ? 2 * t->cap : 64;
-      struct scr_row *nr = realloc (t->rows, ncap * sizeof *nr);
-      if (nr == NULL)
-        {
-          free (text);
-          return -1;
-        }
-      t->rows = nr;
-      t->cap = ncap;
+      free (text);
+      return -1;
     }
   struct scr_row *r = &t->rows[t->n++];
   memset (r, 0, sizeof *r);
@@ -987,12 +977,11 @@ diff_table (const struct diff *d, enum scr_screen s,
       if (!filtering || ent_matches (&d->chains, row_ent (r), o->filter))
         sel[start[r->sec] + fill[r->sec]++] = r;
     }
-  dsort_key = diff_sort_ok (s, o->sort) ? o->sort : SORT_RANK;
-  dsort_rev = o->reverse;
-  dsort_chains = &d->chains;
+  struct dsort order = { diff_sort_ok (s, o->sort) ? o->sort : SORT_RANK,
+                         o->reverse, &d->chains };
   for (int k = 0; k < NSEC; k++)
     if (m[k] > 1)
-      ospview_sort (sel + start[k], m[k], sizeof *sel, drow_cmp);
+      ospview_sort_r (sel + start[k], m[k], sizeof *sel, drow_cmp, &order);
 
   int rc = -1;
   t->header = xasprintf (HEADER_FMT, "baseline", "new", "delta", "+/-95",
@@ -1041,8 +1030,8 @@ diff_table (const struct diff *d, enum scr_screen s,
   t->title = xasprintf ("%s diff (%zu in both, %zu only in OLD, %zu only in "
                         "NEW%s%s; by %s%s)",
                         what, m[0], m[1], m[2], filt, none,
-                        diff_sort_name (dsort_key),
-                        dsort_rev ? ", reversed" : "");
+                        diff_sort_name (order.key),
+                        order.rev ? ", reversed" : "");
   if (t->title == NULL)
     goto out;
   if (t->n == 0)
@@ -1171,18 +1160,11 @@ check_fail_above (const struct diff *d, const char *filter, double pp)
               || (filter && *filter
                   && !ent_matches (&d->chains, row_ent (r), filter)))
             continue;
-          if (n == cap)
+          if (ospview_grow (&v, &cap, n + 1, sizeof *v, 16) != 0)
             {
-              size_t ncap = cap ? 2 * cap : 16;
-              struct trig *nv = realloc (v, ncap * sizeof *nv);
-              if (nv == NULL)
-                {
-                  free (v);
-                  ospview_error ("out of memory");
-                  return 1;
-                }
-              v = nv;
-              cap = ncap;
+              free (v);
+              ospview_error ("out of memory");
+              return 1;
             }
           v[n++] = (struct trig) { (enum scr_screen) s, r };
         }

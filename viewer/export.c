@@ -91,17 +91,7 @@ ex_edge_first (const struct view *v, uint32_t b)
 int
 ex_grow (void **p, size_t *cap, size_t need, size_t size)
 {
-  if (need <= *cap)
-    return 0;
-  size_t ncap = *cap ? *cap : 64;
-  while (ncap < need)
-    ncap *= 2;
-  void *np = realloc (*p, ncap * size);
-  if (np == NULL)
-    return -1;
-  *p = np;
-  *cap = ncap;
-  return 0;
+  return ospview_grow (p, cap, need, size, 64);
 }
 
 /* ---- share sums -------------------------------------------------------- */

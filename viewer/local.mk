@@ -24,6 +24,7 @@ viewer_ospview_SOURCES = \
 	viewer/export-annotate.c \
 	viewer/diff.c \
 	viewer/merge.c \
+	viewer/provider.h \
 	viewer/tui.h \
 	viewer/tui.c \
 	viewer/keys.c \

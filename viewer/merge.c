@@ -72,6 +72,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "strtab.h"
 #include "viewbuild.h"
 
 /* Rows per merged section (subpaths, paths, forest): more is refused. */
@@ -157,9 +158,7 @@ mix (uint64_t h, uint64_t x)
 static uint64_t
 hash_str (uint64_t h, const char *s)
 {
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3u;
-  return mix (h, 0);
+  return mix (osp_fnv1a (h, s), 0);
 }
 
 /* ---- state ----------------------------------------------------------- */
@@ -355,15 +354,10 @@ add_functions (struct merge *m, uint32_t i)
             m->fns[at->v].no_digest = 1;
           continue;
         }
-      if (m->nfns == m->capfns)
-        {
-          size_t cap = m->capfns ? 2 * m->capfns : 256;
-          struct mfn *p = realloc (m->fns, cap * sizeof *p);
-          if (p == NULL)
-            return oom ();
-          m->fns = p;
-          m->capfns = cap;
-        }
+      if (ospview_grow (&m->fns, &m->capfns, m->nfns + 1, sizeof *m->fns,
+                        256)
+          != 0)
+        return oom ();
       if (m->nfns >= UINT32_MAX
           || (uint64_t) m->nblocks + f->nblocks >= UINT32_MAX)
         {
@@ -464,24 +458,11 @@ find_row (struct merge *m, int s, const char *path)
                "limit of --merge)", path, MERGE_MAX_ROWS, sec_name[s]);
       return UINT32_MAX;
     }
-  if (rs->n == rs->cap)
-    {
-      size_t cap = rs->cap ? 2 * rs->cap : 256;
-      struct mrow *p = realloc (rs->r, cap * sizeof *p);
-      if (p == NULL)
-        return oom (), UINT32_MAX;
-      rs->r = p;
-      rs->cap = cap;
-    }
-  while (m->nmids + m->key_len > m->capmids)
-    {
-      size_t cap = m->capmids ? 2 * m->capmids : 4096;
-      uint32_t *p = realloc (m->mids, cap * sizeof *p);
-      if (p == NULL)
-        return oom (), UINT32_MAX;
-      m->mids = p;
-      m->capmids = cap;
-    }
+  if (ospview_grow (&rs->r, &rs->cap, rs->n + 1, sizeof *rs->r, 256) != 0
+      || ospview_grow (&m->mids, &m->capmids, m->nmids + m->key_len,
+                       sizeof *m->mids, 4096)
+             != 0)
+    return oom (), UINT32_MAX;
   struct mrow *r = &rs->r[rs->n];
   memset (r, 0, sizeof *r);
   r->ids = m->nmids;
@@ -663,10 +644,12 @@ set_bounds (struct input *in)
 
 /* ---- ranking and shares ---------------------------------------------- */
 
-/* qsort has no context argument: the rows being sorted (one sort at a
-   time; the viewer is single-threaded). */
-static const struct merge *sort_m;
-static int sort_s;
+/* What rank_cmp's indices point into: section S of M. */
+struct rsort
+{
+  const struct merge *m;
+  int s;
+};
 
 static double
 low_end (const struct mrow *r)
@@ -679,11 +662,13 @@ low_end (const struct mrow *r)
    estimate, descending; then content, so equal inputs give equal
    output. */
 static int
-rank_cmp (const void *a, const void *b)
+rank_cmp (const void *a, const void *b, void *ctx)
 {
-  const struct mrow *x = &sort_m->sec[sort_s].r[*(const uint32_t *) a];
-  const struct mrow *y = &sort_m->sec[sort_s].r[*(const uint32_t *) b];
-  if (sort_s != SEC_FOREST && low_end (x) != low_end (y))
+  const struct rsort *rs = ctx;
+  const struct merge *m = rs->m;
+  const struct mrow *x = &m->sec[rs->s].r[*(const uint32_t *) a];
+  const struct mrow *y = &m->sec[rs->s].r[*(const uint32_t *) b];
+  if (rs->s != SEC_FOREST && low_end (x) != low_end (y))
     return low_end (x) < low_end (y) ? 1 : -1;
   if (x->est != y->est)
     return x->est < y->est ? 1 : -1;
@@ -694,8 +679,8 @@ rank_cmp (const void *a, const void *b)
   if (x->len != y->len)
     return x->len < y->len ? -1 : 1;
   for (uint32_t k = 0; k < x->len; k++)
-    if (sort_m->mids[x->ids + k] != sort_m->mids[y->ids + k])
-      return sort_m->mids[x->ids + k] < sort_m->mids[y->ids + k] ? -1 : 1;
+    if (m->mids[x->ids + k] != m->mids[y->ids + k])
+      return m->mids[x->ids + k] < m->mids[y->ids + k] ? -1 : 1;
   return 0;
 }
 
@@ -718,9 +703,8 @@ finish_section (struct merge *m, int s)
     return NULL;
   for (size_t k = 0; k < rs->n; k++)
     order[k] = (uint32_t) k;
-  sort_m = m;
-  sort_s = s;
-  ospview_sort (order, rs->n, sizeof *order, rank_cmp);
+  struct rsort by = { m, s };
+  ospview_sort_r (order, rs->n, sizeof *order, rank_cmp, &by);
   return order;
 }
 
@@ -825,15 +809,9 @@ merge_stats (struct stats *st, const struct view *v)
                             : NULL;
       if (at->v == UINT32_MAX)
         {
-          if (st->n == st->cap)
-            {
-              size_t cap = st->cap ? 2 * st->cap : 128;
-              struct mstat *p = realloc (st->s, cap * sizeof *p);
-              if (p == NULL)
-                return -1;
-              st->s = p;
-              st->cap = cap;
-            }
+          if (ospview_grow (&st->s, &st->cap, st->n + 1, sizeof *st->s, 128)
+              != 0)
+            return -1;
           enum rule r = IN (name, recount_stats)   ? R_RECOUNT
                         : x->kind != OSP_VSTAT_U64 ? R_KEEP
                         : IN (name, sum_stats)     ? R_SUM

@@ -121,15 +121,10 @@ scr_keyset_toggle (struct scr_keyset *set, uint64_t key)
       set->n--;
       return 0;
     }
-  if (set->n == set->cap)
-    {
-      size_t ncap = set->cap ? 2 * set->cap : 16;
-      uint64_t *nk = realloc (set->keys, ncap * sizeof *nk);
-      if (nk == NULL)
-        return -1;
-      set->keys = nk;
-      set->cap = ncap;
-    }
+  if (ospview_grow (&set->keys, &set->cap, set->n + 1, sizeof *set->keys,
+                    16)
+      != 0)
+    return -1;
   memmove (&set->keys[i + 1], &set->keys[i],
            (set->n - i) * sizeof *set->keys);
   set->keys[i] = key;
@@ -217,10 +212,7 @@ static uint64_t
 mix (uint64_t h, uint64_t x)
 {
   /* splitmix64's finaliser over h ^ x: cheap and well spread */
-  uint64_t z = h ^ (x + 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
+  return ospview_hash_mix (h ^ (x + 0x9e3779b97f4a7c15ull));
 }
 
 /* A block as the runtime names it: (function id, block number). */
@@ -323,17 +315,10 @@ add_row (struct scr_table *t, char *text)
 {
   if (text == NULL)
     return NULL;
-  if (t->n == t->cap)
+  if (ospview_grow (&t->rows, &t->cap, t->n + 1, sizeof *t->rows, 64) != 0)
     {
-      size_t ncap = t->cap ? 2 * t->cap : 64;
-      struct scr_row *nr = realloc (t->rows, ncap * sizeof *nr);
-      if (nr == NULL)
-        {
-          free (text);
-          return NULL;
-        }
-      t->rows = nr;
-      t->cap = ncap;
+      free (text);
+      return NULL;
     }
   struct scr_row *r = &t->rows[t->n++];
   memset (r, 0, sizeof *r);
@@ -369,19 +354,25 @@ struct cand
   unsigned char match; /* passes the filter */
 };
 
-static enum scr_sort sort_key;
-static int sort_rev;
+/* How cand_cmp and fkid_cmp order rows (NODES: fkid_cmp's forest). */
+struct rsort
+{
+  enum scr_sort key;
+  int rev;
+  const struct fnode *nodes;
+};
 
 static int
-cand_cmp (const void *pa, const void *pb)
+cand_cmp (const void *pa, const void *pb, void *ctx)
 {
+  const struct rsort *rs = ctx;
   const struct cand *a = pa, *b = pb;
   int c = 0;
-  if (sort_key == SORT_NAME)
+  if (rs->key == SORT_NAME)
     c = strcmp (a->name, b->name);
-  else if (sort_key != SORT_RANK && a->num != b->num)
+  else if (rs->key != SORT_RANK && a->num != b->num)
     c = a->num > b->num ? -1 : 1;
-  if (sort_rev)
+  if (rs->rev)
     c = -c;
   if (c == 0) /* stable: the view's order */
     c = a->index < b->index ? -1 : a->index > b->index;
@@ -437,10 +428,9 @@ emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
         free (c[i].text);
     }
   *matched = m;
-  sort_key = key;
-  sort_rev = o->reverse;
-  if (sort_key != SORT_RANK || sort_rev)
-    ospview_sort (c, m, sizeof *c, cand_cmp);
+  struct rsort rs = { key, o->reverse, NULL };
+  if (rs.key != SORT_RANK || rs.rev)
+    ospview_sort_r (c, m, sizeof *c, cand_cmp, &rs);
   for (size_t i = 0; i < m; i++)
     {
       if (rc != 0 || (o->top && t->n >= o->top))
@@ -700,90 +690,117 @@ struct fnode
   unsigned char keep, open;
 };
 
-static const struct fnode *fsort_nodes;
-
 static int
-fkid_cmp (const void *pa, const void *pb)
+fkid_cmp (const void *pa, const void *pb, void *ctx)
 {
+  const struct rsort *rs = ctx;
   uint32_t a = *(const uint32_t *) pa, b = *(const uint32_t *) pb;
-  const struct fnode *x = &fsort_nodes[a], *y = &fsort_nodes[b];
+  const struct fnode *x = &rs->nodes[a], *y = &rs->nodes[b];
   int c = 0;
-  if (sort_key == SORT_NAME)
+  if (rs->key == SORT_NAME)
     c = strcmp (x->text, y->text); /* text starts at the path */
-  else if (sort_key != SORT_RANK && x->num != y->num)
+  else if (rs->key != SORT_RANK && x->num != y->num)
     c = x->num > y->num ? -1 : 1;
-  if (sort_rev)
+  if (rs->rev)
     c = -c;
   if (c == 0)
     c = a < b ? -1 : a > b;
   return c;
 }
 
-static int
-build_forest (struct scr_table *t, const struct view *v,
-              const struct scr_opts *o, struct osp_step *steps)
+/* One forest screen being built: the view, the choices, and the nodes
+   (nd[n]: the pseudo root whose children are the roots) with their
+   children lists (node i's in kids[nd[i].first, + nd[i].n)). */
+struct forest
 {
-  int burst = run_is (v, v->run.forest, "burst");
-  uint64_t n = v->nforest;
-  t->total = n;
-  if (set_str (&t->header, "%14s %12s %7s  %s", burst ? "estimate" : "count",
-               burst ? "+/- 95%" : "", "share", "tree of paths")
+  const struct view *v;
+  const struct scr_opts *o;
+  struct osp_step *steps;
+  uint64_t n;
+  int burst, filtering;
+  struct fnode *nd;
+  uint32_t *kids;
+};
+
+/* The header, the path column and, for an empty forest, why. */
+static int
+forest_header (struct scr_table *t, const struct forest *F)
+{
+  const struct view *v = F->v;
+  t->total = F->n;
+  if (set_str (&t->header, "%14s %12s %7s  %s",
+               F->burst ? "estimate" : "count", F->burst ? "+/- 95%" : "",
+               "share", "tree of paths")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 13;
-  if (n == 0
+  if (F->n == 0
       && set_str (&t->note, "%s",
                   v->run.forest == 0 || run_is (v, v->run.forest, "off")
                       ? "no prefix forest: forest=off, or no path probes"
                       : "no forest nodes yet")
              != 0)
     return -1;
+  return 0;
+}
 
-  struct fnode *nd = calloc (n + 1, sizeof *nd); /* nd[n]: the roots' */
-  uint32_t *kids = calloc (n ? n : 1, sizeof *kids);
-  uint32_t *fill = calloc (n + 1, sizeof *fill);
-  /* the DFS stack: node and next child position */
-  uint32_t *stk_node = calloc (n + 1, sizeof *stk_node);
-  uint32_t *stk_next = calloc (n + 1, sizeof *stk_next);
-  unsigned char *stk_last = calloc (n + 1, 1);
-  int rc = -1;
-  if (nd == NULL || kids == NULL || fill == NULL || stk_node == NULL
-      || stk_next == NULL || stk_last == NULL)
-    goto out;
-
-  int filtering = o->filter && *o->filter;
-  uint64_t matched = 0;
-  for (uint64_t i = 0; i < n; i++)
+/* Each node's text, key (from its parent's: stable across refreshes),
+   sort number, whether it matches the filter and whether it is open;
+   *MATCHED: how many match. */
+static int
+forest_nodes (struct forest *F, uint64_t *matched)
+{
+  const struct view *v = F->v;
+  const struct scr_opts *o = F->o;
+  struct fnode *nd = F->nd;
+  *matched = 0;
+  for (uint64_t i = 0; i < F->n; i++)
     {
       const struct osp_vforest *f = view_forest (v, i);
       struct sb b = { 0 };
-      put_path (&b, v, f->ids, f->len, o->full_paths, steps);
+      put_path (&b, v, f->ids, f->len, o->full_paths, F->steps);
       nd[i].text = sb_take (&b);
       if (nd[i].text == NULL)
-        goto out;
+        return -1;
       uint64_t pk = f->parent == OSP_VIEW_NO_PARENT ? 3 : nd[f->parent].key;
       nd[i].key = mix (mix (pk, view_fn (v, f->fn)->id), f->id);
       nd[i].num = o->sort == SORT_SHARE ? f->share
-                  : burst              ? f->estimate
+                  : F->burst           ? f->estimate
                                        : (double) f->count;
-      nd[i].keep = (unsigned char) path_matches (v, f->ids, f->len, o, steps);
-      matched += nd[i].keep;
+      nd[i].keep
+          = (unsigned char) path_matches (v, f->ids, f->len, o, F->steps);
+      *matched += nd[i].keep;
       int open_default = f->depth < o->open_depth;
       nd[i].open
           = (unsigned char) (open_default
                              ^ scr_keyset_has (o->toggled, nd[i].key));
     }
+  return 0;
+}
+
+static uint32_t
+forest_parent (const struct forest *F, uint64_t i)
+{
+  const struct osp_vforest *f = view_forest (F->v, i);
+  return f->parent == OSP_VIEW_NO_PARENT ? (uint32_t) F->n : f->parent;
+}
+
+/* "keep" carried up to the ancestors, and the children lists (CSR) in
+   the view's order.  FILL: n + 1 zeroed counters. */
+static void
+forest_link (struct forest *F, uint32_t *fill)
+{
+  struct fnode *nd = F->nd;
+  uint64_t n = F->n;
   /* A node stays when it or a descendant matches: children come after
      their parents, so one backward pass carries "keep" up. */
   for (uint64_t i = n; i-- > 0;)
     {
-      const struct osp_vforest *f = view_forest (v, i);
-      uint32_t p = f->parent == OSP_VIEW_NO_PARENT ? (uint32_t) n : f->parent;
+      uint32_t p = forest_parent (F, i);
       if (nd[i].keep)
         nd[p].keep = 1;
       nd[p].n++;
     }
-  /* children lists (CSR), in the view's order */
   uint32_t at = 0;
   for (uint64_t i = 0; i <= n; i++)
     {
@@ -792,28 +809,105 @@ build_forest (struct scr_table *t, const struct view *v,
     }
   for (uint64_t i = 0; i < n; i++)
     {
-      const struct osp_vforest *f = view_forest (v, i);
-      uint32_t p = f->parent == OSP_VIEW_NO_PARENT ? (uint32_t) n : f->parent;
-      kids[nd[p].first + fill[p]++] = (uint32_t) i;
+      uint32_t p = forest_parent (F, i);
+      F->kids[nd[p].first + fill[p]++] = (uint32_t) i;
     }
-  /* the kept children first (sorted), the others dropped */
-  sort_key = scr_sort_ok (SCR_FOREST, o->sort) ? o->sort : SORT_RANK;
-  sort_rev = o->reverse;
-  fsort_nodes = nd;
-  for (uint64_t i = 0; i <= n; i++)
+}
+
+/* The kept children first (sorted), the others dropped. */
+static void
+forest_prune (struct forest *F)
+{
+  const struct scr_opts *o = F->o;
+  struct fnode *nd = F->nd;
+  struct rsort rs = { scr_sort_ok (SCR_FOREST, o->sort) ? o->sort : SORT_RANK,
+                      o->reverse, nd };
+  for (uint64_t i = 0; i <= F->n; i++)
     {
-      uint32_t *k = kids + nd[i].first, m = 0;
+      uint32_t *k = F->kids + nd[i].first, m = 0;
       for (uint32_t j = 0; j < nd[i].n; j++)
         if (nd[k[j]].keep)
           k[m++] = k[j];
       nd[i].n = m;
-      if (m > 1 && (sort_key != SORT_RANK || sort_rev))
-        ospview_sort (k, m, sizeof *k, fkid_cmp);
+      if (m > 1 && (rs.key != SORT_RANK || rs.rev))
+        ospview_sort_r (k, m, sizeof *k, fkid_cmp, &rs);
     }
+}
 
-  /* Depth-first from the pseudo root N; the tree drawing of a row: for
-     each ancestor below the root "| " (siblings still to come) or "  ",
-     then "|-" or "`-" for the node itself; then [+] closed, [-] open. */
+/* The tree drawing of a row at DEPTH, into PRE (2 * DRAW_DEPTH + 1): for
+   each ancestor below the root "| " (siblings still to come) or "  ",
+   then "|-" or "`-" for the node itself (LAST: its parent's last child).
+   STK_LAST[L]: whether the node at stack level L was its parent's last;
+   SP: the stack level of the row's parent. */
+static void
+forest_prefix (char *pre, const unsigned char *stk_last, size_t sp,
+               uint32_t depth, int last)
+{
+  size_t pl = 0;
+  uint32_t drawn = depth < DRAW_DEPTH ? depth : DRAW_DEPTH;
+  for (uint32_t d = 1; d <= drawn; d++)
+    {
+      /* Stack level L holds the node at depth L - 1 and sp is KID's
+         depth; pair d shows depth sp - drawn + d (the deepest levels
+         when the drawing is capped). */
+      int anc_last = d < drawn ? stk_last[sp - drawn + d + 1] : 0;
+      memcpy (pre + pl, d == drawn ? (last ? "`-" : "|-")
+                        : (anc_last ? "  " : "| "),
+              2);
+      pl += 2;
+    }
+  pre[pl] = '\0';
+}
+
+/* Node KID's row, drawn with PRE; then [+] closed, [-] open. */
+static int
+forest_row (struct scr_table *t, const struct forest *F, uint32_t kid,
+            const char *pre)
+{
+  const struct osp_vforest *f = view_forest (F->v, kid);
+  const struct fnode *nk = &F->nd[kid];
+  uint32_t depth = f->depth;
+  struct sb b = { 0 };
+  char num[40], err[40] = "";
+  if (F->burst)
+    {
+      snprintf (num, sizeof num, "%s", NUM (f->estimate, 0));
+      snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
+    }
+  else
+    snprintf (num, sizeof num, "%llu", (unsigned long long) f->count);
+  int kidopen = nk->n > 0 && (nk->open || F->filtering);
+  sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (f->share));
+  if (depth > DRAW_DEPTH)
+    sb_printf (&b, "+%u", depth - DRAW_DEPTH);
+  sb_printf (&b, "%s%s%s", pre,
+             nk->n == 0 ? (depth ? " " : "") : kidopen ? "[-] " : "[+] ",
+             nk->text);
+  struct scr_row *r = add_row (t, sb_take (&b));
+  if (r == NULL)
+    return -1;
+  r->key = nk->key;
+  r->index = kid;
+  r->depth = depth;
+  r->has_children = nk->n > 0;
+  r->expanded = (unsigned char) kidopen;
+  return 0;
+}
+
+/* The rows: depth-first from the pseudo root, into the open nodes (all
+   when filtering), at most O->top. */
+static int
+forest_walk (struct scr_table *t, const struct forest *F)
+{
+  uint64_t n = F->n;
+  const struct fnode *nd = F->nd;
+  /* the DFS stack: node and next child position */
+  uint32_t *stk_node = calloc (n + 1, sizeof *stk_node);
+  uint32_t *stk_next = calloc (n + 1, sizeof *stk_next);
+  unsigned char *stk_last = calloc (n + 1, 1);
+  int rc = -1;
+  if (stk_node == NULL || stk_next == NULL || stk_last == NULL)
+    goto out;
   char pre[2 * DRAW_DEPTH + 1];
   size_t sp = 0;
   stk_node[0] = (uint32_t) n;
@@ -822,9 +916,9 @@ build_forest (struct scr_table *t, const struct view *v,
   while (sp < (size_t) n + 1 && rc == 0)
     {
       uint32_t cur = stk_node[sp];
-      int open = cur == n || nd[cur].open || filtering;
+      int open = cur == n || nd[cur].open || F->filtering;
       if (!open || stk_next[sp] >= nd[cur].n
-          || (o->top && t->n >= o->top))
+          || (F->o->top && t->n >= F->o->top))
         {
           if (sp == 0)
             break;
@@ -832,52 +926,15 @@ build_forest (struct scr_table *t, const struct view *v,
           continue;
         }
       uint32_t j = stk_next[sp]++;
-      uint32_t kid = kids[nd[cur].first + j];
+      uint32_t kid = F->kids[nd[cur].first + j];
       int last = j + 1 == nd[cur].n;
-      const struct osp_vforest *f = view_forest (v, kid);
-      uint32_t depth = f->depth;
-      /* the drawing: ancestors at stack levels 1..sp (level 1 = root) */
-      size_t pl = 0;
-      uint32_t drawn = depth < DRAW_DEPTH ? depth : DRAW_DEPTH;
-      for (uint32_t d = 1; d <= drawn; d++)
-        {
-          /* Stack level L holds the node at depth L - 1 and sp is KID's
-             depth; pair d shows depth sp - drawn + d (the deepest levels
-             when the drawing is capped). */
-          int anc_last = d < drawn ? stk_last[sp - drawn + d + 1] : 0;
-          memcpy (pre + pl, d == drawn ? (last ? "`-" : "|-")
-                            : (anc_last ? "  " : "| "),
-                  2);
-          pl += 2;
-        }
-      pre[pl] = '\0';
-      struct sb b = { 0 };
-      char num[40], err[40] = "";
-      if (burst)
-        {
-          snprintf (num, sizeof num, "%s", NUM (f->estimate, 0));
-          snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
-        }
-      else
-        snprintf (num, sizeof num, "%llu", (unsigned long long) f->count);
-      int kidopen = nd[kid].n > 0 && (nd[kid].open || filtering);
-      sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (f->share));
-      if (depth > DRAW_DEPTH)
-        sb_printf (&b, "+%u", depth - DRAW_DEPTH);
-      sb_printf (&b, "%s%s%s", pre,
-                 nd[kid].n == 0 ? (depth ? " " : "") : kidopen ? "[-] " : "[+] ",
-                 nd[kid].text);
-      struct scr_row *r = add_row (t, sb_take (&b));
-      if (r == NULL)
+      forest_prefix (pre, stk_last, sp, view_forest (F->v, kid)->depth,
+                     last);
+      if (forest_row (t, F, kid, pre) != 0)
         {
           rc = -1;
           break;
         }
-      r->key = nd[kid].key;
-      r->index = kid;
-      r->depth = depth;
-      r->has_children = nd[kid].n > 0;
-      r->expanded = (unsigned char) kidopen;
       if (sp + 1 <= (size_t) n)
         {
           sp++;
@@ -886,18 +943,43 @@ build_forest (struct scr_table *t, const struct view *v,
           stk_last[sp] = (unsigned char) last;
         }
     }
-  if (rc == 0)
-    rc = set_title (t, "prefix forest", o, (size_t) matched);
 out:
-  if (nd != NULL)
-    for (uint64_t i = 0; i < n; i++)
-      free (nd[i].text);
-  free (nd);
-  free (kids);
-  free (fill);
   free (stk_node);
   free (stk_next);
   free (stk_last);
+  return rc;
+}
+
+static int
+build_forest (struct scr_table *t, const struct view *v,
+              const struct scr_opts *o, struct osp_step *steps)
+{
+  struct forest F = { v, o, steps, v->nforest,
+                      run_is (v, v->run.forest, "burst"),
+                      o->filter && *o->filter, NULL, NULL };
+  if (forest_header (t, &F) != 0)
+    return -1;
+  uint64_t n = F.n;
+  F.nd = calloc (n + 1, sizeof *F.nd);
+  F.kids = calloc (n ? n : 1, sizeof *F.kids);
+  uint32_t *fill = calloc (n + 1, sizeof *fill);
+  uint64_t matched = 0;
+  int rc = -1;
+  if (F.nd != NULL && F.kids != NULL && fill != NULL
+      && forest_nodes (&F, &matched) == 0)
+    {
+      forest_link (&F, fill);
+      forest_prune (&F);
+      rc = forest_walk (t, &F);
+    }
+  if (rc == 0)
+    rc = set_title (t, "prefix forest", o, (size_t) matched);
+  if (F.nd != NULL)
+    for (uint64_t i = 0; i < n; i++)
+      free (F.nd[i].text);
+  free (F.nd);
+  free (F.kids);
+  free (fill);
   return rc;
 }
 

@@ -105,17 +105,10 @@ add_line (struct scr_table *t, char *s)
 {
   if (s == NULL)
     return -1;
-  if (t->n == t->cap)
+  if (ospview_grow (&t->rows, &t->cap, t->n + 1, sizeof *t->rows, 4) != 0)
     {
-      size_t ncap = t->cap ? 2 * t->cap : 4;
-      struct scr_row *nr = realloc (t->rows, ncap * sizeof *nr);
-      if (nr == NULL)
-        {
-          free (s);
-          return -1;
-        }
-      t->rows = nr;
-      t->cap = ncap;
+      free (s);
+      return -1;
     }
   memset (&t->rows[t->n], 0, sizeof t->rows[t->n]);
   t->rows[t->n++].text = s;

@@ -483,15 +483,8 @@ static void dl_add (struct dlines *d, int head, const char *fmt, ...)
 static void
 dl_add (struct dlines *d, int head, const char *fmt, ...)
 {
-  if (d->n == d->cap)
-    {
-      size_t ncap = d->cap ? 2 * d->cap : 32;
-      struct dline *nv = realloc (d->v, ncap * sizeof *nv);
-      if (nv == NULL)
-        return;
-      d->v = nv;
-      d->cap = ncap;
-    }
+  if (ospview_grow (&d->v, &d->cap, d->n + 1, sizeof *d->v, 32) != 0)
+    return;
   va_list ap;
   va_start (ap, fmt);
   char *s = NULL;

@@ -16,10 +16,7 @@
 static uint64_t
 str_hash (const char *s)
 {
-  uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 0x100000001b3u;
-  return h;
+  return osp_fnv1a (OSP_FNV_BASIS, s);
 }
 
 static int

@@ -25,4 +25,18 @@ void osp_strtab_free (struct osp_strtab *t);
    (T->oom then says so). */
 uint32_t osp_strtab_intern (struct osp_strtab *t, const char *s);
 
+/* FNV-1a over the bytes of S, continuing from H (a fresh hash: H =
+   OSP_FNV_BASIS).  The one string hash of the view format's readers and
+   writers; callers that need it spread over a table finish it their own
+   way (ospview_hash_mix). */
+#define OSP_FNV_BASIS 0xcbf29ce484222325u
+#define OSP_FNV_PRIME 0x100000001b3u
+static inline uint64_t
+osp_fnv1a (uint64_t h, const char *s)
+{
+  for (; *s; s++)
+    h = (h ^ (unsigned char) *s) * OSP_FNV_PRIME;
+  return h;
+}
+
 #endif
