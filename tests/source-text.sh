@@ -230,14 +230,17 @@ fi
 # --- 4. the TUI's detail pane -------------------------------------------------------------------
 if command -v tmux > /dev/null 2>&1; then
   unset TMUX
-  TM="tmux -L osp-source-text-$$ -f /dev/null"
-  trap '$TM kill-server > /dev/null 2>&1' EXIT
+  # One tmux server per session: the first session's server exits when its ospview quits, and
+  # a new session on the same socket could meet it still shutting down ("server exited
+  # unexpectedly" on a busy machine).
+  trap 'for s in good bad; do tmux -L osp-source-text-$$-$s kill-server > /dev/null 2>&1; done' EXIT
   # tui NAME SNAPSHOT REGEX FILTER: ospview SNAPSHOT in a 120x40 window, the subpaths filtered by
   # FILTER (rows through the hot line's block: which row is first depends on the sample, and a
   # row through line HOT-1 alone, or through header_mix alone, shows no hot line), until the detail
   # pane has a line matching REGEX (60 s), the screen into $W/NAME.txt; 1 if it never did.
   tui ()
   {
+    TM="tmux -L osp-source-text-$$-$1 -f /dev/null"
     $TM new-session -d -s "$1" -x 120 -y 40 -c "$W/src" "'$OSPVIEW' '$2'" || return 1
     n=300
     until $TM capture-pane -p -t "$1" 2> /dev/null | grep -q 'hottest subpaths (' || [ $n -eq 0 ]; do
@@ -260,7 +263,6 @@ if command -v tmux > /dev/null 2>&1; then
   tui bad "$W/secret.ospsnap" 'source changed or not found' 'work()' ||
     osp_fail "TUI: a view naming another file does not say 'source changed or not found'"
   no_text_of "$W/secret" "$W/bad.txt" "TUI detail pane of a view naming another file"
-  $TM kill-server > /dev/null 2>&1
 else
   echo "note: tmux is not installed: the TUI part is skipped"
 fi
