@@ -8,7 +8,9 @@
  * chosen screens; refreshes after the first are introduced by a line
  * "--- refresh N ---".  A refresh that cannot read or validate the view
  * says why on stderr and the next one tries again; the exit status is 1
- * if any refresh failed.
+ * if any refresh failed.  --recent: the screens are recent.c's rates over
+ * the window instead of the cumulative estimates (the first refresh: since
+ * the process started).
  */
 #define _GNU_SOURCE
 #include "ospview.h"
@@ -62,7 +64,7 @@ print_table (const struct scr_table *t)
 /* One refresh: 0, or 1 if the view could not be read or used. */
 static int
 refresh (const struct source *s, const struct ospview_opts *o, void **buf,
-         size_t *cap)
+         size_t *cap, struct recent *rec)
 {
   char err[512];
   long len = source_read (s, buf, cap, err, sizeof err);
@@ -84,6 +86,17 @@ refresh (const struct source *s, const struct ospview_opts *o, void **buf,
         }
       have = 1;
     }
+  char label[64] = "cumulative";
+  const struct view *base = NULL;
+  if (have && rec != NULL)
+    {
+      if (recent_push (rec, &v) != 0)
+        ospview_error ("out of memory: recent mode covers a longer time");
+      base = recent_base (rec, &v);
+      recent_label (rec, &v, label, sizeof label);
+    }
+  if (s->kind == SRC_LIVE)
+    live.window = label;
   struct scr_table t;
   if (scr_status (&t, have ? &v : NULL, &live) != 0)
     {
@@ -107,7 +120,10 @@ refresh (const struct source *s, const struct ospview_opts *o, void **buf,
     {
       if (!(o->screens >> scr & 1))
         continue;
-      if (scr_build (&t, &v, (enum scr_screen) scr, &so) != 0)
+      if (rec != NULL ? recent_build (&t, base, &v, (enum scr_screen) scr,
+                                      &so, "in the last")
+                            != 0
+                      : scr_build (&t, &v, (enum scr_screen) scr, &so) != 0)
         {
           ospview_error ("out of memory");
           return 1;
@@ -124,6 +140,8 @@ batch_run (const struct source *s, const struct ospview_opts *o)
   void *buf = NULL;
   size_t cap = 0;
   int rc = 0;
+  struct recent rec;
+  recent_init (&rec, o->recent);
   for (long i = 1; i <= o->count; i++)
     {
       if (i > 1)
@@ -131,7 +149,8 @@ batch_run (const struct source *s, const struct ospview_opts *o)
           pause_for (o->delay);
           printf ("\n--- refresh %ld ---\n", i);
         }
-      rc |= refresh (s, o, &buf, &cap);
+      rc |= refresh (s, o, &buf, &cap,
+                     o->recent > 0 && s->kind == SRC_LIVE ? &rec : NULL);
       if (fflush (stdout) != 0 || ferror (stdout))
         {
           /* a closed pipe (ospview -b 100 | head): stop quietly */
@@ -139,6 +158,7 @@ batch_run (const struct source *s, const struct ospview_opts *o)
           break;
         }
     }
+  recent_free (&rec);
   free (buf);
   return rc;
 }

@@ -136,10 +136,17 @@ struct chains
 struct diff
 {
   struct snapshot snap[2];
+  const struct view *v[2]; /* the views compared: the snapshots', or a live
+                            viewer's (diff_views; OLD NULL: nothing yet) */
   const char *path[2];
   struct dscr scr[SCR_NSCREENS];
   unsigned screens;      /* compared (--screen) */
   struct chains chains;
+  /* the views of one process (diff_views): a row's length is part of its
+     key, as a loop's subpaths of 4, 8 and 16 blocks read the same but are
+     different rows, which a comparison across builds may add up but a
+     count of what ran between two views must not */
+  int by_len;
 };
 
 static const char *const side_name[2] = { "OLD", "NEW" };
@@ -540,8 +547,9 @@ collect_functions (struct elist *l, const struct view *v, int by_paths)
   double *sh = calloc (v->nfns ? v->nfns : 1, sizeof *sh);
   double *e2 = calloc (v->nfns ? v->nfns : 1, sizeof *e2); /* errors */
   double *est = calloc (v->nfns ? v->nfns : 1, sizeof *est);
+  double *ee = calloc (v->nfns ? v->nfns : 1, sizeof *ee); /* est's errors */
   int rc = -1;
-  if (sh == NULL || e2 == NULL || est == NULL)
+  if (sh == NULL || e2 == NULL || est == NULL || ee == NULL)
     goto out;
   if (by_paths)
     for (uint64_t i = 0; i < v->npaths; i++)
@@ -551,6 +559,7 @@ collect_functions (struct elist *l, const struct view *v, int by_paths)
         sh[p->fn] = ospview_sat (sh[p->fn] + p->share);
         e2[p->fn] = ospview_sat (hypot (e2[p->fn], e));
         est[p->fn] = ospview_sat (est[p->fn] + p->estimate);
+        ee[p->fn] = ospview_sat (hypot (ee[p->fn], p->err95));
       }
   else
     for (uint64_t i = 0; i < v->nsubpaths; i++)
@@ -563,6 +572,7 @@ collect_functions (struct elist *l, const struct view *v, int by_paths)
         sh[fn] = ospview_sat (sh[fn] + s->share);
         e2[fn] = ospview_sat (hypot (e2[fn], e));
         est[fn] = ospview_sat (est[fn] + s->estimate);
+        ee[fn] = ospview_sat (hypot (ee[fn], s->err95));
       }
   for (uint64_t i = 0; i < v->nfns; i++)
     {
@@ -582,12 +592,14 @@ collect_functions (struct elist *l, const struct view *v, int by_paths)
       e->share = sh[i];
       e->err = e2[i]; /* already the root of the sum of squares */
       e->est = est[i];
+      e->est_err = ee[i];
     }
   rc = 0;
 out:
   free (sh);
   free (e2);
   free (est);
+  free (ee);
   return rc;
 }
 
@@ -681,12 +693,14 @@ static int
 build_screen (struct diff *d, enum scr_screen s)
 {
   struct dscr *ds = &d->scr[s];
-  const struct view *v0 = &d->snap[0].view, *v1 = &d->snap[1].view;
+  const struct view *v0 = d->v[0], *v1 = d->v[1];
   int by_paths = 1;
   if (s == SCR_FUNCTIONS)
     {
-      int p0 = v0->npaths > 0, p1 = v1->npaths > 0;
-      int s0 = v0->nsubpaths > 0, s1 = v1->nsubpaths > 0;
+      /* a missing OLD (diff_views: nothing before) has what NEW has */
+      const struct view *b0 = v0 ? v0 : v1;
+      int p0 = b0->npaths > 0, p1 = v1->npaths > 0;
+      int s0 = b0->nsubpaths > 0, s1 = v1->nsubpaths > 0;
       by_paths = (p0 && p1) || !(s0 || s1) || ((p0 || p1) && !(s0 && s1));
       ds->basis = by_paths ? "paths" : "subpaths";
     }
@@ -694,10 +708,24 @@ build_screen (struct diff *d, enum scr_screen s)
     {
       const struct view *v = k ? v1 : v0;
       struct elist l = { 0 };
-      int rc = s == SCR_SUBPATHS ? collect_subpaths (&l, v)
+      int rc = v == NULL         ? 0
+               : s == SCR_SUBPATHS ? collect_subpaths (&l, v)
                : s == SCR_PATHS  ? collect_paths (&l, v)
                : s == SCR_FOREST ? collect_forest (&l, v, &d->chains)
                                  : collect_functions (&l, v, by_paths);
+      for (size_t i = 0; rc == 0 && d->by_len && s != SCR_FUNCTIONS
+                         && i < l.n;
+           i++)
+        {
+          char *key = xasprintf ("%u\t%s", l.e[i].len, l.e[i].key);
+          if (key == NULL)
+            rc = -1;
+          else
+            {
+              free (l.e[i].key);
+              l.e[i].key = key;
+            }
+        }
       if (rc == 0)
         {
           merge_dups (&l);
@@ -766,15 +794,91 @@ diff_load (struct diff *d, const char *old_path, const char *new_path,
   d->screens = screens;
   char err[1024];
   for (int k = 0; k < 2; k++)
-    if (snap_load (&d->snap[k], d->path[k], err, sizeof err) != 0)
-      {
-        ospview_error ("%s", err);
-        return 1; /* diff_free frees the other one */
-      }
+    {
+      if (snap_load (&d->snap[k], d->path[k], err, sizeof err) != 0)
+        {
+          ospview_error ("%s", err);
+          return 1; /* diff_free frees the other one */
+        }
+      d->v[k] = &d->snap[k].view;
+    }
   for (int s = 0; s < SCR_NSCREENS; s++)
     if (build_screen (d, (enum scr_screen) s) != 0)
       return -1;
   return 0;
+}
+
+/* ---- the matching for others (recent.c) ---------------------------------- */
+
+struct diff *
+diff_views (const struct view *old, const struct view *new, unsigned screens)
+{
+  struct diff *d = calloc (1, sizeof *d);
+  if (d == NULL)
+    return NULL;
+  d->v[0] = old;
+  d->v[1] = new;
+  d->path[0] = d->path[1] = "";
+  d->screens = screens;
+  d->by_len = 1;
+  for (int s = 0; s < SCR_NSCREENS; s++)
+    if ((screens >> s & 1) && build_screen (d, (enum scr_screen) s) != 0)
+      {
+        diff_release (d);
+        return NULL;
+      }
+  return d;
+}
+
+void
+diff_release (struct diff *d)
+{
+  if (d == NULL)
+    return;
+  diff_free (d);
+  free (d);
+}
+
+size_t
+diff_npairs (const struct diff *d, enum scr_screen s)
+{
+  return d->scr[s].nrows;
+}
+
+void
+diff_pair (const struct diff *d, enum scr_screen s, size_t i,
+           struct diff_pair *p)
+{
+  const struct drow *r = &d->scr[s].rows[i];
+  const struct dent *e = r->d[1] ? r->d[1] : r->d[0];
+  memset (p, 0, sizeof *p);
+  p->key = r->hkey;
+  p->index = e->index;
+  p->len = e->len;
+  p->brief = e->brief;
+  for (int k = 0; k < 2; k++)
+    if (r->d[k])
+      {
+        p->have[k] = 1;
+        p->est[k] = r->d[k]->est;
+        p->err[k] = r->d[k]->est_err;
+      }
+}
+
+int
+diff_pair_matches (const struct diff *d, enum scr_screen s, size_t i,
+                   const char *filter)
+{
+  if (filter == NULL || *filter == '\0')
+    return 1;
+  const struct drow *r = &d->scr[s].rows[i];
+  return ent_matches (&d->chains, r->d[1] ? r->d[1] : r->d[0], filter);
+}
+
+const char *
+diff_basis (const struct diff *d)
+{
+  return d->scr[SCR_FUNCTIONS].basis ? d->scr[SCR_FUNCTIONS].basis : "paths";
 }
 
 /* ---- tables -------------------------------------------------------------- */

@@ -342,6 +342,29 @@ do_delay (struct tui *t, int ch)
   tui_tick_now (t);
 }
 
+/* Recent mode (recent.c): the views kept meanwhile make the first
+   refresh after the switch already a recent one. */
+static void
+do_recent (struct tui *t, int ch)
+{
+  (void) ch;
+  if (static_tables (t))
+    return;
+  if (t->source->kind != SRC_LIVE)
+    {
+      tui_toast (t, "a snapshot is one view: recent mode needs a live "
+                 "process (ospview -p PID)");
+      return;
+    }
+  t->recent_on = !t->recent_on;
+  tui_tick_now (t);
+  if (t->recent_on)
+    tui_toast (t, "recent: rates over the last %.1f s, ~ within error",
+               t->recent.window);
+  else
+    tui_toast (t, "cumulative: since the program started");
+}
+
 static void
 do_redraw (struct tui *t, int ch)
 {
@@ -385,6 +408,9 @@ static const struct binding bindings[] = {
   { { 'p', 'Z' }, "p Z", "pause or resume the updates (PAUSED)", do_pause },
   { { '+', '-' }, "+ -",
     "refresh less / more often (0.1 s to 60 s; -d sets the start)", do_delay },
+  { { 'R' }, "R",
+    "recent (rates over the last seconds) or cumulative (--recent=S)",
+    do_recent },
   { { CTRL ('l') }, "^L", "redraw the screen", do_redraw },
   { { 's' }, "s",
     "save the view on screen as a snapshot file (asks for its name)",

@@ -23,6 +23,7 @@ viewer_ospview_SOURCES = \
 	viewer/export-dot.c \
 	viewer/export-annotate.c \
 	viewer/diff.c \
+	viewer/recent.c \
 	viewer/merge.c \
 	viewer/provider.h \
 	viewer/tui.h \

@@ -82,6 +82,9 @@ usage (FILE *out)
 "      --sort=KEY       rank (default), estimate, share, length, branches,\n"
 "                       calls, name\n"
 "  -r, --reverse        reverse the sort\n"
+"      --recent[=SECONDS] rates over the last SECONDS (default 5) instead of\n"
+"                       the cumulative profile: what the program does now\n"
+"                       (UI: the key R toggles it)\n"
 "      --keys           the keys of the interactive mode\n"
 "  -h, --help           this help\n"
 "      --version        the version\n");
@@ -294,7 +297,7 @@ main (int argc, char **argv)
 {
   enum { OPT_SEGMENT = 256, OPT_SCREEN, OPT_TOP, OPT_FILTER, OPT_SORT,
          OPT_VERSION, OPT_KEYS, OPT_SAVE, OPT_JSON, OPT_DOT, OPT_ANNOTATE,
-         OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE };
+         OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE, OPT_RECENT };
   static const struct option longs[] = {
     { "list", no_argument, 0, 'l' },
     { "pid", required_argument, 0, 'p' },
@@ -313,6 +316,7 @@ main (int argc, char **argv)
     { "filter", required_argument, 0, OPT_FILTER },
     { "sort", required_argument, 0, OPT_SORT },
     { "reverse", no_argument, 0, 'r' },
+    { "recent", optional_argument, 0, OPT_RECENT },
     { "help", no_argument, 0, 'h' },
     { "version", no_argument, 0, OPT_VERSION },
     { "keys", no_argument, 0, OPT_KEYS },
@@ -423,6 +427,20 @@ main (int argc, char **argv)
       case 'r':
         o.reverse = 1;
         break;
+      case OPT_RECENT:
+        o.recent = RECENT_WINDOW;
+        if (optarg)
+          {
+            char *end;
+            errno = 0;
+            double d = strtod (optarg, &end);
+            if (*optarg == '\0' || *end != '\0' || errno != 0
+                || !isfinite (d) || d < 0.1 || d > 86400)
+              bad ("--recent: '%s' is not a number of seconds 0.1..86400%s",
+                   optarg, "");
+            o.recent = d;
+          }
+        break;
       case 'h':
         usage (stdout);
         return 0;
@@ -481,6 +499,9 @@ main (int argc, char **argv)
              "or -b%s%s", "", "");
       return do_list ();
     }
+  if (o.recent > 0 && (file || act != ACT_VIEW))
+    bad ("--recent compares the views of a live process over time: not "
+         "with %s%s", file ? "a snapshot file" : act_name, "");
   if (save && file)
     bad ("--save copies a live process's view; %s is already a snapshot%s",
          file, "");

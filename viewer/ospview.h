@@ -313,6 +313,8 @@ struct scr_live
   uint64_t saved_ns;     /* when it was written (REALTIME) */
   const char *problem;   /* why no view could be read, or NULL */
   const char *waiting;   /* live, no view yet: what for, or NULL */
+  const char *window;    /* live: "cumulative" or "recent 5.0s" (recent.c;
+                            NULL: not said) */
 };
 
 /* The status lines (2 or 3) into T->rows: program, pid, uptime, state,
@@ -346,6 +348,83 @@ struct ospview_opts;
    Exit status: 0, 1 (a file cannot be read; one stderr line), 3. */
 int diff_main (const char *old_path, const char *new_path,
                const struct ospview_opts *o, double fail_above);
+
+/* The matching --diff uses (rows by content: the path text, the function
+   and file), for the views of one live process (recent.c): screens SCREENS
+   (a bit per enum scr_screen) of OLD and NEW matched.  OLD may be NULL
+   (nothing before: every row only in NEW).  The views must outlive the
+   result.  NULL out of memory. */
+struct diff *diff_views (const struct view *old, const struct view *new_,
+                         unsigned screens);
+void diff_release (struct diff *d);
+/* One matched row: its identity (as scr_row.key), its element in NEW's
+   section (OLD's when only there), NEW's shortened text, and each side's
+   estimate and 95% error (HAVE[k] 0: not in that view). */
+struct diff_pair
+{
+  uint64_t key, index;
+  const char *brief;
+  uint32_t len;
+  int have[2];
+  double est[2], err[2];
+};
+size_t diff_npairs (const struct diff *d, enum scr_screen s);
+void diff_pair (const struct diff *d, enum scr_screen s, size_t i,
+                struct diff_pair *p);
+/* Whether row I's whole text contains FILTER (NULL or "": yes). */
+int diff_pair_matches (const struct diff *d, enum scr_screen s, size_t i,
+                       const char *filter);
+/* What the functions screen added up: "paths" or "subpaths". */
+const char *diff_basis (const struct diff *d);
+
+/* ---- recent.c -------------------------------------------------------- */
+
+/* Recent mode: what the program did over the last WINDOW seconds rather
+   than since it started, from the difference of two published views of
+   one process (the newest and one about WINDOW older, kept here). */
+#define RECENT_SLOTS 8
+#define RECENT_WINDOW 5.0 /* seconds, the default */
+struct recent_slot
+{
+  void *buf;             /* a copy of a view (8-aligned), NULL: free */
+  struct view view;      /* parsed from BUF */
+};
+struct recent
+{
+  double window;         /* seconds */
+  struct recent_slot slot[RECENT_SLOTS]; /* oldest first */
+  int n;
+};
+void recent_init (struct recent *r, double window);
+void recent_free (struct recent *r);
+/* Keep CUR (a view just read and parsed) as a future base if it is far
+   enough from the last one kept: the slots then span the window.  A view
+   of another process (another instance) empties them first.  0, or -1 out
+   of memory (nothing kept; recent mode then covers a longer time). */
+int recent_push (struct recent *r, const struct view *cur);
+/* The base CUR is compared with: the newest kept view at least WINDOW
+   older, else the oldest one older than CUR; NULL: none (the process's
+   start, all counts 0). */
+const struct view *recent_base (const struct recent *r,
+                                const struct view *cur);
+/* "recent 5.0s" (the time actually covered) into BUF. */
+const char *recent_label (const struct recent *r, const struct view *cur,
+                          char *buf, size_t n);
+/* Screen S as rates over the time between OLD (NULL: the process's start)
+   and NEW: each row's estimate in NEW minus OLD's, per second, with the
+   two 95% errors combined; rows within it marked '~'.  Rows keep their
+   keys (content) and NEW's index, so the UI's cursor and detail pane work
+   as on the cumulative screens.  WHAT names the interval in the title.
+   0, or -1 out of memory (T freed). */
+int recent_build (struct scr_table *t, const struct view *old,
+                  const struct view *new_, enum scr_screen s,
+                  const struct scr_opts *o, const char *what);
+/* The same over a matching already made (diff.c's between-snapshots
+   tables). */
+int recent_table (struct scr_table *t, const struct diff *d,
+                  const struct view *old, const struct view *new_,
+                  enum scr_screen s, const struct scr_opts *o,
+                  const char *what);
 
 /* ---- merge.c --------------------------------------------------------- */
 
@@ -425,6 +504,8 @@ struct ospview_opts
   const char *filter;    /* --filter */
   enum scr_sort sort;    /* --sort */
   int reverse;
+  double recent;         /* --recent[=SECONDS]: start in recent mode over
+                            that window (0: cumulative) */
 };
 
 /* What the status lines say about the source besides its view: the

@@ -228,6 +228,8 @@ who (struct line *b, const struct view *v, const struct scr_live *l)
     put (b, "  no profile published yet");
   if (l->truncated)
     put (b, "  %llu views cut to fit", (unsigned long long) l->truncated);
+  if (l->window != NULL)
+    put (b, "  %s", l->window);
 }
 
 /* Line 2: the mode's totals, threshold and memory. */

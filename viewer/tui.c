@@ -213,6 +213,9 @@ read_view (struct tui *t)
   t->view = v;
   t->have_view = 1;
   t->cur = spare;
+  /* kept in cumulative mode too: R then shows a recent window at once */
+  if (recent_push (&t->recent, &t->view) != 0)
+    tui_toast (t, "out of memory: recent mode covers a longer time");
 }
 
 static void
@@ -241,6 +244,13 @@ tick (struct tui *t)
     read_view (t);
   source_live (t->source, &t->live);
   t->live.problem = t->problem;
+  if (t->source->kind == SRC_LIVE)
+    {
+      snprintf (t->window, sizeof t->window, "cumulative");
+      if (t->recent_on && t->have_view)
+        recent_label (&t->recent, &t->view, t->window, sizeof t->window);
+      t->live.window = t->window;
+    }
   build_status (t);
   if (!t->paused)
     tui_rebuild (t);
@@ -328,8 +338,12 @@ tui_rebuild (struct tui *t)
   so.full_paths = t->full_paths;
   so.open_depth = OPEN_DEPTH;
   so.toggled = &c->toggled;
-  if (t->prov ? t->prov->build (t->prov->ctx, t->screen, &so, &t->table) != 0
-              : scr_build (&t->table, &t->view, t->screen, &so) != 0)
+  int rc = t->prov ? t->prov->build (t->prov->ctx, t->screen, &so, &t->table)
+           : t->recent_on
+               ? recent_build (&t->table, recent_base (&t->recent, &t->view),
+                               &t->view, t->screen, &so, "in the last")
+               : scr_build (&t->table, &t->view, t->screen, &so);
+  if (rc != 0)
     {
       memset (&t->table, 0, sizeof t->table);
       tui_toast (t, "out of memory");
@@ -1137,6 +1151,8 @@ init_state (struct tui *t, const struct source *s,
       }
   if (o->filter)
     snprintf (t->filter, sizeof t->filter, "%s", o->filter);
+  recent_init (&t->recent, o->recent);
+  t->recent_on = o->recent > 0 && s != NULL && s->kind == SRC_LIVE;
 }
 
 static void
@@ -1151,6 +1167,7 @@ free_state (struct tui *t)
     src_free (&t->src[i]);
   free (t->buf[0]);
   free (t->buf[1]);
+  recent_free (&t->recent);
 }
 
 /* The UI over the source S or the provider P. */

@@ -70,6 +70,9 @@ struct tui
   size_t hscroll;          /* columns of the path column scrolled away */
   int paused;
   double delay;            /* seconds between reads */
+  int recent_on;           /* recent mode (R): rates over a window */
+  struct recent recent;    /* the earlier views it compares with */
+  char window[64];         /* the status line's "cumulative" or "recent" */
   /* modes */
   int help;                /* the help overlay is up */
   size_t help_top;
