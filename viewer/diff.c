@@ -1199,6 +1199,30 @@ warning_line (const struct diff *d)
                     *p0 ? p0 : "?", *p1 ? p1 : "?");
 }
 
+/* Whether OLD and NEW are views of one process, NEW the later: then what
+   ran between them is NEW's estimates minus OLD's (recent.c), which the
+   text output prints before each comparison. */
+static int
+one_process (const struct diff *d)
+{
+  const struct view *v0 = d->v[0], *v1 = d->v[1];
+  return v0->run.pid == v1->run.pid && v0->run.start_ns == v1->run.start_ns
+         && v0->run.instance_id == v1->run.instance_id
+         && v1->hdr->time_ns > v0->hdr->time_ns;
+}
+
+static char *
+between_line (const struct diff *d)
+{
+  const struct view *v0 = d->v[0], *v1 = d->v[1];
+  return xasprintf ("one process (pid %lld), NEW %.1fs after OLD: \"ran "
+                    "between\" tables count what it did in between (NEW - "
+                    "OLD estimates, per second; both errors combined, ~ "
+                    "within them)",
+                    (long long) v1->run.pid,
+                    (double) (v1->hdr->time_ns - v0->hdr->time_ns) / 1e9);
+}
+
 static const char legend[]
     = "delta = NEW - OLD share in percentage points (pp), +/-95 its error, "
       "~ within it; rank +N: N places up";
@@ -1220,6 +1244,8 @@ diff_status (const struct diff *d, struct scr_table *t, int both)
     }
   if (rc == 0 && (both || t->n < 3))
     rc = table_add (t, strdup (legend), 0, NO_INDEX);
+  if (rc == 0 && both && one_process (d))
+    rc = table_add (t, between_line (d), 0, NO_INDEX);
   free (w);
   if (rc != 0)
     scr_table_free (t);
@@ -1307,6 +1333,23 @@ line (const char *s)
   putchar ('\n');
 }
 
+static void
+print_table (const struct scr_table *t)
+{
+  putchar ('\n');
+  line (t->title);
+  if (t->n == 0)
+    {
+      fputs ("  (", stdout);
+      ospview_puts (stdout, t->note ? t->note : "nothing to show");
+      fputs (")\n", stdout);
+      return;
+    }
+  line (t->header);
+  for (size_t i = 0; i < t->n; i++)
+    line (t->rows[i].text);
+}
+
 static int
 print_text (const struct diff *d, const struct ospview_opts *o)
 {
@@ -1326,6 +1369,15 @@ print_text (const struct diff *d, const struct ospview_opts *o)
     {
       if (!(d->screens >> s & 1))
         continue;
+      if (one_process (d))
+        {
+          if (recent_build (&t, d->v[0], d->v[1], (enum scr_screen) s, &so,
+                            "that ran between OLD and NEW, in")
+              != 0)
+            return -1;
+          print_table (&t);
+          scr_table_free (&t);
+        }
       if (diff_table (d, (enum scr_screen) s, &so, &t) != 0)
         return -1;
       putchar ('\n');
