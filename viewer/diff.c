@@ -147,7 +147,10 @@ struct diff
      different rows, which a comparison across builds may add up but a
      count of what ran between two views must not */
   int by_len;
+  int between;           /* the UI shows what ran between (R toggles) */
 };
+
+static int one_process (const struct diff *d);
 
 static const char *const side_name[2] = { "OLD", "NEW" };
 
@@ -802,6 +805,7 @@ diff_load (struct diff *d, const char *old_path, const char *new_path,
         }
       d->v[k] = &d->snap[k].view;
     }
+  d->by_len = d->between = one_process (d);
   for (int s = 0; s < SCR_NSCREENS; s++)
     if (build_screen (d, (enum scr_screen) s) != 0)
       return -1;
@@ -1211,6 +1215,8 @@ one_process (const struct diff *d)
          && v1->hdr->time_ns > v0->hdr->time_ns;
 }
 
+static const char between_what[] = "that ran between OLD and NEW, in";
+
 static char *
 between_line (const struct diff *d)
 {
@@ -1218,7 +1224,7 @@ between_line (const struct diff *d)
   return xasprintf ("one process (pid %lld), NEW %.1fs after OLD: \"ran "
                     "between\" tables count what it did in between (NEW - "
                     "OLD estimates, per second; both errors combined, ~ "
-                    "within them)",
+                    "within them; UI: R for the shares compared)",
                     (long long) v1->run.pid,
                     (double) (v1->hdr->time_ns - v0->hdr->time_ns) / 1e9);
 }
@@ -1228,7 +1234,8 @@ static const char legend[]
       "~ within it; rank +N: N places up";
 
 /* The status lines: OLD, NEW, then the warning and (BOTH, or without a
-   warning) the legend. */
+   warning) the legend, and for two views of one process what the "ran
+   between" tables are. */
 static int
 diff_status (const struct diff *d, struct scr_table *t, int both)
 {
@@ -1242,9 +1249,12 @@ diff_status (const struct diff *d, struct scr_table *t, int both)
       rc = table_add (t, w, 0, NO_INDEX);
       w = NULL;
     }
-  if (rc == 0 && (both || t->n < 3))
+  /* the UI has room for three lines: there a diff of one process says
+     what its "ran between" tables are instead of the legend */
+  int one = one_process (d);
+  if (rc == 0 && (both || (t->n < 3 && !one)))
     rc = table_add (t, strdup (legend), 0, NO_INDEX);
-  if (rc == 0 && both && one_process (d))
+  if (rc == 0 && one && (both || t->n < 3))
     rc = table_add (t, between_line (d), 0, NO_INDEX);
   free (w);
   if (rc != 0)
@@ -1371,8 +1381,8 @@ print_text (const struct diff *d, const struct ospview_opts *o)
         continue;
       if (one_process (d))
         {
-          if (recent_build (&t, d->v[0], d->v[1], (enum scr_screen) s, &so,
-                            "that ran between OLD and NEW, in")
+          if (recent_table_pairs (&t, d, d->v[0], d->v[1], (enum scr_screen) s,
+                                  &so, between_what)
               != 0)
             return -1;
           print_table (&t);
@@ -1405,7 +1415,21 @@ static int
 prov_build (void *ctx, enum scr_screen s, const struct scr_opts *o,
             struct scr_table *t)
 {
+  const struct diff *d = ctx;
+  if (d->between)
+    return recent_table_pairs (t, d, d->v[0], d->v[1], s, o, between_what);
   return diff_table (ctx, s, o, t);
+}
+
+static const char *
+prov_toggle (void *ctx)
+{
+  struct diff *d = ctx;
+  if (!one_process (d))
+    return NULL;
+  d->between = !d->between;
+  return d->between ? "what ran between OLD and NEW (NEW - OLD estimates)"
+                    : "the shares compared";
 }
 
 static int
@@ -1536,7 +1560,7 @@ diff_main (const char *old_path, const char *new_path,
     {
       static const struct tui_provider prov_ops = {
         NULL, prov_build, prov_status, prov_detail, diff_sort_ok,
-        diff_sort_name, "DIFF"
+        diff_sort_name, "DIFF", prov_toggle
       };
       struct tui_provider p = prov_ops;
       p.ctx = &d;

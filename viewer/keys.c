@@ -343,11 +343,20 @@ do_delay (struct tui *t, int ch)
 }
 
 /* Recent mode (recent.c): the views kept meanwhile make the first
-   refresh after the switch already a recent one. */
+   refresh after the switch already a recent one.  Over a diff of one
+   process: what ran between the snapshots, or the comparison. */
 static void
 do_recent (struct tui *t, int ch)
 {
   (void) ch;
+  const char *what;
+  if (t->prov && t->prov->toggle
+      && (what = t->prov->toggle (t->prov->ctx)) != NULL)
+    {
+      tui_rebuild (t);
+      tui_toast (t, "%s", what);
+      return;
+    }
   if (static_tables (t))
     return;
   if (t->source->kind != SRC_LIVE)
@@ -409,7 +418,8 @@ static const struct binding bindings[] = {
   { { '+', '-' }, "+ -",
     "refresh less / more often (0.1 s to 60 s; -d sets the start)", do_delay },
   { { 'R' }, "R",
-    "recent (rates over the last seconds) or cumulative (--recent=S)",
+    "recent (rates over the last seconds) or cumulative (--recent=S); "
+    "a diff of one process: what ran between, or the comparison",
     do_recent },
   { { CTRL ('l') }, "^L", "redraw the screen", do_redraw },
   { { 's' }, "s",

@@ -425,6 +425,12 @@ int recent_table (struct scr_table *t, const struct diff *d,
                   const struct view *old, const struct view *new_,
                   enum scr_screen s, const struct scr_opts *o,
                   const char *what);
+/* PAIRS != 0: rows carry their index in D's matching (diff_npairs), as
+   diff.c's own tables do, instead of NEW's element. */
+int recent_table_pairs (struct scr_table *t, const struct diff *d,
+                        const struct view *old, const struct view *new_,
+                        enum scr_screen s, const struct scr_opts *o,
+                        const char *what);
 
 /* ---- merge.c --------------------------------------------------------- */
 

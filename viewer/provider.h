@@ -41,6 +41,11 @@ struct tui_provider
   int (*sort_ok) (enum scr_screen s, enum scr_sort k);
   const char *(*sort_name) (enum scr_sort k);
   const char *tag;       /* in the bottom bar, like SNAPSHOT ("DIFF") */
+  /* R: switch to the provider's other kind of tables (a diff of one
+     process: what ran between the snapshots, or the comparison of
+     shares); NULL, or returning NULL: there is none.  Else what the
+     tables now are, for a message. */
+  const char *(*toggle) (void *ctx);
 };
 
 /* The UI over P's tables (O: the first screen, filter, sort, reverse).

@@ -241,10 +241,10 @@ set (char **dst, const char *fmt, ...)
 static const char *const what_rows[SCR_NSCREENS]
     = { "subpaths", "Ball-Larus paths", "forest nodes", "functions" };
 
-int
-recent_table (struct scr_table *t, const struct diff *d,
-              const struct view *old, const struct view *new,
-              enum scr_screen s, const struct scr_opts *o, const char *what)
+static int
+table (struct scr_table *t, const struct diff *d, const struct view *old,
+       const struct view *new, enum scr_screen s, const struct scr_opts *o,
+       const char *what, int pairs)
 {
   memset (t, 0, sizeof *t);
   size_t np = diff_npairs (d, s), m = 0, left = 0, within = 0;
@@ -326,7 +326,7 @@ recent_table (struct scr_table *t, const struct diff *d,
       memset (r, 0, sizeof *r);
       r->text = text;
       r->key = w->p.key;
-      r->index = w->p.index;
+      r->index = pairs ? (uint64_t) w->pair : w->p.index;
     }
   char gone[64] = "";
   if (left)
@@ -347,6 +347,23 @@ out:
   if (rc != 0)
     scr_table_free (t);
   return rc;
+}
+
+int
+recent_table (struct scr_table *t, const struct diff *d,
+              const struct view *old, const struct view *new,
+              enum scr_screen s, const struct scr_opts *o, const char *what)
+{
+  return table (t, d, old, new, s, o, what, 0);
+}
+
+int
+recent_table_pairs (struct scr_table *t, const struct diff *d,
+                    const struct view *old, const struct view *new,
+                    enum scr_screen s, const struct scr_opts *o,
+                    const char *what)
+{
+  return table (t, d, old, new, s, o, what, 1);
 }
 
 int
