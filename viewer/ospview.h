@@ -18,6 +18,8 @@
  *   text.c     the one sanitiser of text out (ospview_puts, ex_put,
  *              ospview_error) and the one rule for numbers (ospview_num)
  *   diff.c     --diff OLD NEW: two snapshots compared by content
+ *   recent.c   recent mode: rates over a window, from two views of one
+ *              process matched as diff.c matches them
  *   merge.c    --merge OUT IN...: snapshots of one program merged
  *   tui.c      the ncurses UI: windows, drawing, the key loop (live views,
  *              snapshots, and the tables of a diff)
