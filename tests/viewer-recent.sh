@@ -18,6 +18,10 @@
 #      process, and the "ran between" tables have b() on top of the subpaths (marked new, '+')
 #      and of the functions, established (not '~'): the work between the two snapshots; the share comparison is still
 #      printed after them.  --recent with a snapshot file is refused (exit 2, one line).
+#   3. The terminal UI in tmux (skipped without it): the status says "cumulative", R makes it
+#      "recent" with the recent titles and, the program idling, rows marked '~'; R again goes
+#      back.  A --diff of the two snapshots opens on "ran between" tables, R shows the
+#      comparison.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup viewer-recent
@@ -93,11 +97,12 @@ refreshes_at_least ()
   [ "$(refreshes "$1" | wc -l)" -ge "$2" ]
 }
 
-PH= VIEWER=
+PH= VIEWER= TM=
 cleanup ()
 {
   [ -n "$PH" ] && kill -USR1 "$PH" 2> /dev/null
   [ -n "$VIEWER" ] && kill "$VIEWER" 2> /dev/null
+  [ -n "$TM" ] && $TM kill-server > /dev/null 2>&1
   return 0
 }
 
@@ -153,6 +158,41 @@ awk 'index($0, "hottest subpaths") == 1 { g = 2; next } g == 2 { g = 1; next }
      g == 1 { print; exit }' "$W/cum.out" | grep -q " a() " ||
   { osp_fail "cumulative: a() is not on top of the subpaths"; osp_show "$W/cum.out"; }
 
+# --- 3. the key R in the terminal UI (tmux; skipped without it) --------------------------------
+TM=
+if command -v tmux > /dev/null 2>&1; then
+  unset TMUX
+  TM="tmux -L osp-viewer-recent-$$ -f /dev/null"
+  cap ()
+  {
+    $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null
+  }
+  shows ()
+  {
+    cap "$1" && grep -q -E -e "$2" "$W/$1.txt"
+  }
+  wait_for ()
+  {
+    osp_wait_until 20 shows "$1" "$2" && return 0
+    osp_fail "UI $1: the screen never showed /$2/"
+    osp_show "$W/$1.txt" "screen $1"
+    return 1
+  }
+  $TM new-session -d -s v -x 250 -y 40 -c "$W" "'$OSPVIEW' -p $PH -d 0.3 2> '$W/ui.err'" ||
+    { echo "error: tmux new-session failed"; exit 99; }
+  if wait_for live '  view #[0-9]+ .*  cumulative$' && wait_for live 'hottest subpaths'; then
+    $TM send-keys -t v R
+    wait_for recent '  view #[0-9]+ .*  recent [0-9.]+s$' &&
+      wait_for recent 'subpaths in the last [0-9.]+s' &&
+      wait_for recent '^[ >]~ +-?[0-9]+ '
+    $TM send-keys -t v R
+    wait_for back '  view #[0-9]+ .*  cumulative$' && wait_for back 'hottest subpaths'
+  fi
+  $TM kill-server > /dev/null 2>&1
+else
+  echo "note: tmux is not installed: the key R is not checked"
+fi
+
 "$OSPVIEW" -p "$PH" --save "$W/B.ospsnap" > /dev/null 2> "$W/saveB.err" ||
   { osp_fail "--save after phase B"; osp_show "$W/saveB.err"; }
 kill -USR1 "$PH"
@@ -177,6 +217,15 @@ for t in "subpaths:[+]" "functions:[ +]"; do
     { osp_fail "--diff: b() is not on top of ${t%%:*} that ran between"; osp_show "$W/diff.out"; }
 done
 grep -q "^subpaths diff (" "$W/diff.out" || osp_fail "--diff: the share comparison is gone"
+if [ -n "$TM" ]; then
+  $TM new-session -d -s v -x 150 -y 40 -c "$W" "'$OSPVIEW' --diff A.ospsnap B.ospsnap" ||
+    { echo "error: tmux new-session failed"; exit 99; }
+  if wait_for diff '^\[1 subpaths\] .*subpaths that ran between OLD and NEW'; then
+    $TM send-keys -t v R
+    wait_for diffr '^\[1 subpaths\] .*subpaths diff \('
+  fi
+  $TM kill-server > /dev/null 2>&1
+fi
 
 "$OSPVIEW" --recent "$W/A.ospsnap" -b 1 > /dev/null 2> "$W/snaprecent.err"
 rc=$?

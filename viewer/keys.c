@@ -418,8 +418,8 @@ static const struct binding bindings[] = {
   { { '+', '-' }, "+ -",
     "refresh less / more often (0.1 s to 60 s; -d sets the start)", do_delay },
   { { 'R' }, "R",
-    "recent (rates over the last seconds) or cumulative (--recent=S); "
-    "a diff of one process: what ran between, or the comparison",
+    "recent (rates over the last seconds) or cumulative; a --diff: between "
+    "or compared",
     do_recent },
   { { CTRL ('l') }, "^L", "redraw the screen", do_redraw },
   { { 's' }, "s",

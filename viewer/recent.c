@@ -127,14 +127,20 @@ recent_base (const struct recent *r, const struct view *cur)
   return base;
 }
 
-/* Seconds as "5.0s", "2m05s" (status lines are short). */
+/* Seconds as "5.0s", "2m05s", "1.2e+09s" (status lines are short; a
+   hostile view's times may be centuries apart). */
 static const char *
 span (char *buf, size_t n, double s)
 {
   if (s < 60)
     snprintf (buf, n, "%.1fs", s);
+  else if (s < 1e9)
+    {
+      unsigned long long x = (unsigned long long) s;
+      snprintf (buf, n, "%llum%02llus", x / 60, x % 60);
+    }
   else
-    snprintf (buf, n, "%dm%02ds", (int) (s / 60), (int) s % 60);
+    snprintf (buf, n, "%.3gs", s);
   return buf;
 }
 
