@@ -188,29 +188,3 @@ ospview_sort_r (void *base, size_t n, size_t size,
   if (n > 1)
     qsort_r (base, n, size, cmp, ctx);
 }
-
-int
-ospview_grow (void *pp, size_t *cap, size_t need, size_t size, size_t first)
-{
-  if (need <= *cap)
-    return 0;
-  size_t ncap = *cap ? *cap : first;
-  while (ncap < need)
-    {
-      if (ncap > SIZE_MAX / 2)
-        return -1;
-      ncap *= 2;
-    }
-  if (ncap > SIZE_MAX / size)
-    return -1;
-  /* PP points at a pointer of any object type: through memcpy, not a
-     cast to void **, which would read it as another type */
-  void *p;
-  memcpy (&p, pp, sizeof p);
-  void *np = realloc (p, ncap * size);
-  if (np == NULL)
-    return -1;
-  memcpy (pp, &np, sizeof np);
-  *cap = ncap;
-  return 0;
-}

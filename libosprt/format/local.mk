@@ -16,6 +16,8 @@ libosprt_format_libospformat_la_SOURCES = \
 	libosprt/format/errmsg.c \
 	libosprt/format/crc32.h \
 	libosprt/format/crc32.c \
+	libosprt/format/grow.h \
+	libosprt/format/grow.c \
 	libosprt/format/strtab.h \
 	libosprt/format/strtab.c \
 	libosprt/format/snapfile.h \
