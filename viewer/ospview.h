@@ -392,7 +392,8 @@ ospview_sort (void *base, size_t n, size_t size,
 /* The same for a comparator that needs more than the two elements (a sort
    key, the array its indices point into): CTX is handed to every CMP
    call, so that state travels with the sort instead of through file-level
-   globals.  The order is qsort's, tie for tie. (text.c) */
+   globals.  Stable (equal elements keep their order), so the order is the
+   same on every libc, and glibc's qsort's, tie for tie. (text.c) */
 void ospview_sort_r (void *base, size_t n, size_t size,
                      int (*cmp) (const void *, const void *, void *),
                      void *ctx);
