@@ -73,7 +73,8 @@ check_LTLIBRARIES += libosprt/tests/libosprt-check.la
 libosprt_tests_libosprt_check_la_SOURCES = $(OSPRT_SOURCES)
 libosprt_tests_libosprt_check_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
 libosprt_tests_libosprt_check_la_CFLAGS = $(OSPRT_CFLAGS)
-libosprt_tests_libosprt_check_la_LIBADD = libosprt/format/libospformat.la -lm
+libosprt_tests_libosprt_check_la_LIBADD = libosprt/format/libospformat-read.la \
+	libosprt/format/libospformat.la -lm
 
 OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
 	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist \

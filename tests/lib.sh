@@ -259,3 +259,31 @@ osp_stat ()
 {
   awk -F '\t' -v n="$2" '$1 == "stat" && $2 == n { print $3 }' "$1"
 }
+
+# osp_shm_setup PROG: what the live-view safety tests share.  Skips (77) without a writable
+# /dev/shm; sets SHM, U (the uid a segment's name carries), OSPVIEW (exit 99 if not built) and
+# P, with $P.plain and $P.osp built from progs/PROG.c at -O2 (a build failure is the test's
+# failure); bg_pids, the programs started in the background, are killed at exit.
+osp_shm_setup ()
+{
+  SHM=/dev/shm
+  U=$(id -u)
+  OSPVIEW=$abs_top_builddir/viewer/ospview
+  if [ ! -d "$SHM" ] || [ ! -w "$SHM" ]; then
+    echo "SKIP: no writable $SHM"
+    exit 77
+  fi
+  [ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
+  P=$W/prog
+  osp_compile "$P.plain" plain_cc -O2 "$OSP_TESTSRC/progs/$1.c" -o "$P.plain" ||
+    { osp_fail "plain build"; osp_done; }
+  osp_compile "$P.osp" osp_cc -O2 "$OSP_TESTSRC/progs/$1.c" -o "$P.osp" ||
+    { osp_fail "instrumented build"; osp_done; }
+  bg_pids=
+  trap osp_kill_bg EXIT
+}
+
+osp_kill_bg ()
+{
+  for osp_p in $bg_pids; do kill -9 "$osp_p" 2> /dev/null; done
+}

@@ -18,27 +18,7 @@
 osp_setup safety-attach
 osp_need_build
 
-SHM=/dev/shm
-U=$(id -u)
-OSPVIEW=$abs_top_builddir/viewer/ospview
-if [ ! -d "$SHM" ] || [ ! -w "$SHM" ]; then
-  echo "SKIP: no writable $SHM"
-  exit 77
-fi
-[ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
-
-P=$W/prog
-osp_compile "$P.plain" plain_cc -O2 "$OSP_TESTSRC/progs/attach-live.c" -o "$P.plain" ||
-  { osp_fail "plain build"; osp_done; }
-osp_compile "$P.osp" osp_cc -O2 "$OSP_TESTSRC/progs/attach-live.c" -o "$P.osp" ||
-  { osp_fail "instrumented build"; osp_done; }
-
-bg_pids=
-cleanup ()
-{
-  for p in $bg_pids; do kill -9 "$p" 2> /dev/null; done
-}
-trap cleanup EXIT
+osp_shm_setup attach-live
 
 # threads_of PID: the Threads: line's number.
 threads_of ()

@@ -29,20 +29,7 @@ osp_setup safety-shm
 osp_need_build
 trap "" PIPE # a program that ended early must not end the test on a write
 
-SHM=/dev/shm
-U=$(id -u)
-OSPVIEW=$abs_top_builddir/viewer/ospview
-if [ ! -d "$SHM" ] || [ ! -w "$SHM" ]; then
-  echo "SKIP: no writable $SHM"
-  exit 77
-fi
-[ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
-
-P=$W/prog
-osp_compile "$P.plain" plain_cc -O2 "$OSP_TESTSRC/progs/shm-safety.c" -o "$P.plain" ||
-  { osp_fail "plain build"; osp_done; }
-osp_compile "$P.osp" osp_cc -O2 "$OSP_TESTSRC/progs/shm-safety.c" -o "$P.osp" ||
-  { osp_fail "instrumented build"; osp_done; }
+osp_shm_setup shm-safety
 
 # wait_for FILE TEXT: up to 20 s for TEXT to appear in FILE.
 wait_for ()
@@ -55,13 +42,6 @@ wait_for ()
   done
   return 1
 }
-
-bg_pids=
-cleanup ()
-{
-  for p in $bg_pids; do kill -9 "$p" 2>/dev/null; done
-}
-trap cleanup EXIT
 
 # ---- 1. _exit children ----
 N=20

@@ -24,8 +24,9 @@ src=$abs_top_srcdir/libosprt
 rt=$(sed -n '/^OSPRT_SOURCES = /,/[^\\]$/p' "$src/local.mk" | tr -d '\\' | tr ' \t' '\n\n' |
      grep '\.c$' | sed "s|^libosprt/|$src/|")
 [ -n "$rt" ] || { osp_fail "no OSPRT_SOURCES in $src/local.mk"; osp_done; }
-# The view format library the runtime links (libosprt/format/local.mk's list, likewise).
-fmt=$(sed -n '/^libosprt_format_libospformat_la_SOURCES = /,/[^\\]$/p' "$src/format/local.mk" |
+# The view format library the runtime links and its reader, which t_publish links
+# (libosprt/format/local.mk's two lists, likewise).
+fmt=$(sed -n '/^libosprt_format_libospformat\(_read\)*_la_SOURCES = /,/[^\\]$/p' "$src/format/local.mk" |
       tr -d '\\' | tr ' \t' '\n\n' | grep '\.c$' | sed "s|^libosprt/|$src/|")
 [ -n "$fmt" ] || { osp_fail "no format sources in $src/format/local.mk"; osp_done; }
 rt="$rt $fmt"

@@ -319,17 +319,15 @@ chain_number (struct chains *c, const char *key, uint32_t up, const char *own)
 {
   if (c->n + 2 > c->ncap)
     {
-      size_t ncap = c->ncap ? 2 * c->ncap : 256;
-      uint32_t *u = realloc (c->up, ncap * sizeof *u);
-      if (u != NULL)
-        c->up = u;
-      char **o = u ? realloc (c->own, ncap * sizeof *o) : NULL;
-      if (o == NULL)
+      /* up and own grow alike; ncap stays the old one until both did */
+      size_t ucap = c->ncap, ocap = c->ncap;
+      if (ospview_grow (&c->up, &ucap, c->n + 2, sizeof *c->up, 256) != 0
+          || ospview_grow (&c->own, &ocap, c->n + 2, sizeof *c->own, 256)
+                 != 0)
         return 0;
-      c->own = o;
-      for (size_t i = c->ncap; i < ncap; i++)
+      for (size_t i = c->ncap; i < ocap; i++)
         c->own[i] = NULL;
-      c->ncap = ncap;
+      c->ncap = ocap;
     }
   if (2 * (c->n + 1) > c->cap)
     {

@@ -35,5 +35,6 @@ viewer_ospview_SOURCES = \
 viewer_ospview_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt \
 	-I$(top_srcdir)/libosprt/format -I$(top_srcdir)/viewer $(NCURSESW_CFLAGS)
 viewer_ospview_CFLAGS = -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes
-viewer_ospview_LDADD = libosprt/format/libospformat.la $(NCURSESW_LIBS) -lm
+viewer_ospview_LDADD = libosprt/format/libospformat-read.la libosprt/format/libospformat.la \
+	$(NCURSESW_LIBS) -lm
 EXTRA_DIST += viewer/README viewer/fuzz-view.c

@@ -501,14 +501,8 @@ static const uint32_t *
 map_ids (const struct input *in, uint64_t ids, uint32_t len, uint32_t **buf,
          size_t *cap)
 {
-  if (len > *cap)
-    {
-      uint32_t *p = realloc (*buf, len * sizeof *p);
-      if (p == NULL)
-        return NULL;
-      *buf = p;
-      *cap = len;
-    }
+  if (ospview_grow (buf, cap, len, sizeof **buf, 64) != 0)
+    return NULL;
   for (uint32_t k = 0; k < len; k++)
     (*buf)[k] = in->blockmap[in->snap.view.ids[ids + k]];
   return *buf;

@@ -43,6 +43,7 @@
 #include "osp/shm.h"
 #include "osp/snapshot.h"
 #include "osp/view.h"
+#include "grow.h"
 #include "viewparse.h"
 
 /* ---- segment.c ------------------------------------------------------- */
@@ -478,17 +479,22 @@ ospview_sort (void *base, size_t n, size_t size,
 /* The same for a comparator that needs more than the two elements (a sort
    key, the array its indices point into): CTX is handed to every CMP
    call, so that state travels with the sort instead of through file-level
-   globals.  The order is qsort's, tie for tie. (text.c) */
+   globals.  Stable (equal elements keep their order), so the order is the
+   same on every libc, and glibc's qsort's, tie for tie. (text.c) */
 void ospview_sort_r (void *base, size_t n, size_t size,
                      int (*cmp) (const void *, const void *, void *),
                      void *ctx);
 
-/* The one growth rule of the viewer's arrays: *(T **) PP, an array of
-   *CAP elements of SIZE bytes, grown to hold at least NEED, its capacity
-   doubling from FIRST.  0, or -1 out of memory or when the size would
-   overflow (the array and *CAP unchanged). (text.c) */
-int ospview_grow (void *pp, size_t *cap, size_t need, size_t size,
-                  size_t first);
+/* The one growth rule of the viewer's arrays, the view format's
+   (osp_grow, grow.h): *(T **) PP, an array of *CAP elements of SIZE
+   bytes, grown to hold at least NEED, its capacity doubling from FIRST.
+   0, or -1 out of memory or when the size would overflow (the array and
+   *CAP unchanged). */
+static inline int
+ospview_grow (void *pp, size_t *cap, size_t need, size_t size, size_t first)
+{
+  return osp_grow (pp, cap, need, size, first);
+}
 
 static inline void *
 ospview_search (const void *key, const void *base, size_t n, size_t size,

@@ -686,18 +686,12 @@ seg_read (const struct seg *s, void **buf, size_t *cap, char *err,
           seterr (err, errlen, "%s: view too big", s->path);
           return -1;
         }
-      if (*cap < l || *buf == NULL)
+      /* at least one byte, so that *buf is never NULL on success */
+      if (ospview_grow (buf, cap, l > 0 ? (size_t) l : 1, 1, 4096) != 0)
         {
-          size_t ncap = l < 4096 ? 4096 : (size_t) l;
-          void *nb = realloc (*buf, ncap);
-          if (nb == NULL)
-            {
-              seterr (err, errlen, "out of memory for a %llu-byte view",
-                      (unsigned long long) l);
-              return -1;
-            }
-          *buf = nb;
-          *cap = ncap;
+          seterr (err, errlen, "out of memory for a %llu-byte view",
+                  (unsigned long long) l);
+          return -1;
         }
       copy_racy (*buf, (const char *) s->map + f->buf_off[b], (size_t) l);
       atomic_thread_fence (memory_order_acquire);
@@ -857,19 +851,12 @@ seg_list (struct seg_info *out, int max, char *err, size_t errlen)
       seg_detach (&s);
       if (in.state == OSP_SHM_INIT)
         continue;
-      if (n == cap)
+      if (ospview_grow (&all, &cap, n + 1, sizeof *all, 16) != 0)
         {
-          size_t ncap = cap ? 2 * cap : 16;
-          struct seg_info *na = realloc (all, ncap * sizeof *na);
-          if (na == NULL)
-            {
-              free (all);
-              closedir (d);
-              seterr (err, errlen, "out of memory");
-              return -1;
-            }
-          all = na;
-          cap = ncap;
+          free (all);
+          closedir (d);
+          seterr (err, errlen, "out of memory");
+          return -1;
         }
       all[n++] = in;
     }

@@ -93,16 +93,10 @@ source_read (const struct source *s, void **buf, size_t *cap, char *err,
 {
   if (s->kind == SRC_LIVE)
     return seg_read (&s->seg, buf, cap, err, errlen);
-  if (*cap < s->snap.len)
+  if (ospview_grow (buf, cap, s->snap.len, 1, 4096) != 0)
     {
-      void *nb = realloc (*buf, s->snap.len);
-      if (nb == NULL)
-        {
-          snprintf (err, errlen, "out of memory");
-          return -1;
-        }
-      *buf = nb;
-      *cap = s->snap.len;
+      snprintf (err, errlen, "out of memory");
+      return -1;
     }
   memcpy (*buf, s->snap.view_bytes, s->snap.len);
   return (long) s->snap.len;

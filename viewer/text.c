@@ -17,7 +17,7 @@
  * And the seed of the readers' hash tables (ospview_hash_seed), which
  * keeps a hostile view from choosing names that all collide.
  */
-#define _GNU_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, getpid */
 #include "export.h"
 
 #include <float.h>
@@ -179,38 +179,88 @@ ospview_hash_seed (void)
   return seed;
 }
 
-/* glibc's qsort_r: the same algorithm as its qsort, so sorting with a
-   context gives the orders sorting through globals gave. */
+/* ---- sorting with a context (ospview.h) ----------------------------- */
+
+/* Stable, with its context handed to every comparison, and the same on
+   every libc: a merge sort.  Its order is the one stable order, which is
+   glibc's qsort's (a merge sort as well while the array fits in memory),
+   tie for tie.  Out of memory for the merge buffer, an insertion sort
+   that moves elements by rotation gives the same order more slowly. */
+
+/* The elements [lo, hi) of BASE reversed, byte by byte. */
+static void
+reverse_elems (char *base, size_t lo, size_t hi, size_t size)
+{
+  while (hi - lo > 1)
+    {
+      char *a = base + lo++ * size, *b = base + --hi * size;
+      for (size_t k = 0; k < size; k++)
+        {
+          char t = a[k];
+          a[k] = b[k];
+          b[k] = t;
+        }
+    }
+}
+
+static void
+insertion_sort (char *base, size_t n, size_t size,
+                int (*cmp) (const void *, const void *, void *), void *ctx)
+{
+  for (size_t i = 1; i < n; i++)
+    {
+      /* after every element that does not compare above it */
+      size_t lo = 0, hi = i;
+      while (lo < hi)
+        {
+          size_t mid = lo + (hi - lo) / 2;
+          if (cmp (base + i * size, base + mid * size, ctx) < 0)
+            hi = mid;
+          else
+            lo = mid + 1;
+        }
+      if (lo < i) /* [lo, i] rotated right by one */
+        {
+          reverse_elems (base, lo, i, size);
+          reverse_elems (base, lo, i + 1, size);
+        }
+    }
+}
+
+static void
+merge_sort (char *base, char *tmp, size_t n, size_t size,
+            int (*cmp) (const void *, const void *, void *), void *ctx)
+{
+  if (n < 2)
+    return;
+  size_t n1 = n / 2;
+  char *mid = base + n1 * size, *end = base + n * size;
+  merge_sort (base, tmp, n1, size, cmp, ctx);
+  merge_sort (mid, tmp, n - n1, size, cmp, ctx);
+  char *a = base, *b = mid, *out = tmp;
+  while (a < mid && b < end)
+    {
+      /* the left one on a tie: stable */
+      char **from = cmp (a, b, ctx) <= 0 ? &a : &b;
+      memcpy (out, *from, size);
+      *from += size;
+      out += size;
+    }
+  size_t left = (size_t) (mid - a);
+  memcpy (out, a, left);
+  memcpy (base, tmp, (size_t) (out - tmp) + left);
+}
+
 void
 ospview_sort_r (void *base, size_t n, size_t size,
                 int (*cmp) (const void *, const void *, void *), void *ctx)
 {
-  if (n > 1)
-    qsort_r (base, n, size, cmp, ctx);
-}
-
-int
-ospview_grow (void *pp, size_t *cap, size_t need, size_t size, size_t first)
-{
-  if (need <= *cap)
-    return 0;
-  size_t ncap = *cap ? *cap : first;
-  while (ncap < need)
-    {
-      if (ncap > SIZE_MAX / 2)
-        return -1;
-      ncap *= 2;
-    }
-  if (ncap > SIZE_MAX / size)
-    return -1;
-  /* PP points at a pointer of any object type: through memcpy, not a
-     cast to void **, which would read it as another type */
-  void *p;
-  memcpy (&p, pp, sizeof p);
-  void *np = realloc (p, ncap * size);
-  if (np == NULL)
-    return -1;
-  memcpy (pp, &np, sizeof np);
-  *cap = ncap;
-  return 0;
+  if (n < 2)
+    return;
+  char *tmp = n <= SIZE_MAX / size ? malloc (n * size) : NULL;
+  if (tmp == NULL)
+    insertion_sort (base, n, size, cmp, ctx);
+  else
+    merge_sort (base, tmp, n, size, cmp, ctx);
+  free (tmp);
 }

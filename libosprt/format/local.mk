@@ -6,9 +6,13 @@
 ## (viewparse.c, the one validation every reader uses), building one (viewbuild.c, and the
 ## section emitter the runtime's viewwrite.c shares), the CRC-32 of its sections, its string
 ## table, snapshot files and files written whole (snapfile.c), a path's blocks as steps
-## (steps.c: the text report and ospview's rows read alike).  A libtool convenience library:
-## linked into libosprt (its symbols stay hidden there, -fvisibility=hidden), ospview and the
-## tests; never installed.  Plain C11, no pthreads, no curses.
+## (steps.c: the text report and ospview's rows read alike).  Two libtool convenience
+## libraries, never installed: libospformat.la, what writing a view needs, linked into libosprt
+## (its symbols stay hidden there, -fvisibility=hidden), ospview and the tests; and
+## libospformat-read.la, the reader (viewparse.c), linked into ospview and the unit tests only:
+## the runtime never reads a view, and a convenience library is linked whole into a shared one.
+## A program that links the reader links libospformat.la after it (the reader's CRC-32).
+## Plain C11, no pthreads, no curses.
 
 noinst_LTLIBRARIES += libosprt/format/libospformat.la
 libosprt_format_libospformat_la_SOURCES = \
@@ -16,12 +20,12 @@ libosprt_format_libospformat_la_SOURCES = \
 	libosprt/format/errmsg.c \
 	libosprt/format/crc32.h \
 	libosprt/format/crc32.c \
+	libosprt/format/grow.h \
+	libosprt/format/grow.c \
 	libosprt/format/strtab.h \
 	libosprt/format/strtab.c \
 	libosprt/format/snapfile.h \
 	libosprt/format/snapfile.c \
-	libosprt/format/viewparse.h \
-	libosprt/format/viewparse.c \
 	libosprt/format/viewbuild.h \
 	libosprt/format/viewbuild.c \
 	libosprt/format/steps.h \
@@ -30,3 +34,10 @@ OSPFORMAT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt/format
 libosprt_format_libospformat_la_CPPFLAGS = $(OSPFORMAT_CPPFLAGS)
 libosprt_format_libospformat_la_CFLAGS = -std=c11 -fvisibility=hidden \
 	-Wall -Wextra -Wshadow -Wstrict-prototypes
+
+noinst_LTLIBRARIES += libosprt/format/libospformat-read.la
+libosprt_format_libospformat_read_la_SOURCES = \
+	libosprt/format/viewparse.h \
+	libosprt/format/viewparse.c
+libosprt_format_libospformat_read_la_CPPFLAGS = $(OSPFORMAT_CPPFLAGS)
+libosprt_format_libospformat_read_la_CFLAGS = $(libosprt_format_libospformat_la_CFLAGS)

@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 static uint64_t
 str_hash (const char *s)
 {
@@ -86,19 +88,10 @@ osp_strtab_intern (struct osp_strtab *t, const char *s)
       t->oom = 1;
       return 0;
     }
-  if (t->len + n > t->cap)
+  if (osp_grow (&t->buf, &t->cap, t->len + n, 1, 4096) != 0)
     {
-      size_t cap = 2 * t->cap;
-      while (cap < t->len + n)
-        cap *= 2;
-      char *buf = realloc (t->buf, cap);
-      if (buf == NULL)
-        {
-          t->oom = 1;
-          return 0;
-        }
-      t->buf = buf;
-      t->cap = cap;
+      t->oom = 1;
+      return 0;
     }
   uint32_t off = (uint32_t) t->len;
   memcpy (t->buf + off, s, n);

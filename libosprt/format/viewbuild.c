@@ -18,6 +18,7 @@
 
 #include "crc32.h"
 #include "errmsg.h"
+#include "grow.h"
 #include "strtab.h"
 
 void
@@ -47,17 +48,10 @@ push (struct vbuild *b, struct vb_array *a, size_t elem)
 {
   if (b->oom)
     return NULL;
-  if (a->n == a->cap)
+  if (osp_grow (&a->p, &a->cap, a->n + 1, elem, 64) != 0)
     {
-      size_t cap = a->cap ? 2 * a->cap : 64;
-      void *p = cap < SIZE_MAX / elem ? realloc (a->p, cap * elem) : NULL;
-      if (p == NULL)
-        {
-          b->oom = 1;
-          return NULL;
-        }
-      a->p = p;
-      a->cap = cap;
+      b->oom = 1;
+      return NULL;
     }
   return (char *) a->p + a->n++ * elem;
 }
