@@ -108,7 +108,21 @@ osp_estimate (struct osp_subpath *s, const struct osp_options *o,
       double q = blocks_seen ? (double) starts / (double) blocks_seen : 0;
       double pl = osp_length_prob (o, s->len);
       double scale = q > 0 && pl > 0 ? threshold / (q * pl) : 0;
-      if (kind == OSP_EST_SPACE_SAVING)
+      if (kind == OSP_EST_COUNTING)
+        {
+          /* Offers before the one that got the subpath in: geometric,
+             mean tau - 1; its 97.5% quantile is ln 0.025 / ln (1 -
+             1/tau), and the spread above the mean is the larger side
+             (see the header comment). */
+          double m = threshold > 1 ? threshold - 1 : 0;
+          double g = threshold > 1
+                         ? -3.6888794541139363 / osp_ln1m (1 / threshold) - m
+                         : 0;
+          double poisson = 1.96 * 1.96 * (c + m);
+          s->estimate = (c + m) * scale / threshold;
+          s->err95 = osp_sqrt (poisson + g * g) * scale / threshold;
+        }
+      else if (kind == OSP_EST_SPACE_SAVING)
         {
           double half = (double) s->error / 2;
           s->estimate = (c - half) * scale;

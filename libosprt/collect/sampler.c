@@ -679,7 +679,8 @@ osp_sampler_collect (struct osp_subpaths_part *p, const struct osp_options *o)
     }
   enum osp_est_kind kind = o->policy == HL_SPACE_SAVING
                                ? OSP_EST_SPACE_SAVING
-                               : OSP_EST_CONCISE;
+                           : o->policy == HL_COUNTING ? OSP_EST_COUNTING
+                                                       : OSP_EST_CONCISE;
   for (size_t i = 0; i < c.n; i++)
     {
       c.subs[i].blocks = c.words + (uintptr_t) c.subs[i].blocks;
