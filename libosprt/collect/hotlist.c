@@ -82,8 +82,7 @@
  *   the stream; for a subpath that is a small part of the sample this
  *   dependence is negligible - t_hotlist measures bias and coverage.)
  *
- * Counting samples (Gibbons, Matias, section 4 "Counting samples"; the
- * default).  The invariant: an entry's count is the number of offers of its
+ * Counting samples (Gibbons, Matias, section 4 "Counting samples").  The invariant: an entry's count is the number of offers of its
  * subpath since (and including) the first that passed a coin of 1/tau, for
  * the current tau, as if tau had been the threshold from the start.
  *   - an offer of a subpath in the table increments its count (no coin);

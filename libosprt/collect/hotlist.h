@@ -21,7 +21,7 @@
  *                     m x G (section 2.3, equation 1; G is its "gain", the
  *                     average count of an entry), past which more samples
  *                     narrow the intervals little and cost as much.
- *   HL_COUNTING       Gibbons-Matias counting samples (the default): a
+ *   HL_COUNTING       Gibbons-Matias counting samples: a
  *                     subpath already in the table counts every later
  *                     offer, without a coin; a new one is admitted with
  *                     probability 1/threshold.  When the bound is reached
@@ -34,7 +34,8 @@
  *                     grow with the count, so a hot entry's relative error
  *                     falls as the run goes on.  No gain limit, and
  *                     hl_admit_cut is UINT64_MAX: every offer must be seen.
- *   HL_SPACE_SAVING   Metwally et al.: a fixed number of counters (as many as
+ *   HL_SPACE_SAVING   Metwally et al. (the default: doc/ACCURACY.md,
+ *                     "Precision with run length"): a fixed number of counters (as many as
  *                     fit in the bound); an unknown subpath replaces the
  *                     entry with the smallest count and inherits it as its
  *                     error (with unequal lengths: the smallest entries are
