@@ -111,3 +111,4 @@ int main (int argc, char **argv)
   printf ("diverse %d checksum=%016llx\n", rounds, (unsigned long long) (sum ^ acc));
   return 0;
 }
+/* SPDX-License-Identifier: GPL-3.0-or-later */
