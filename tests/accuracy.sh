@@ -68,7 +68,7 @@ for p in fft heapsort; do
   done
 
   # The smallest memory bound, both policies.
-  for pol in concise spacesaving; do
+  for pol in concise spacesaving counting; do
     r=$b.tiny-$pol
     osp_exec_with "seed=1:policy=$pol:hotlist_bytes=4K:report=$r.tsv:report_format=tsv" "$r" "$b"
     [ "$osp_rc" -eq 0 ] || osp_fail "$p policy=$pol hotlist_bytes=4K exited with $osp_rc"

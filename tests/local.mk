@@ -26,6 +26,7 @@ OSP_E2E_TESTS = \
 	tests/runtime-options.sh \
 	tests/subpaths.sh \
 	tests/accuracy.sh \
+	tests/precision.sh \
 	tests/paths.sh \
 	tests/preserving.sh \
 	tests/phantom.sh \
@@ -60,6 +61,7 @@ EXTRA_DIST += \
 	tests/progs/paths-guided.c \
 	tests/progs/preserve.c \
 	tests/progs/phantom.c \
+	tests/progs/diverse.c \
 	tests/progs/barriers.c \
 	tests/progs/batch.c \
 	tests/progs/versions.c \

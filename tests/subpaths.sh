@@ -130,7 +130,7 @@ echo "hotlist_bytes=4K: peak $(osp_stat "$W/tiny.tsv" hotlist_bytes_peak), resam
 if [ "$(osp_stat "$W/tiny.tsv" policy)" = concise ] && [ "$(osp_stat "$W/tiny.tsv" resamples)" -eq 0 ]; then
   osp_fail "hotlist_bytes=4K: no resample"
 fi
-for pol in concise spacesaving; do
+for pol in concise spacesaving counting; do
   osp_exec_with "seed=2:policy=$pol:hotlist_bytes=4K:report=$W/tiny-$pol.tsv:report_format=tsv" "$W/tiny-$pol" "$p" 2000000
   [ "$osp_rc" -eq 0 ] || osp_fail "policy=$pol hotlist_bytes=4K run exited with $osp_rc"
   check_bound "$W/tiny-$pol.tsv" "policy=$pol hotlist_bytes=4K"

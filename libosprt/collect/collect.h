@@ -241,7 +241,13 @@ struct osp_stratum
   uint64_t entries;
 };
 
-enum osp_est_kind { OSP_EST_CONCISE, OSP_EST_SPACE_SAVING, OSP_EST_EXACT };
+enum osp_est_kind
+{
+  OSP_EST_CONCISE,
+  OSP_EST_SPACE_SAVING,
+  OSP_EST_EXACT,
+  OSP_EST_COUNTING
+};
 /* Fill S's estimate, err95 and share from its count/error and the run's
    statistics (see estimate.c for the formulas). */
 void osp_estimate (struct osp_subpath *s, const struct osp_options *o,

@@ -33,6 +33,30 @@
  *
  *   N +/- 1.96 * sqrt(c) * tau / (q * P(L)).
  *
+ * Counting samples (the default policy; hotlist.c) keep, for a subpath
+ * offered O times, count c = O - M, where M, the offers before the one
+ * that got it in, is Geometric(1/tau) (truncated at O; Gibbons and Matias,
+ * counting samples: after every raise the table is as if tau had been the
+ * threshold from the start).  E[M] = tau - 1, so
+ *
+ *   N = (c + tau - 1) / (q * P(L)).
+ *
+ * Two independent errors: the offers themselves (Poisson, variance about
+ * c + tau - 1) and M (variance tau (tau - 1), skewed: its 97.5% quantile
+ * is ln 0.025 / ln (1 - 1/tau), about 3.69 tau, g = that minus the mean
+ * is about 2.69 tau, and the lower side, the mean minus the 2.5%
+ * quantile, is below tau).  The interval takes the larger side of M and
+ * adds the two 95% half-widths in quadrature:
+ *
+ *   err95 = sqrt (1.96^2 (c + tau - 1) + g^2) / (q * P(L)).
+ *
+ * The first term falls as 1/sqrt(c) relative to N, the second is about
+ * 2.7 tau / c: a subpath that keeps running is measured more precisely the
+ * longer the run, down to the floor its table's threshold sets (tau grows
+ * only as fast as the counts of the entries the bound can no longer
+ * hold).  Concise samples' 1.96 sqrt(c) tau is the square root of that
+ * floor, and stays there.  (doc/ACCURACY.md has the measurements.)
+ *
  * Space-saving (tau = 1) bounds the offers between c - error and c; we
  * report the middle of that range, N = (c - error/2) / (q * P(L)), and as
  * error half its width plus the same Poisson term:
@@ -108,7 +132,21 @@ osp_estimate (struct osp_subpath *s, const struct osp_options *o,
       double q = blocks_seen ? (double) starts / (double) blocks_seen : 0;
       double pl = osp_length_prob (o, s->len);
       double scale = q > 0 && pl > 0 ? threshold / (q * pl) : 0;
-      if (kind == OSP_EST_SPACE_SAVING)
+      if (kind == OSP_EST_COUNTING)
+        {
+          /* Offers before the one that got the subpath in: geometric,
+             mean tau - 1; its 97.5% quantile is ln 0.025 / ln (1 -
+             1/tau), and the spread above the mean is the larger side
+             (see the header comment). */
+          double m = threshold > 1 ? threshold - 1 : 0;
+          double g = threshold > 1
+                         ? -3.6888794541139363 / osp_ln1m (1 / threshold) - m
+                         : 0;
+          double poisson = 1.96 * 1.96 * (c + m);
+          s->estimate = (c + m) * scale / threshold;
+          s->err95 = osp_sqrt (poisson + g * g) * scale / threshold;
+        }
+      else if (kind == OSP_EST_SPACE_SAVING)
         {
           double half = (double) s->error / 2;
           s->estimate = (c - half) * scale;

@@ -46,7 +46,7 @@
  *   reclaimed before any allocation could fail).  Everything lives inside
  *   the one block, so mem_peak <= mem_bytes holds by construction.
  *
- * Concise samples (default).  Every offer ever made is, at any moment, in
+ * Concise samples.  Every offer ever made is, at any moment, in
  * the sample independently with probability 1/tau (tau = the current
  * threshold):
  *   - an offer is admitted with probability 1/tau;
@@ -81,6 +81,29 @@
  *   estimates N, with variance about tau^2 count.  (tau itself depends on
  *   the stream; for a subpath that is a small part of the sample this
  *   dependence is negligible - t_hotlist measures bias and coverage.)
+ *
+ * Counting samples (Gibbons, Matias, section 4 "Counting samples").  The invariant: an entry's count is the number of offers of its
+ * subpath since (and including) the first that passed a coin of 1/tau, for
+ * the current tau, as if tau had been the threshold from the start.
+ *   - an offer of a subpath in the table increments its count (no coin);
+ *   - an offer of an absent one is admitted with probability 1/tau (count
+ *     1); if it does not fit, tau is raised as for concise samples (same
+ *     factor, same 1/8 of free room, same amortised cost), and at each
+ *     raise every entry's first counted offer would have passed the new
+ *     coin with probability tau/tau' (given it passed the old one); if not,
+ *     it and each following offer are taken back until one passes 1/tau':
+ *     the count drops by 1 + Geometric(1/tau') failures (O(1) per entry by
+ *     inversion), and entries that reach 0 are evicted.  The pending
+ *     subpath takes the same coin.
+ *   So for a subpath offered O times, O - count is the number of offers
+ *   before the first admitted one: geometric with mean tau - 1 (truncated
+ *   at O), and count + tau - 1 estimates O (estimate.c).  Its spread is
+ *   about tau whatever O: hot entries keep their exact counts but the few
+ *   tau offers missed before they got in, instead of keeping 1/tau of them
+ *   as concise samples do.  No gain limit (max_gain is ignored): a count
+ *   costs nothing but the look-up the offer needs anyway, and
+ *   hl_admit_cut always says UINT64_MAX, since an entry's offers cannot be
+ *   turned away before they are seen.
  *
  * Space-Saving.  On a hit the counter is incremented.  On a miss the
  * entries with the smallest counts are evicted (heap order) until the new
@@ -638,19 +661,46 @@ hl_set_tau (struct hotlist *h, double tau)
                     __ATOMIC_RELAXED);
 }
 
+/* Counting samples: how many of an entry's counted occurrences a raise
+   from tau to tau' = tau / KEEP takes back (Gibbons and Matias, counting
+   samples, the threshold raise): with probability KEEP the first counted
+   occurrence would have passed the coin at tau' too and nothing changes;
+   otherwise it is dropped, and so is each following one until one passes
+   a coin of 1/tau' - one plus a geometric number of failures, drawn by
+   inversion in O(1). */
+static uint64_t
+hl_counting_drop (struct hotlist *h, double keep, double tau2)
+{
+  if (hl_unif (h) < keep)
+    return 0;
+  double u = (double) ((hl_next (h) >> 11) + 1) * 0x1.0p-53; /* (0,1] */
+  double g = log (u) / log1p (-1 / tau2);
+  return g >= 0x1p62 ? UINT64_C (1) << 62 : 1 + (uint64_t) g;
+}
+
 /* One raise: tau' = HL_RAISE tau, each kept sample point survives with
-   probability tau / tau', which is returned. */
+   probability tau / tau', which is returned (concise); counting samples
+   take back what hl_counting_drop says, as if tau' had been the
+   threshold all along. */
 static double
 hl_raise (struct hotlist *h)
 {
   double tau2 = h->tau * HL_RAISE, keep = h->tau / tau2;
+  int counting = h->cfg.policy == HL_COUNTING;
   for (uint32_t off = h->arena_lo; off < h->top;)
     {
       struct hl_rec *r = REC (h, off);
       off += hl_size (r);
       if (r->count & HL_DEAD)
         continue;
-      uint64_t c = hl_binomial (h, r->count, keep);
+      uint64_t c;
+      if (counting)
+        {
+          uint64_t d = hl_counting_drop (h, keep, tau2);
+          c = d >= r->count ? 0 : r->count - d;
+        }
+      else
+        c = hl_binomial (h, r->count, keep);
       if (c == 0)
         hl_kill (h, r);
       else
@@ -720,7 +770,8 @@ struct hotlist *
 hl_create (const struct hl_config *c)
 {
   if (c == NULL || c->mem_bytes < HL_MIN_BYTES || c->max_len == 0
-      || (c->policy != HL_CONCISE && c->policy != HL_SPACE_SAVING)
+      || (c->policy != HL_CONCISE && c->policy != HL_SPACE_SAVING
+          && c->policy != HL_COUNTING)
       || (c->encoding != HL_ENC_SEQUENCE && c->encoding != HL_ENC_XOR
           && c->encoding != HL_ENC_ROTATION)
       || c->mem_bytes / 8 > UINT32_MAX)
@@ -757,7 +808,7 @@ hl_create (const struct hl_config *c)
   h->arena_hi = (uint32_t) total_words;
   h->fixed_bytes = (size_t) h->arena_lo * 8;
   h->cap_bytes = (size_t) (h->arena_hi - h->arena_lo) * 8;
-  if (c->max_gain)
+  if (c->max_gain && c->policy == HL_CONCISE)
     h->max_sample = (uint64_t) c->max_gain
                     * (h->cap_bytes / hl_need (h, c->max_len) + 1);
   hl_seed (h, c->seed);
@@ -803,10 +854,12 @@ hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len,
       return;
     }
   int concise = h->cfg.policy == HL_CONCISE;
+  int counting = h->cfg.policy == HL_COUNTING;
   /* The coin comes first, so a rejected offer costs O(1) whatever LEN. */
   if (concise && !hl_admits (h, passed))
     return;
-  h->st.admitted++;
+  if (!counting)
+    h->st.admitted++;
 
   uint32_t r = h->cfg.encoding == HL_ENC_ROTATION
                    ? hl_least_rotation (blocks, len) : 0;
@@ -816,9 +869,13 @@ hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len,
       struct hl_rec *x = REC (h, off);
       if (hl_same (h, x, key, blocks, len, r))
         {
+          /* Counting samples: an entry counts every later offer of its
+             subpath, without a coin. */
           x->count++;
           h->st.sample_size++;
-          if (!concise)
+          if (counting)
+            h->st.admitted++;
+          else if (!concise)
             hl_sift_down (h, x->heap);
           else
             hl_bound_sample (h);
@@ -828,7 +885,18 @@ hl_offer_locked (struct hotlist *h, const uint32_t *blocks, uint32_t len,
     }
 
   size_t need = hl_need (h, len);
-  if (concise)
+  if (counting)
+    {
+      /* A new subpath gets in with probability 1/tau (the coin after the
+         look-up: only absent subpaths flip it). */
+      if (!hl_admits (h, UINT64_MAX))
+        return;
+      h->st.admitted++;
+      if (h->cap_bytes - h->live_bytes < need && !hl_make_room (h, len))
+        return;
+      hl_insert (h, blocks, len, r, key, 1, 0, 0, 0);
+    }
+  else if (concise)
     {
       if (h->cap_bytes - h->live_bytes < need && !hl_make_room (h, len))
         return;
@@ -876,6 +944,10 @@ hl_offer_passed (struct hotlist *h, const uint32_t *blocks, uint32_t len,
 uint64_t
 hl_admit_cut (const struct hotlist *h)
 {
+  /* Counting samples must see every offer: one of an entry already in
+     the table is counted whatever the threshold. */
+  if (h->cfg.policy == HL_COUNTING)
+    return UINT64_MAX;
   return __atomic_load_n (&h->admit_cut, __ATOMIC_RELAXED);
 }
 

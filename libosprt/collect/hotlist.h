@@ -21,7 +21,21 @@
  *                     m x G (section 2.3, equation 1; G is its "gain", the
  *                     average count of an entry), past which more samples
  *                     narrow the intervals little and cost as much.
- *   HL_SPACE_SAVING   Metwally et al.: a fixed number of counters (as many as
+ *   HL_COUNTING       Gibbons-Matias counting samples: a
+ *                     subpath already in the table counts every later
+ *                     offer, without a coin; a new one is admitted with
+ *                     probability 1/threshold.  When the bound is reached
+ *                     the threshold is raised and each entry gives back the
+ *                     offers it would not have counted had the new
+ *                     threshold been in force all along (its first counted
+ *                     offer with probability 1 - old/new, then each next one
+ *                     until a 1/new coin passes).  count + threshold - 1
+ *                     estimates the offers of an entry; its error does not
+ *                     grow with the count, so a hot entry's relative error
+ *                     falls as the run goes on.  No gain limit, and
+ *                     hl_admit_cut is UINT64_MAX: every offer must be seen.
+ *   HL_SPACE_SAVING   Metwally et al. (the default: doc/ACCURACY.md,
+ *                     "Precision with run length"): a fixed number of counters (as many as
  *                     fit in the bound); an unknown subpath replaces the
  *                     entry with the smallest count and inherits it as its
  *                     error (with unequal lengths: the smallest entries are
@@ -112,7 +126,9 @@ void hl_reset (struct hotlist *h);
 
 struct hl_item
 {
-  uint64_t count;          /* kept samples (concise) or counter (space-saving) */
+  uint64_t count;          /* kept samples (concise), offers counted since
+                              admission (counting) or counter
+                              (space-saving) */
   uint64_t error;          /* space-saving over-estimation bound; 0 for concise */
   uint32_t len;
   const uint32_t *blocks;  /* valid only during the hl_foreach callback */
@@ -121,11 +137,12 @@ struct hl_item
 struct hl_stats
 {
   uint64_t offered;        /* hl_offer and hl_offer_passed calls */
-  uint64_t admitted;       /* offers that passed the threshold coin */
+  uint64_t admitted;       /* offers that passed the threshold coin
+                              (counting: or were counted by an entry) */
   uint64_t entries;        /* distinct entries now */
   uint64_t sample_size;    /* sum of counts now */
   double threshold;        /* >= 1; admission probability is 1/threshold */
-  uint64_t resamples;      /* threshold raises (concise) */
+  uint64_t resamples;      /* threshold raises (concise, counting) */
   uint64_t evictions;      /* entries removed by thinning or replacement */
   uint64_t too_long;       /* offers whose sequence could never fit */
   size_t mem_used;         /* bytes of the bound in use now */

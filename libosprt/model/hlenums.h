@@ -6,7 +6,7 @@
 #ifndef OSP_HLENUMS_H
 #define OSP_HLENUMS_H
 
-enum hl_policy { HL_CONCISE, HL_SPACE_SAVING };
+enum hl_policy { HL_CONCISE, HL_SPACE_SAVING, HL_COUNTING };
 enum hl_encoding { HL_ENC_SEQUENCE, HL_ENC_XOR, HL_ENC_ROTATION };
 
 #define HL_MIN_BYTES 4096

@@ -192,6 +192,7 @@ static const struct osp_choice bias_choices[]
 static const struct osp_choice policy_choices[]
     = { { "concise", HL_CONCISE },
         { "spacesaving", HL_SPACE_SAVING },
+        { "counting", HL_COUNTING },
         { NULL, 0 } };
 static const struct osp_choice encoding_choices[]
     = { { "sequence", HL_ENC_SEQUENCE },
@@ -287,7 +288,7 @@ static const struct osp_key keys[] = {
   POW2 ("max_length", max_length, 1024, ", at least min_length"),
   CHOICE ("length_bias", length_bias, bias_choices, OSP_BIAS_GEOMETRIC),
   BYTES ("hotlist_bytes", hotlist_bytes, HL_MIN_BYTES, 4 * GB, 64 * KB),
-  CHOICE ("policy", policy, policy_choices, HL_CONCISE),
+  CHOICE ("policy", policy, policy_choices, HL_SPACE_SAVING),
   CHOICE ("encoding", encoding, encoding_choices, HL_ENC_SEQUENCE),
   { "seed", K_U64, F (seed), 0, UINT64_MAX, 0, NULL,
     offsetof (struct osp_options, seed_set), NOFIELD, 0, "", "" },

@@ -271,10 +271,12 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                (unsigned long long) w[OSP_W_DRAWN]);
       fprintf (out,
                "  hot-list: %llu entries, sample size %llu, gain %.2f, "
-               "largest threshold %.6g, resamples %llu\n",
+               "largest threshold %.6g, resamples %llu, "
+               "evictions %llu\n",
                (unsigned long long) sp->hl.entries,
                (unsigned long long) sp->hl.sample_size, gain (sp),
-               sp->hl.threshold, (unsigned long long) sp->hl.resamples);
+               sp->hl.threshold, (unsigned long long) sp->hl.resamples,
+               (unsigned long long) sp->hl.evictions);
       fprintf (out, "  thresholds by length (%u tables):", sp->nstrata);
       for (uint32_t i = 0; i < sp->nstrata; i++)
         {

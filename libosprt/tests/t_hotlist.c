@@ -620,6 +620,86 @@ test_unbiased (int mode)
   pool_free (&p);
 }
 
+/* Counting samples: the same hot target among Zipf noise that fills the
+   bound.  count + tau - 1 estimates its offers, N, without bias; N lies
+   between count plus the 2.5% and the 97.5% quantiles of the
+   Geometric(1/tau) offers missed before it got in about 95% of the time;
+   and the error is far below concise samples' (which keep 1/tau of the
+   points).  Below the bound every count is exact. */
+static void
+test_counting (void)
+{
+  struct pool p;
+  pool_init (&p, 30000, len_2_64, 1.0, 3);
+  const uint32_t target[4] = { 0xdead, 0xbeef, 1, 2 };
+  const int seeds = 200, offers = 100000;
+  const double N = offers / 4;
+  int covered = 0;
+  double sum_est = 0, sum_abs = 0, sum_tau = 0;
+  uint64_t min_res = UINT64_MAX;
+  for (int sd = 0; sd < seeds; sd++)
+    {
+      struct hotlist *h = make_gain (65536, 64, HL_COUNTING, HL_ENC_SEQUENCE,
+                                     1000 + (uint64_t) sd, 2);
+      CHECK_EQ (hl_admit_cut (h), UINT64_MAX);
+      uint64_t s = 5000 + (uint64_t) sd;
+      for (int t = 0; t < offers; t++)
+        {
+          if (t % 4 == 0)
+            hl_offer (h, target, 4);
+          else
+            {
+              uint32_t i = zipf_pick (&p, &s);
+              hl_offer (h, p.seq[i], p.len[i]);
+            }
+        }
+      struct hl_stats st;
+      hl_get_stats (h, &st);
+      CHECK_EQ (hl_admit_cut (h), UINT64_MAX); /* every offer is seen */
+      CHECK (st.mem_peak <= st.mem_bytes);
+      if (st.resamples < min_res)
+        min_res = st.resamples;
+      struct find f = { 4, target, 0 };
+      hl_foreach (h, find_fn, &f);
+      double c = (double) f.count, tau = st.threshold;
+      double est = c + tau - 1;
+      double lo = tau > 1 ? log (0.975) / log1p (-1 / tau) : 0;
+      double hi = tau > 1 ? log (0.025) / log1p (-1 / tau) : 0;
+      sum_est += est;
+      sum_abs += fabs (est - N);
+      sum_tau += tau;
+      covered += c + floor (lo) <= N && N <= c + ceil (hi);
+      hl_destroy (h);
+    }
+  double mean = sum_est / seeds, rate = (double) covered / seeds;
+  printf ("counting: %d seeds, N = %.0f, mean count + tau - 1 = %.1f "
+          "(%+.2f%%), mean |error| %.2f%%, mean tau %.1f, >= %llu raises, "
+          "95%% interval coverage %.1f%%\n",
+          seeds, N, mean, 100 * (mean - N) / N, 100 * sum_abs / seeds / N,
+          sum_tau / seeds, (unsigned long long) min_res, 100 * rate);
+  CHECK (min_res >= 3);
+  CHECK (mean > 0.995 * N && mean < 1.005 * N);
+  CHECK (sum_abs / seeds / N < 0.01); /* concise: ~6% here */
+  CHECK (rate >= 0.90 && rate <= 0.99);
+
+  /* Below the bound: tau stays 1 and every count is the exact number of
+     offers. */
+  struct hotlist *h = make (65536, 64, HL_COUNTING, HL_ENC_SEQUENCE, 9);
+  uint32_t a[2] = { 1, 2 }, b[3] = { 3, 4, 5 };
+  for (int t = 0; t < 3000; t++)
+    hl_offer (h, t % 3 ? a : b, t % 3 ? 2 : 3);
+  struct find fa = { 2, a, 0 }, fb = { 3, b, 0 };
+  hl_foreach (h, find_fn, &fa);
+  hl_foreach (h, find_fn, &fb);
+  CHECK_EQ (fa.count, 2000);
+  CHECK_EQ (fb.count, 1000);
+  struct hl_stats st;
+  hl_get_stats (h, &st);
+  CHECK (st.threshold == 1);
+  hl_destroy (h);
+  pool_free (&p);
+}
+
 /* The gain limit counts entries when the table holds more of them than
    m, the records of max_len that fit (a table of several lengths): 64 KiB
    holds about 220 records of 64 ids, but a thousand of 4. */
@@ -1000,6 +1080,7 @@ main (int argc, char **argv)
   test_unbiased (1);
   test_unbiased (2);
   test_gain_entries ();
+  test_counting ();
   test_space_saving ();
   test_encodings ();
   test_threads ();

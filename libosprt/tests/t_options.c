@@ -56,7 +56,7 @@ test_defaults (void)
   CHECK_EQ (o.max_length, 1024);
   CHECK (o.length_bias == OSP_BIAS_GEOMETRIC);
   CHECK_EQ (o.hotlist_bytes, 65536);
-  CHECK (o.policy == HL_CONCISE);
+  CHECK (o.policy == HL_SPACE_SAVING);
   CHECK (o.encoding == HL_ENC_SEQUENCE);
   CHECK_EQ (o.seed_set, 0);
   CHECK_EQ (o.exact_max, 32);
