@@ -538,6 +538,15 @@ estimate_rows (struct osp_forest_profile *f)
   for (uint32_t r = 0; r < f->nrows; r++)
     {
       struct osp_forest_row *row = &f->rows[r];
+      /* Every occurrence of a child's n-gram is one of its parent's
+         prefix, so a child never ran more often than its parent; it was
+         counted more when the prefix fell into a burst's context items
+         (counted only from offset W on) or was pruned by the memory
+         bound.  The child is cut to its parent (rows come parents
+         first), the side the truth lies on. */
+      if (row->parent != UINT32_MAX
+          && row->count > f->rows[row->parent].count)
+        row->count = f->rows[row->parent].count;
       row->estimate = (double) row->count * f->scale;
       if (m_max)
         {
