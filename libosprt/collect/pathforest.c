@@ -543,8 +543,9 @@ estimate_rows (struct osp_forest_profile *f)
          counted more when the prefix fell into a burst's context items
          (counted only from offset W on) or was pruned by the memory
          bound.  The child is cut to its parent (rows come parents
-         first), the side the truth lies on. */
-      if (row->parent != UINT32_MAX
+         first), the side the truth lies on - but under a connector (a
+         count of 0: lost, CONTRACTS.md), which says nothing. */
+      if (row->parent != UINT32_MAX && f->rows[row->parent].count > 0
           && row->count > f->rows[row->parent].count)
         row->count = f->rows[row->parent].count;
       row->estimate = (double) row->count * f->scale;
