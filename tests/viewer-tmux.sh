@@ -309,7 +309,7 @@ if wait_for filter 'hottest Ball-Larus paths \([0-9]+ of [0-9]+ matching "mix\(\
   keys 1
   wait_for filter1 'hottest subpaths \([0-9]+ of [0-9]+ matching "mix\(\)"'
   keys Escape
-  wait_for unfiltered '^\[1 subpaths\] .*hottest subpaths \([0-9]+ of [0-9]+\)  sort'
+  wait_for unfiltered '^\[1 subpaths\] .*hottest subpaths \([0-9]+ of [0-9]+\)(, [^|]*)?  sort'
 fi
 
 # --- 6. help -------------------------------------------------------------------------------------

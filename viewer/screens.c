@@ -482,33 +482,47 @@ emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
   struct rsort rs = { key, o->reverse, NULL };
   if (rs.key != SORT_RANK || rs.rev || any_few)
     ospview_sort_r (c, m, sizeof *c, cand_cmp, &rs);
-  /* Folded rows follow their head when it is open, in the sort's order,
-     and are left out when it is closed: a list per head (by index; the
-     folding builders give every candidate index < n). */
-  size_t *first = NULL, *next = NULL;
+  /* A fold shows where its first member sorts (the hottest part of it
+     stays on top), as its head's row, then - when the head is open - its
+     folded rows in the sort's order; closed, they are left out.  A list
+     per head (by index: the folding builders give every candidate an
+     index < n). */
+  size_t *first = NULL, *next = NULL, *pos = NULL;
   if (any_fold && rc == 0)
     {
       first = malloc ((n ? n : 1) * sizeof *first);
       next = malloc ((m ? m : 1) * sizeof *next);
-      if (first == NULL || next == NULL)
+      pos = malloc ((n ? n : 1) * sizeof *pos);
+      if (first == NULL || next == NULL || pos == NULL)
         rc = -1;
       else
         {
           for (size_t i = 0; i < n; i++)
-            first[i] = SIZE_MAX;
+            first[i] = pos[i] = SIZE_MAX;
           for (size_t i = m; i-- > 0;)
-            if (c[i].head != c[i].index)
-              {
-                next[i] = first[c[i].head];
-                first[c[i].head] = i;
-              }
+            {
+              pos[c[i].index] = i;
+              if (c[i].head != c[i].index)
+                {
+                  next[i] = first[c[i].head];
+                  first[c[i].head] = i;
+                }
+            }
         }
     }
   for (size_t i = 0; i < m; i++)
     {
-      if (first != NULL && c[i].head != c[i].index)
-        continue; /* with its head */
-      size_t j = i;
+      size_t h = i; /* the row to show here: the fold's head */
+      if (first != NULL)
+        {
+          uint64_t hi = c[i].head;
+          if (hi != c[i].index && c[pos[hi]].text == NULL)
+            continue; /* its fold was shown already */
+          h = pos[hi];
+          if (c[h].text == NULL)
+            continue;
+        }
+      size_t j = h;
       while (j != SIZE_MAX)
         {
           if (rc == 0 && !(o->top && t->n >= o->top))
@@ -521,24 +535,37 @@ emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
                 {
                   r->key = c[j].key;
                   r->index = c[j].index;
-                  r->depth = j != i;
-                  r->has_children = j == i && first != NULL
+                  r->depth = j != h;
+                  r->has_children = j == h && first != NULL
                                     && first[c[j].index] != SIZE_MAX;
                   r->expanded = r->has_children && c[j].open;
                 }
             }
+          else
+            {
+              free (c[j].text);
+              c[j].text = NULL;
+            }
           if (first == NULL)
             break;
-          if (j == i)
-            j = c[i].open ? first[c[i].index] : SIZE_MAX;
+          if (j == h)
+            j = c[h].open ? first[c[h].index] : SIZE_MAX;
           else
             j = next[j];
         }
+      if (first != NULL)
+        for (size_t k = first[c[h].index]; k != SIZE_MAX; k = next[k])
+          {
+            /* a closed fold's rows: done too */
+            free (c[k].text);
+            c[k].text = NULL;
+          }
     }
   for (size_t i = 0; i < m; i++)
     free (c[i].text);
   free (first);
   free (next);
+  free (pos);
   free (c);
   return rc;
 }
@@ -774,15 +801,13 @@ build_subpaths (struct scr_table *t, const struct view *v,
     {
       char *title = t->title;
       t->title = NULL;
-      char fold[96] = "", few[96] = "";
+      char fold[64] = "", few[64] = "";
       if (nfolded)
-        snprintf (fold, sizeof fold,
-                  "%zu folded under longer ones that ran as often", nfolded);
+        snprintf (fold, sizeof fold, ", %zu folded", nfolded);
       if (nfew)
-        snprintf (few, sizeof few,
-                  "%zu with too few samples to rank (rank -) last", nfew);
-      rc = set_str (&t->title, "%s: %s%s%s", title, fold,
-                    nfolded && nfew ? ", " : "", few);
+        snprintf (few, sizeof few, ", %zu with too few samples (rank -)",
+                  nfew);
+      rc = set_str (&t->title, "%s%s%s", title, fold, few);
       free (title);
     }
   return rc;
