@@ -237,19 +237,58 @@ run_key (const struct view *v, uint64_t seed, uint64_t ids, uint32_t len)
 /* Consecutive blocks of one function whose lines continue each other are
    one step "file:first-last"; the function's name is shown when it
    changes: the runtime's text report's rule (libosprt/format/steps.h) on
-   the view's data.  Two things make a row shorter than the report's:
-   the file is its base name (the detail pane names the whole path), and
-   a step ends where its first block comes again (a loop's next
-   iteration, a recursive call), so that repeated passes are counted
-   instead of melted into one: a length-8 subpath of a one-line recursive
-   function reads "fib() prog.c:3 x4", not "fib() prog.c:3" like its
-   length-2, 4 and 16 relatives. */
+   the view's data.  Three things make a row shorter than the report's:
+   the file is its base name (the detail pane names the whole path); a
+   step ends where its first block comes again (a loop's next iteration, a
+   recursive call), so that passes are counted instead of melted into one;
+   and a run of equal steps, or of equal cycles of up to CYCLE_MAX steps
+   (a loop body that spans lines with a gap), is written once with its
+   number of passes: "fib() prog.c:3 x4", "(loop() a.c:3 -> a.c:5-6) x8".
+   A length-8 subpath of a one-line recursive function so no longer reads
+   like its length-2, 4 and 16 relatives. */
+
+#define CYCLE_MAX 4
 
 static const char *
 base_name (const char *file)
 {
   const char *s = strrchr (file, '/');
   return s && s[1] ? s + 1 : file;
+}
+
+static int
+step_eq (const struct osp_step *a, const struct osp_step *b)
+{
+  return a->fi == b->fi && a->first == b->first && a->last == b->last;
+}
+
+/* The group starting at step I of the N at ST: *PERIOD steps repeated
+   *REPS times (the period that covers the most, the shortest of equals;
+   1 x 1 when nothing repeats). */
+static void
+group_at (const struct osp_step *st, size_t n, size_t i, size_t *period,
+          size_t *reps)
+{
+  *period = 1;
+  *reps = 1;
+  for (size_t p = 1; p <= CYCLE_MAX && i + 2 * p <= n; p++)
+    {
+      size_t r = 1;
+      while (i + (r + 1) * p <= n)
+        {
+          size_t k = 0;
+          while (k < p && step_eq (&st[i + k], &st[i + r * p + k]))
+            k++;
+          if (k < p)
+            break;
+          r++;
+        }
+      if (r > 1 && p * r > *period * *reps)
+        {
+          *period = p;
+          *reps = r;
+        }
+    }
 }
 
 static void
@@ -267,8 +306,6 @@ put_step (struct sb *b, const struct view *v, const struct osp_step *st,
     sb_printf (b, "%s:%u", file, st->first);
   else
     sb_printf (b, "%s:%u-%u", file, st->first, st->last);
-  if (st->id > 1) /* its passes (compacted: see put_path) */
-    sb_printf (b, " x%u", st->id);
 }
 
 static void
@@ -290,36 +327,41 @@ put_path (struct sb *b, const struct view *v, uint64_t ids, uint32_t len,
         n = osp_steps_add (steps, n, bl->fn, bl->first_line, bl->last_line,
                            id);
     }
-  /* Equal consecutive steps become one; its id field, no longer needed
-     (every block of a view has a function), holds the passes. */
-  size_t m = 0;
-  for (size_t i = 0; i < n; i++)
-    {
-      if (m > 0 && steps[m - 1].fi == steps[i].fi
-          && steps[m - 1].first == steps[i].first
-          && steps[m - 1].last == steps[i].last)
-        steps[m - 1].id++;
-      else
-        {
-          steps[m] = steps[i];
-          steps[m++].id = 1;
-        }
-    }
-  n = m;
+  /* The groups are shortened like the report's steps ("... (K steps
+     omitted) ..."): count them first. */
+  size_t ngroups = 0, per, reps;
+  for (size_t i = 0; i < n; i += per * reps, ngroups++)
+    group_at (steps, n, i, &per, &reps);
   uint32_t shown = UINT32_MAX;
-  for (size_t i = 0; i < n; i++)
+  size_t i = 0;
+  for (size_t g = 0; g < ngroups; g++)
     {
-      size_t skip = full ? 0 : osp_steps_omitted (n, i);
+      size_t skip = full ? 0 : osp_steps_omitted (ngroups, g);
       if (skip > 0)
         {
           sb_printf (b, " -> ... (%zu steps omitted) ...", skip);
-          i += skip - 1;
+          for (size_t k = 0; k < skip; k++, i += per * reps)
+            group_at (steps, n, i, &per, &reps);
+          g += skip - 1;
           shown = UINT32_MAX; /* name the function again after it */
           continue;
         }
-      if (i)
+      group_at (steps, n, i, &per, &reps);
+      if (g)
         sb_puts (b, " -> ");
-      put_step (b, v, &steps[i], &shown);
+      if (per > 1)
+        sb_puts (b, "(");
+      for (size_t k = 0; k < per; k++)
+        {
+          if (k)
+            sb_puts (b, " -> ");
+          put_step (b, v, &steps[i + k], &shown);
+        }
+      if (per > 1)
+        sb_puts (b, ")");
+      if (reps > 1)
+        sb_printf (b, " x%zu", reps);
+      i += per * reps;
     }
 }
 
@@ -599,9 +641,9 @@ free_cands (struct cand *c, size_t n)
  * A subpath contained in a longer one that ran as often says nothing the
  * longer one does not: in a loop or a recursion the lengths 2, 4, 8 ... of
  * one cycle fill the screen with rows of one estimate.  So a subpath is
- * folded under a subpath of twice its length that contains it when their
- * estimates agree within their intervals (|N - N'| <= err95 + err95', the
- * intervals overlap; or within 1%, which exact counts need: a loop's last
+ * folded under a subpath of twice its length that contains it when the
+ * longer one's estimate lies within the shorter one's interval
+ * (|N - N'| <= err95; or within 1%, which exact counts need: a loop's last
  * iteration makes the shorter one's count a little higher), and never a
  * ranked row under one too uncertain to rank.  Chains fold to their
  * longest member, the head, whose row shows "[+] " (Enter opens it: the
@@ -621,13 +663,15 @@ ids_hash (const struct view *v, uint64_t ids, uint32_t len)
   return h;
 }
 
+/* Whether T (containing S) ran as often as S: T's estimate within S's
+   interval, or within 1% (exact counts). */
 static int
 same_run (const struct osp_vsubpath *s, const struct osp_vsubpath *t)
 {
   double d = s->estimate > t->estimate ? s->estimate - t->estimate
                                        : t->estimate - s->estimate;
   double big = s->estimate > t->estimate ? s->estimate : t->estimate;
-  return d <= s->err95 + t->err95 || d <= 0.01 * big;
+  return d <= s->err95 || d <= 0.01 * big;
 }
 
 static int
@@ -805,8 +849,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
       if (nfolded)
         snprintf (fold, sizeof fold, ", %zu folded", nfolded);
       if (nfew)
-        snprintf (few, sizeof few, ", %zu with too few samples (rank -)",
-                  nfew);
+        snprintf (few, sizeof few, ", %zu unranked", nfew);
       rc = set_str (&t->title, "%s%s%s", title, fold, few);
       free (title);
     }
