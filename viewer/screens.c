@@ -879,6 +879,7 @@ build_paths (struct scr_table *t, const struct view *v,
              != 0)
     return -1;
   struct cand *c = calloc (v->npaths ? v->npaths : 1, sizeof *c);
+  size_t nfew = 0;
   if (c == NULL)
     return -1;
   for (uint64_t i = 0; i < v->npaths; i++)
@@ -897,7 +898,15 @@ build_paths (struct scr_table *t, const struct view *v,
         snprintf (num, sizeof num, "%llu", (unsigned long long) p->samples);
       else
         ospview_num (num, sizeof num, p->estimate, 0);
-      sb_printf (&b, "%5u %14s %12s %7s %8u %5u  ", p->rank, num, err,
+      /* sampled (counter) rows with an interval wider than the estimate
+         are not ranked, as the subpaths' (shares.c) */
+      c[i].few = (unsigned char) (!exact && !timer
+                                  && p->err95 > p->estimate);
+      nfew += c[i].few;
+      char rank[16] = "-";
+      if (!c[i].few)
+        snprintf (rank, sizeof rank, "%u", p->rank);
+      sb_printf (&b, "%5s %14s %12s %7s %8u %5u  ", rank, num, err,
                  PCT (p->share), p->branches, p->len);
       put_path (&b, v, p->ids, p->len, o->full_paths, steps);
       c[i].index = c[i].head = i;
@@ -917,6 +926,13 @@ build_paths (struct scr_table *t, const struct view *v,
                  &matched);
   if (rc == 0)
     rc = set_title (t, "hottest Ball-Larus paths", o, matched);
+  if (rc == 0 && nfew)
+    {
+      char *title = t->title;
+      t->title = NULL;
+      rc = set_str (&t->title, "%s, %zu unranked", title, nfew);
+      free (title);
+    }
   return rc;
 }
 
@@ -1013,6 +1029,10 @@ struct fnode
   char *text;           /* the numbers and the path, without the tree */
   uint64_t key;
   double num;
+  /* as shown: a child never above its parent (a view of an older writer
+     may have one: pathforest.c's cut), but under a connector (count 0) */
+  uint64_t count;
+  double estimate, share;
   uint32_t first, n;    /* its children in KIDS[first, first + n) */
   unsigned char keep, open;
 };
@@ -1091,9 +1111,20 @@ forest_nodes (struct forest *F, uint64_t *matched)
         return -1;
       uint64_t pk = f->parent == OSP_VIEW_NO_PARENT ? 3 : nd[f->parent].key;
       nd[i].key = mix (mix (pk, view_fn (v, f->fn)->id), f->id);
-      nd[i].num = o->sort == SORT_SHARE ? f->share
-                  : F->burst           ? f->estimate
-                                       : (double) f->count;
+      nd[i].count = f->count;
+      nd[i].estimate = f->estimate;
+      nd[i].share = f->share;
+      /* parents come first (viewparse.c checks it) */
+      if (f->parent != OSP_VIEW_NO_PARENT && nd[f->parent].count > 0
+          && nd[i].count > nd[f->parent].count)
+        {
+          nd[i].count = nd[f->parent].count;
+          nd[i].estimate = nd[f->parent].estimate;
+          nd[i].share = 1.0;
+        }
+      nd[i].num = o->sort == SORT_SHARE ? nd[i].share
+                  : F->burst           ? nd[i].estimate
+                                       : (double) nd[i].count;
       nd[i].keep
           = (unsigned char) path_matches (v, f->ids, f->len, o, F->steps);
       *matched += nd[i].keep;
@@ -1198,13 +1229,13 @@ forest_row (struct scr_table *t, const struct forest *F, uint32_t kid,
   char num[40], err[40] = "";
   if (F->burst)
     {
-      snprintf (num, sizeof num, "%s", NUM (f->estimate, 0));
+      snprintf (num, sizeof num, "%s", NUM (nk->estimate, 0));
       snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
     }
   else
-    snprintf (num, sizeof num, "%llu", (unsigned long long) f->count);
+    snprintf (num, sizeof num, "%llu", (unsigned long long) nk->count);
   int kidopen = nk->n > 0 && (nk->open || F->filtering);
-  sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (f->share));
+  sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (nk->share));
   if (depth > DRAW_DEPTH)
     sb_printf (&b, "+%u", depth - DRAW_DEPTH);
   sb_printf (&b, "%s%s%s", pre,
