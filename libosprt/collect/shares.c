@@ -38,6 +38,8 @@ osp_subpath_few (const struct osp_subpath *s)
 void
 osp_subpaths_settle (struct osp_subpath *subs, size_t n, uint64_t blocks_seen)
 {
+  if (n == 0) /* (subs may be NULL then) */
+    return;
   /* class sums by exponent: lengths are powers of two 2..2^16 */
   double sum[32];
   memset (sum, 0, sizeof sum);
