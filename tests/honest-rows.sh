@@ -89,7 +89,8 @@ awk '
 
 # --- 3. the forest -------------------------------------------------------------------------------
 # (progs/forest-loops.c: its n-grams continue their prefixes almost always, so a child counted
-# from a burst's first counted item, its prefix being context, came out above its parent)
+# from a burst's first counted item, its prefix being context, came out above its parent; now the
+# parent is raised)
 (cd "$W" && osp_compile "$W/fl" osp_cc -O2 "$OSP_TESTSRC/progs/forest-loops.c" -o fl) ||
   { echo "error: cannot build progs/forest-loops.c"; exit 99; }
 for seed in 1 2 3; do
