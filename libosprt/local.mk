@@ -33,6 +33,7 @@ OSPRT_SOURCES = \
 	libosprt/collect/sampler.c \
 	libosprt/collect/subexact.c \
 	libosprt/collect/estimate.c \
+	libosprt/collect/shares.c \
 	libosprt/collect/pathsample.c \
 	libosprt/collect/pathprof.c \
 	libosprt/collect/forest.h \

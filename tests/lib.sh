@@ -217,7 +217,7 @@ osp_check_report ()
       next
     }
     $1 == "subpath" {
-      if (NF != 8 || !num($2) || !num($3) || !dec($4) || !dec($5) || !num($6)) bad("bad subpath row")
+      if (NF != 8 || !(num($2) || $2 == "-") || !num($3) || !dec($4) || !dec($5) || !num($6)) bad("bad subpath row")
       next
     }
     $1 == "edge" {

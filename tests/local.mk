@@ -34,6 +34,7 @@ OSP_E2E_TESTS = \
 	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
+	tests/honest-rows.sh \
 	tests/publish.sh \
 	tests/safety-privileges.sh \
 	tests/safety-fds.sh \
@@ -70,6 +71,7 @@ EXTRA_DIST += \
 	tests/progs/single-path.c \
 	tests/progs/forest-loops.c \
 	tests/progs/forest-random.c \
+	tests/progs/fold-recursion.c \
 	tests/progs/publish-live.c \
 	tests/progs/safety-work.c \
 	tests/progs/safety-fds.c \

@@ -27,7 +27,8 @@ hot_lo=$(grep -n '/\* HOT-BEGIN \*/' "$src" | cut -d: -f1)
 hot_hi=$(grep -n '/\* HOT-END \*/' "$src" | cut -d: -f1)
 
 # check_subpath_report FILE: the tsv form of the subpath modes (doc/CONTRACTS.md): header, row
-# kinds in order, field counts, numbers, ranks 1..n, every block of a subpath row has a block row.
+# kinds in order, field counts, numbers, ranks 1..n then "-" (too few samples to rank), every
+# block of a subpath row has a block row.
 check_subpath_report ()
 {
   awk -F '\t' '
@@ -41,7 +42,10 @@ check_subpath_report ()
     $1 == "function" { if (NF != 7 || !num($2) || !num($5)) bad("bad function row"); fn[$2] = 1; next }
     $1 == "block" { if (NF != 8 || !num($2) || !num($3) || !(($2) in fn)) bad("bad block row"); blk[$2 ":" $3] = 1; next }
     $1 == "subpath" {
-      if (NF != 8 || $2 != ++rank || !num($3) || !dec($4) || !dec($5) || !num($6) || $7 !~ /^[0-9.e+-]+$/) { bad("bad subpath row"); next }
+      # ranks 1..n, then the rows too few samples to rank: rank "-" (shares.c)
+      if ($2 == "-") unranked = 1
+      else if (unranked || $2 != ++rank) { bad("rank out of order"); next }
+      if (NF != 8 || !num($3) || !dec($4) || !dec($5) || !num($6) || $7 !~ /^[0-9.e+-]+$/) { bad("bad subpath row"); next }
       n = split($8, b, ",")
       if (n != $3) bad("length " $3 " but " n " blocks")
       for (i = 1; i <= n; i++) if (!(b[i] in blk)) bad("block " b[i] " has no block row")

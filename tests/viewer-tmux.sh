@@ -155,7 +155,8 @@ sub_path ()
       if (!match($0, ENVIRON["RE"])) next
       split(substr($0, 2), f, " ")
       if ((ENVIRON["R"] == "sel" && substr($0, 1, 1) == ">") || f[1] == ENVIRON["R"]) {
-        print substr($0, RLENGTH + 1); exit
+        p = substr($0, RLENGTH + 1); sub(/^(\[[-+]\] |  - )/, "", p)  # a fold mark
+        print p; exit
       }
     }' "$1"
 }
@@ -165,7 +166,8 @@ sub_estimate ()
 {
   P=$2 RE=$SUBROW awk '{
       if (!match($0, ENVIRON["RE"])) next
-      if (substr($0, RLENGTH + 1) == ENVIRON["P"]) { split(substr($0, 2), f, " "); print f[2]; exit }
+      p = substr($0, RLENGTH + 1); sub(/^(\[[-+]\] |  - )/, "", p)
+      if (p == ENVIRON["P"]) { split(substr($0, 2), f, " "); print f[2]; exit }
     }' "$1"
 }
 
@@ -307,7 +309,7 @@ if wait_for filter 'hottest Ball-Larus paths \([0-9]+ of [0-9]+ matching "mix\(\
   keys 1
   wait_for filter1 'hottest subpaths \([0-9]+ of [0-9]+ matching "mix\(\)"'
   keys Escape
-  wait_for unfiltered '^\[1 subpaths\] .*hottest subpaths \([0-9]+ of [0-9]+\)  sort'
+  wait_for unfiltered '^\[1 subpaths\] .*hottest subpaths \([0-9]+ of [0-9]+\)(, [^|]*)?  sort'
 fi
 
 # --- 6. help -------------------------------------------------------------------------------------

@@ -176,12 +176,15 @@ static void
 do_enter (struct tui *t, int ch)
 {
   (void) ch;
-  if (t->screen != SCR_FOREST || t->prov)
+  struct tui_cursor *c = cur (t);
+  /* the subpaths screen: Enter opens a fold (screens.c), else the detail */
+  int fold = t->screen == SCR_SUBPATHS && !t->prov && t->table.n > 0
+             && t->table.rows[c->sel].has_children;
+  if ((t->screen != SCR_FOREST && !fold) || t->prov)
     {
       toggle_detail (t);
       return;
     }
-  struct tui_cursor *c = cur (t);
   if (t->table.n == 0)
     return;
   const struct scr_row *r = &t->table.rows[c->sel];

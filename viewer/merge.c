@@ -30,7 +30,10 @@
  *                     plus, for every input i that lacks the row, a bound
  *                     B_i on what it may have hidden there (below);
  *   share             recomputed from the merged totals as the runtime
- *                     defines it: subpaths estimate / sum of blocks_seen;
+ *                     defines it (libosprt/collect/shares.c): subpaths
+ *                     estimate / the larger of the run's subpaths of its
+ *                     length (sum of blocks_seen - inputs x (L - 1)) and
+ *                     the sum of the estimates of that length;
  *                     paths estimate / sum over inputs of path_samples x
  *                     path_scale + path_counted (the estimated path ends,
  *                     which is what the runtime divides by); forest nodes estimate /
@@ -662,6 +665,12 @@ rank_cmp (const void *a, const void *b, void *ctx)
   const struct merge *m = rs->m;
   const struct mrow *x = &m->sec[rs->s].r[*(const uint32_t *) a];
   const struct mrow *y = &m->sec[rs->s].r[*(const uint32_t *) b];
+  /* a subpath whose interval is wider than its estimate is not ranked:
+     after every one that is (shares.c) */
+  int fx = rs->s == SEC_SUB && x->err > x->est;
+  int fy = rs->s == SEC_SUB && y->err > y->est;
+  if (fx != fy)
+    return fx ? 1 : -1;
   if (rs->s != SEC_FOREST && low_end (x) != low_end (y))
     return low_end (x) < low_end (y) ? 1 : -1;
   if (x->est != y->est)
@@ -956,6 +965,13 @@ ratio (double a, double b)
   return b > 0 ? ospview_sat (a / b) : 0;
 }
 
+/* A subpath length's class: its highest bit (0..31; 32 for 0). */
+static unsigned
+len_class (uint32_t len)
+{
+  return len ? 31u - (unsigned) __builtin_clz (len) : 32u;
+}
+
 static void
 write_structure (struct vbuild *b, const struct merge *m)
 {
@@ -1039,15 +1055,27 @@ write_rows (struct vbuild *b, struct merge *m, uint32_t *order[NSEC])
           forest_total + denominator (&m->in[i].snap.view, SEC_FOREST));
     }
   struct rows *rs = &m->sec[SEC_SUB];
+  /* each length class's shares: of its windows, or of its estimates'
+     sum when that is larger (the runtime's rule, shares.c) */
+  double class_sum[33] = { 0 };
+  for (size_t k = 0; k < rs->n; k++)
+    {
+      unsigned c = len_class (rs->r[k].len);
+      class_sum[c] = ospview_sat (class_sum[c] + rs->r[k].est);
+    }
   for (size_t k = 0; k < rs->n; k++)
     {
       const struct mrow *r = &rs->r[order[SEC_SUB][k]];
+      double cut = (double) m->n * ((double) r->len - 1);
+      double windows = (double) blocks_seen > cut
+                           ? (double) blocks_seen - cut : 0;
+      double sum = class_sum[len_class (r->len)];
+      double of = windows > sum ? windows : sum;
       struct osp_vsubpath s = { .ids = vb_ids (b, m->mids + r->ids, r->len),
                                 .len = r->len, .rank = (uint32_t) k + 1,
                                 .count = r->count, .estimate = r->est,
                                 .err95 = r->err,
-                                .share = ratio (r->est,
-                                                (double) blocks_seen) };
+                                .share = ratio (r->est, of) };
       vb_subpath (b, &s);
     }
   rs = &m->sec[SEC_PATH];

@@ -232,12 +232,64 @@ run_key (const struct view *v, uint64_t seed, uint64_t ids, uint32_t len)
   return h;
 }
 
-/* ---- paths as text (the runtime's text report form) ------------------ */
+/* ---- paths as text (the runtime's text report form, compacted) ------- */
 
 /* Consecutive blocks of one function whose lines continue each other are
    one step "file:first-last"; the function's name is shown when it
    changes: the runtime's text report's rule (libosprt/format/steps.h) on
-   the view's data. */
+   the view's data.  Three things make a row shorter than the report's:
+   the file is its base name (the detail pane names the whole path); a
+   step ends where its first block comes again (a loop's next iteration, a
+   recursive call), so that passes are counted instead of melted into one;
+   and a run of equal steps, or of equal cycles of up to CYCLE_MAX steps
+   (a loop body that spans lines with a gap), is written once with its
+   number of passes: "fib() prog.c:3 x4", "(loop() a.c:3 -> a.c:5-6) x8".
+   A length-8 subpath of a one-line recursive function so no longer reads
+   like its length-2, 4 and 16 relatives. */
+
+#define CYCLE_MAX 4
+
+static const char *
+base_name (const char *file)
+{
+  const char *s = strrchr (file, '/');
+  return s && s[1] ? s + 1 : file;
+}
+
+static int
+step_eq (const struct osp_step *a, const struct osp_step *b)
+{
+  return a->fi == b->fi && a->first == b->first && a->last == b->last;
+}
+
+/* The group starting at step I of the N at ST: *PERIOD steps repeated
+   *REPS times (the period that covers the most, the shortest of equals;
+   1 x 1 when nothing repeats). */
+static void
+group_at (const struct osp_step *st, size_t n, size_t i, size_t *period,
+          size_t *reps)
+{
+  *period = 1;
+  *reps = 1;
+  for (size_t p = 1; p <= CYCLE_MAX && i + 2 * p <= n; p++)
+    {
+      size_t r = 1;
+      while (i + (r + 1) * p <= n)
+        {
+          size_t k = 0;
+          while (k < p && step_eq (&st[i + k], &st[i + r * p + k]))
+            k++;
+          if (k < p)
+            break;
+          r++;
+        }
+      if (r > 1 && p * r > *period * *reps)
+        {
+          *period = p;
+          *reps = r;
+        }
+    }
+}
 
 static void
 put_step (struct sb *b, const struct view *v, const struct osp_step *st,
@@ -247,7 +299,7 @@ put_step (struct sb *b, const struct view *v, const struct osp_step *st,
   if (st->fi != *shown)
     sb_printf (b, "%s() ", view_str (v, f->name));
   *shown = st->fi;
-  const char *file = view_str (v, f->file);
+  const char *file = base_name (view_str (v, f->file));
   if (st->first == 0)
     sb_puts (b, file);
   else if (st->last == st->first)
@@ -264,23 +316,52 @@ put_path (struct sb *b, const struct view *v, uint64_t ids, uint32_t len,
   for (uint32_t i = 0; i < len; i++)
     {
       const struct osp_vblock *bl = view_block (v, v->ids[ids + i]);
-      n = osp_steps_add (steps, n, bl->fn, bl->first_line, bl->last_line,
-                         v->ids[ids + i]);
+      uint32_t id = v->ids[ids + i];
+      if (n > 0 && steps[n - 1].id == id)
+        /* the step's first block again: a new pass */
+        steps[n++] = (struct osp_step) {
+          bl->fn, bl->first_line,
+          bl->last_line > bl->first_line ? bl->last_line : bl->first_line,
+          id };
+      else
+        n = osp_steps_add (steps, n, bl->fn, bl->first_line, bl->last_line,
+                           id);
     }
+  /* The groups are shortened like the report's steps ("... (K steps
+     omitted) ..."): count them first. */
+  size_t ngroups = 0, per, reps;
+  for (size_t i = 0; i < n; i += per * reps, ngroups++)
+    group_at (steps, n, i, &per, &reps);
   uint32_t shown = UINT32_MAX;
-  for (size_t i = 0; i < n; i++)
+  size_t i = 0;
+  for (size_t g = 0; g < ngroups; g++)
     {
-      size_t skip = full ? 0 : osp_steps_omitted (n, i);
+      size_t skip = full ? 0 : osp_steps_omitted (ngroups, g);
       if (skip > 0)
         {
           sb_printf (b, " -> ... (%zu steps omitted) ...", skip);
-          i += skip - 1;
+          for (size_t k = 0; k < skip; k++, i += per * reps)
+            group_at (steps, n, i, &per, &reps);
+          g += skip - 1;
           shown = UINT32_MAX; /* name the function again after it */
           continue;
         }
-      if (i)
+      group_at (steps, n, i, &per, &reps);
+      if (g)
         sb_puts (b, " -> ");
-      put_step (b, v, &steps[i], &shown);
+      if (per > 1)
+        sb_puts (b, "(");
+      for (size_t k = 0; k < per; k++)
+        {
+          if (k)
+            sb_puts (b, " -> ");
+          put_step (b, v, &steps[i + k], &shown);
+        }
+      if (per > 1)
+        sb_puts (b, ")");
+      if (reps > 1)
+        sb_printf (b, " x%zu", reps);
+      i += per * reps;
     }
 }
 
@@ -352,6 +433,10 @@ struct cand
   char *text;          /* the row */
   const char *name;    /* the sort key's name part (in text) */
   unsigned char match; /* passes the filter */
+  unsigned char few;   /* interval wider than the estimate: not ranked */
+  unsigned char open;  /* a fold's head shown open */
+  uint64_t head;       /* the index of the row it is folded under, or its
+                          own (subpaths: fold_subpaths) */
 };
 
 /* How cand_cmp and fkid_cmp order rows (NODES: fkid_cmp's forest). */
@@ -367,6 +452,10 @@ cand_cmp (const void *pa, const void *pb, void *ctx)
 {
   const struct rsort *rs = ctx;
   const struct cand *a = pa, *b = pb;
+  /* Whatever the key and direction, a row too uncertain to rank never
+     comes before a ranked one (libosprt/collect/shares.c). */
+  if (a->few != b->few)
+    return a->few ? 1 : -1;
   int c = 0;
   if (rs->key == SORT_NAME)
     c = strcmp (a->name, b->name);
@@ -416,37 +505,109 @@ emit (struct scr_table *t, struct cand *c, size_t n, const struct scr_opts *o,
       enum scr_sort key, size_t *matched)
 {
   size_t m = 0;
-  int rc = 0;
+  int rc = 0, any_few = 0, any_fold = 0;
   for (size_t i = 0; i < n; i++)
     if (c[i].text == NULL)
       rc = -1;
   for (size_t i = 0; i < n; i++)
     {
       if (rc == 0 && c[i].match)
-        c[m++] = c[i];
+        {
+          any_few |= c[i].few;
+          any_fold |= c[i].head != c[i].index;
+          c[m++] = c[i];
+        }
       else
         free (c[i].text);
     }
   *matched = m;
   struct rsort rs = { key, o->reverse, NULL };
-  if (rs.key != SORT_RANK || rs.rev)
+  if (rs.key != SORT_RANK || rs.rev || any_few)
     ospview_sort_r (c, m, sizeof *c, cand_cmp, &rs);
+  /* A fold shows where its first member sorts (the hottest part of it
+     stays on top), as its head's row, then - when the head is open - its
+     folded rows in the sort's order; closed, they are left out.  A list
+     per head (by index: the folding builders give every candidate an
+     index < n). */
+  size_t *first = NULL, *next = NULL, *pos = NULL;
+  if (any_fold && rc == 0)
+    {
+      first = malloc ((n ? n : 1) * sizeof *first);
+      next = malloc ((m ? m : 1) * sizeof *next);
+      pos = malloc ((n ? n : 1) * sizeof *pos);
+      if (first == NULL || next == NULL || pos == NULL)
+        rc = -1;
+      else
+        {
+          for (size_t i = 0; i < n; i++)
+            first[i] = pos[i] = SIZE_MAX;
+          for (size_t i = m; i-- > 0;)
+            {
+              pos[c[i].index] = i;
+              if (c[i].head != c[i].index)
+                {
+                  next[i] = first[c[i].head];
+                  first[c[i].head] = i;
+                }
+            }
+        }
+    }
   for (size_t i = 0; i < m; i++)
     {
-      if (rc != 0 || (o->top && t->n >= o->top))
+      size_t h = i; /* the row to show here: the fold's head */
+      if (first != NULL)
         {
-          free (c[i].text);
-          continue;
+          uint64_t hi = c[i].head;
+          if (hi != c[i].index && c[pos[hi]].text == NULL)
+            continue; /* its fold was shown already */
+          h = pos[hi];
+          if (c[h].text == NULL)
+            continue;
         }
-      struct scr_row *r = add_row (t, c[i].text);
-      if (r == NULL)
+      size_t j = h;
+      while (j != SIZE_MAX)
         {
-          rc = -1;
-          continue;
+          if (rc == 0 && !(o->top && t->n >= o->top))
+            {
+              struct scr_row *r = add_row (t, c[j].text);
+              c[j].text = NULL;
+              if (r == NULL)
+                rc = -1;
+              else
+                {
+                  r->key = c[j].key;
+                  r->index = c[j].index;
+                  r->depth = j != h;
+                  r->has_children = j == h && first != NULL
+                                    && first[c[j].index] != SIZE_MAX;
+                  r->expanded = r->has_children && c[j].open;
+                }
+            }
+          else
+            {
+              free (c[j].text);
+              c[j].text = NULL;
+            }
+          if (first == NULL)
+            break;
+          if (j == h)
+            j = c[h].open ? first[c[h].index] : SIZE_MAX;
+          else
+            j = next[j];
         }
-      r->key = c[i].key;
-      r->index = c[i].index;
+      if (first != NULL)
+        for (size_t k = first[c[h].index]; k != SIZE_MAX; k = next[k])
+          {
+            /* a closed fold's rows: done too */
+            free (c[k].text);
+            c[k].text = NULL;
+          }
     }
+  for (size_t i = 0; i < m; i++)
+    free (c[i].text);
+  free (first);
+  free (next);
+  free (pos);
   free (c);
   return rc;
 }
@@ -476,8 +637,131 @@ free_cands (struct cand *c, size_t n)
   free (c);
 }
 
+/* ---- subpaths: folds ---------------------------------------------------
+ * A subpath contained in a longer one that ran as often says nothing the
+ * longer one does not: in a loop or a recursion the lengths 2, 4, 8 ... of
+ * one cycle fill the screen with rows of one estimate.  So a subpath is
+ * folded under a subpath of twice its length that contains it when the
+ * longer one's estimate lies within the shorter one's interval
+ * (|N - N'| <= err95; or within 1%, which exact counts need: a loop's last
+ * iteration makes the shorter one's count a little higher), and never a
+ * ranked row under one too uncertain to rank.  Chains fold to their
+ * longest member, the head, whose row shows "[+] " (Enter opens it: the
+ * folded rows follow it, "  - ").  While filtering nothing is folded.
+ * Finding the containers: every subpath in a hash table by its length and
+ * a polynomial hash of its block ids, and the windows of half length of
+ * each subpath looked up with a rolling hash: linear in the ids. */
+
+#define FOLD_B 0x100000001b3ull /* the hash's base (FNV's prime: odd) */
+
+static uint64_t
+ids_hash (const struct view *v, uint64_t ids, uint32_t len)
+{
+  uint64_t h = 0;
+  for (uint32_t k = 0; k < len; k++)
+    h = h * FOLD_B + v->ids[ids + k] + 1;
+  return h;
+}
+
+/* Whether T (containing S) ran as often as S: T's estimate within S's
+   interval, or within 1% (exact counts). */
+static int
+same_run (const struct osp_vsubpath *s, const struct osp_vsubpath *t)
+{
+  double d = s->estimate > t->estimate ? s->estimate - t->estimate
+                                       : t->estimate - s->estimate;
+  double big = s->estimate > t->estimate ? s->estimate : t->estimate;
+  return d <= s->err95 || d <= 0.01 * big;
+}
+
+static int
+is_few (const struct osp_vsubpath *s, int exact)
+{
+  return !exact && s->err95 > s->estimate;
+}
+
+/* HEAD[i]: the subpath row i folds under (its chain's longest), or i;
+   *NFOLDED: how many fold.  -1 out of memory (nothing folded then). */
+static int
+fold_subpaths (const struct view *v, uint64_t *head, int exact,
+               size_t *nfolded)
+{
+  uint64_t n = v->nsubpaths;
+  *nfolded = 0;
+  for (uint64_t i = 0; i < n; i++)
+    head[i] = i;
+  if (n < 2)
+    return 0;
+  size_t cap = 4;
+  while (cap < 2 * n)
+    cap *= 2;
+  uint64_t *slot = calloc (cap, sizeof *slot); /* index + 1, 0: empty */
+  uint64_t *hash = malloc (n * sizeof *hash);
+  uint64_t *parent = malloc (n * sizeof *parent);
+  if (slot == NULL || hash == NULL || parent == NULL)
+    {
+      free (slot);
+      free (hash);
+      free (parent);
+      return -1;
+    }
+  for (uint64_t i = 0; i < n; i++)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      hash[i] = ids_hash (v, s->ids, s->len);
+      parent[i] = UINT64_MAX;
+      size_t at = (size_t) ospview_hash_mix (hash[i] ^ s->len) & (cap - 1);
+      while (slot[at])
+        at = (at + 1) & (cap - 1);
+      slot[at] = i + 1;
+    }
+  for (uint64_t ti = 0; ti < n; ti++) /* in rank order: the first wins */
+    {
+      const struct osp_vsubpath *t = view_subpath (v, ti);
+      uint32_t half = t->len / 2;
+      if (half < 2 || t->len % 2)
+        continue;
+      uint64_t top = 1; /* FOLD_B^(half - 1) */
+      for (uint32_t k = 1; k < half; k++)
+        top *= FOLD_B;
+      uint64_t h = ids_hash (v, t->ids, half);
+      for (uint32_t j = 0; j + half <= t->len; j++)
+        {
+          if (j > 0)
+            h = (h - (v->ids[t->ids + j - 1] + 1) * top) * FOLD_B
+                + v->ids[t->ids + j + half - 1] + 1;
+          size_t at = (size_t) ospview_hash_mix (h ^ half) & (cap - 1);
+          for (; slot[at]; at = (at + 1) & (cap - 1))
+            {
+              uint64_t si = slot[at] - 1;
+              const struct osp_vsubpath *s = view_subpath (v, si);
+              if (parent[si] != UINT64_MAX || s->len != half
+                  || hash[si] != h || !same_run (s, t)
+                  || (is_few (t, exact) && !is_few (s, exact))
+                  || memcmp (&v->ids[s->ids], &v->ids[t->ids + j],
+                             half * sizeof *v->ids)
+                         != 0)
+                continue;
+              parent[si] = ti;
+            }
+        }
+    }
+  for (uint64_t i = 0; i < n; i++)
+    {
+      uint64_t r = i;
+      while (parent[r] != UINT64_MAX) /* lengths double: at most 32 */
+        r = parent[r];
+      head[i] = r;
+      *nfolded += r != i;
+    }
+  free (slot);
+  free (hash);
+  free (parent);
+  return 0;
+}
+
 /* The row prefix ("  rank  estimate ...  ") is PATH_COL bytes; the name
-   of the sort is the path text after it. */
+   of the sort is the path text after it (after a fold's mark). */
 static int
 build_subpaths (struct scr_table *t, const struct view *v,
                 const struct scr_opts *o, struct osp_step *steps)
@@ -498,34 +782,77 @@ build_subpaths (struct scr_table *t, const struct view *v,
                       : "no hot subpaths yet")
              != 0)
     return -1;
-  struct cand *c = calloc (v->nsubpaths ? v->nsubpaths : 1, sizeof *c);
-  if (c == NULL)
-    return -1;
-  for (uint64_t i = 0; i < v->nsubpaths; i++)
+  uint64_t n = v->nsubpaths;
+  struct cand *c = calloc (n ? n : 1, sizeof *c);
+  uint64_t *head = malloc ((n ? n : 1) * sizeof *head);
+  size_t *members = calloc (n ? n : 1, sizeof *members);
+  size_t nfolded = 0, nfew = 0;
+  if (c == NULL || head == NULL || members == NULL)
+    {
+      free (c);
+      free (head);
+      free (members);
+      return -1;
+    }
+  if (filter_note (o) != NULL || fold_subpaths (v, head, exact, &nfolded) != 0)
+    {
+      for (uint64_t i = 0; i < n; i++)
+        head[i] = i;
+      nfolded = 0;
+    }
+  for (uint64_t i = 0; i < n; i++)
+    members[head[i]] += head[i] != i;
+  for (uint64_t i = 0; i < n; i++)
     {
       const struct osp_vsubpath *s = view_subpath (v, i);
       struct sb b = { 0 };
-      char err[40] = "";
+      char err[40] = "", rank[16] = "-";
+      c[i].few = (unsigned char) is_few (s, exact);
+      nfew += c[i].few;
+      if (!c[i].few) /* an unranked row has no rank (shares.c) */
+        snprintf (rank, sizeof rank, "%u", s->rank);
       if (!exact)
         snprintf (err, sizeof err, "+/- %s", NUM (s->err95, 0));
-      sb_printf (&b, "%5u %14s %12s %7s %5u  ", s->rank,
+      sb_printf (&b, "%5s %14s %12s %7s %5u  ", rank,
                  NUM (s->estimate, 0), err, PCT (s->share), s->len);
+      c[i].key = run_key (v, 1, s->ids, s->len);
+      c[i].open = (unsigned char) scr_keyset_has (o->toggled, c[i].key);
+      size_t mark = b.n;
+      if (members[i])
+        sb_puts (&b, c[i].open ? "[-] " : "[+] ");
+      else if (head[i] != i)
+        sb_puts (&b, "  - ");
+      mark = b.n - mark;
       put_path (&b, v, s->ids, s->len, o->full_paths, steps);
       c[i].index = i;
+      c[i].head = head[i];
       c[i].match = (unsigned char) path_matches (v, s->ids, s->len, o, steps);
-      c[i].key = run_key (v, 1, s->ids, s->len);
       c[i].num = o->sort == SORT_SHARE    ? s->share
                  : o->sort == SORT_LENGTH ? s->len
                                           : s->estimate;
       c[i].text = sb_take (&b);
-      c[i].name = c[i].text ? c[i].text + t->path_col : "";
+      c[i].name = c[i].text ? c[i].text + t->path_col + mark : "";
     }
+  free (head);
+  free (members);
   size_t matched = 0;
-  int rc = emit (t, c, v->nsubpaths, o,
+  int rc = emit (t, c, n, o,
                  scr_sort_ok (SCR_SUBPATHS, o->sort) ? o->sort : SORT_RANK,
                  &matched);
   if (rc == 0)
     rc = set_title (t, "hottest subpaths", o, matched);
+  if (rc == 0 && (nfolded || nfew))
+    {
+      char *title = t->title;
+      t->title = NULL;
+      char fold[64] = "", few[64] = "";
+      if (nfolded)
+        snprintf (fold, sizeof fold, ", %zu folded", nfolded);
+      if (nfew)
+        snprintf (few, sizeof few, ", %zu unranked", nfew);
+      rc = set_str (&t->title, "%s%s%s", title, fold, few);
+      free (title);
+    }
   return rc;
 }
 
@@ -552,6 +879,7 @@ build_paths (struct scr_table *t, const struct view *v,
              != 0)
     return -1;
   struct cand *c = calloc (v->npaths ? v->npaths : 1, sizeof *c);
+  size_t nfew = 0;
   if (c == NULL)
     return -1;
   for (uint64_t i = 0; i < v->npaths; i++)
@@ -570,10 +898,18 @@ build_paths (struct scr_table *t, const struct view *v,
         snprintf (num, sizeof num, "%llu", (unsigned long long) p->samples);
       else
         ospview_num (num, sizeof num, p->estimate, 0);
-      sb_printf (&b, "%5u %14s %12s %7s %8u %5u  ", p->rank, num, err,
+      /* sampled (counter) rows with an interval wider than the estimate
+         are not ranked, as the subpaths' (shares.c) */
+      c[i].few = (unsigned char) (!exact && !timer
+                                  && p->err95 > p->estimate);
+      nfew += c[i].few;
+      char rank[16] = "-";
+      if (!c[i].few)
+        snprintf (rank, sizeof rank, "%u", p->rank);
+      sb_printf (&b, "%5s %14s %12s %7s %8u %5u  ", rank, num, err,
                  PCT (p->share), p->branches, p->len);
       put_path (&b, v, p->ids, p->len, o->full_paths, steps);
-      c[i].index = i;
+      c[i].index = c[i].head = i;
       c[i].match = (unsigned char) path_matches (v, p->ids, p->len, o, steps);
       c[i].key = mix (mix (2, view_fn (v, p->fn)->id), p->id);
       c[i].num = o->sort == SORT_SHARE      ? p->share
@@ -590,6 +926,13 @@ build_paths (struct scr_table *t, const struct view *v,
                  &matched);
   if (rc == 0)
     rc = set_title (t, "hottest Ball-Larus paths", o, matched);
+  if (rc == 0 && nfew)
+    {
+      char *title = t->title;
+      t->title = NULL;
+      rc = set_str (&t->title, "%s, %zu unranked", title, nfew);
+      free (title);
+    }
   return rc;
 }
 
@@ -643,7 +986,7 @@ build_functions (struct scr_table *t, const struct view *v,
       sb_printf (&b, "%s() %s", view_str (v, f->name), view_str (v, f->file));
       if (f->first_line)
         sb_printf (&b, ":%u", f->first_line);
-      c[i].index = i;
+      c[i].index = c[i].head = i;
       c[i].key = mix (4, f->id);
       /* SORT_RANK: by hot rows, then calls (the functions that matter;
          the calls clamped below 2^40 so that both fit a double) */
@@ -686,6 +1029,10 @@ struct fnode
   char *text;           /* the numbers and the path, without the tree */
   uint64_t key;
   double num;
+  /* as shown: a child never above its parent (a view of an older writer
+     may have one: pathforest.c's cut), but under a connector (count 0) */
+  uint64_t count;
+  double estimate, share;
   uint32_t first, n;    /* its children in KIDS[first, first + n) */
   unsigned char keep, open;
 };
@@ -764,9 +1111,20 @@ forest_nodes (struct forest *F, uint64_t *matched)
         return -1;
       uint64_t pk = f->parent == OSP_VIEW_NO_PARENT ? 3 : nd[f->parent].key;
       nd[i].key = mix (mix (pk, view_fn (v, f->fn)->id), f->id);
-      nd[i].num = o->sort == SORT_SHARE ? f->share
-                  : F->burst           ? f->estimate
-                                       : (double) f->count;
+      nd[i].count = f->count;
+      nd[i].estimate = f->estimate;
+      nd[i].share = f->share;
+      /* parents come first (viewparse.c checks it) */
+      if (f->parent != OSP_VIEW_NO_PARENT && nd[f->parent].count > 0
+          && nd[i].count > nd[f->parent].count)
+        {
+          nd[i].count = nd[f->parent].count;
+          nd[i].estimate = nd[f->parent].estimate;
+          nd[i].share = 1.0;
+        }
+      nd[i].num = o->sort == SORT_SHARE ? nd[i].share
+                  : F->burst           ? nd[i].estimate
+                                       : (double) nd[i].count;
       nd[i].keep
           = (unsigned char) path_matches (v, f->ids, f->len, o, F->steps);
       *matched += nd[i].keep;
@@ -871,13 +1229,13 @@ forest_row (struct scr_table *t, const struct forest *F, uint32_t kid,
   char num[40], err[40] = "";
   if (F->burst)
     {
-      snprintf (num, sizeof num, "%s", NUM (f->estimate, 0));
+      snprintf (num, sizeof num, "%s", NUM (nk->estimate, 0));
       snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
     }
   else
-    snprintf (num, sizeof num, "%llu", (unsigned long long) f->count);
+    snprintf (num, sizeof num, "%llu", (unsigned long long) nk->count);
   int kidopen = nk->n > 0 && (nk->open || F->filtering);
-  sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (f->share));
+  sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (nk->share));
   if (depth > DRAW_DEPTH)
     sb_printf (&b, "+%u", depth - DRAW_DEPTH);
   sb_printf (&b, "%s%s%s", pre,

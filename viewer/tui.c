@@ -299,28 +299,30 @@ clamp_top (const struct tui *t, struct tui_cursor *c)
     c->top = c->sel - h + 1;
 }
 
-/* The selected row is found again by its key; the list keeps its scroll
-   position unless the row left the rows shown. */
+/* A row the user selected is found again by its key; the list keeps its
+   scroll position unless the row left the rows shown.  Until the user
+   moves the cursor off the first row (KEYED), it stays on the first row
+   whatever that is now: following the row that happened to be first
+   would carry the cursor, and the scroll, away from the top as soon as
+   another row overtook it. */
 static void
 restore_selection (struct tui *t, struct tui_cursor *c)
 {
   size_t n = t->table.n;
-  if (n == 0)
+  if (n == 0 || !c->keyed)
     {
       c->sel = c->top = 0;
       return;
     }
-  size_t i = n;
-  if (c->keyed)
-    for (i = 0; i < n && t->table.rows[i].key != c->key; i++)
-      ;
+  size_t i;
+  for (i = 0; i < n && t->table.rows[i].key != c->key; i++)
+    ;
   if (i < n)
     c->sel = i;
   else if (c->sel >= n)
     c->sel = n - 1;
   clamp_top (t, c);
   c->key = t->table.rows[c->sel].key;
-  c->keyed = 1;
 }
 
 void
@@ -366,7 +368,7 @@ tui_select (struct tui *t, long row)
     t->detail_top = 0;
   c->sel = (size_t) row;
   c->key = t->table.rows[c->sel].key;
-  c->keyed = 1;
+  c->keyed = row > 0; /* back on the first row: it stays on top */
   clamp_top (t, c);
 }
 

@@ -134,8 +134,10 @@ struct osp_vrun
   uint32_t forest;      /* forest policy, or "" when no forest */
   uint32_t exited;      /* 1: taken at exit (the last view) */
   uint32_t pad;
-  uint64_t blocks_seen; /* subpath modes: blocks passed (the subpath
-                           share's denominator); mode=blocks: entries */
+  uint64_t blocks_seen; /* subpath modes: blocks passed (a length-L
+                           subpath share's denominator is blocks_seen -
+                           L + 1, or its class's sum); mode=blocks:
+                           entries */
   uint64_t path_ends;   /* Ball-Larus path ends passed */
   double path_scale;    /* estimate of one path sample */
   double forest_scale;  /* estimate of one forest count */
@@ -168,7 +170,10 @@ struct osp_vsubpath
   uint32_t len;         /* blocks */
   uint32_t rank;
   uint64_t count;       /* hot-list count (exact: the count) */
-  double estimate, err95, share; /* share: a fraction of blocks_seen */
+  /* share: a fraction of the subpaths of its length (doc/osp.md); an
+     entry with err95 > estimate has too few samples to rank and comes
+     after the ranked ones (libosprt/collect/shares.c) */
+  double estimate, err95, share;
 };
 
 struct osp_vpath

@@ -256,6 +256,16 @@ void osp_estimate (struct osp_subpath *s, const struct osp_options *o,
 /* qsort order: low end of the 95% interval max (0, estimate - err95)
    descending, then estimate descending, then length, then block ids. */
 int osp_subpath_cmp (const void *a, const void *b);
+/* shares.c: after the sort, each share of its length class (N / the
+   class's subpaths, or of the class's estimates when they add up to more)
+   and the entries too uncertain to rank (osp_subpath_few) moved after the
+   others, each group in its order. */
+void osp_subpaths_settle (struct osp_subpath *subs, size_t n,
+                          uint64_t blocks_seen);
+/* Whether S's 95% interval is wider than its estimate: not ranked. */
+int osp_subpath_few (const struct osp_subpath *s);
+/* S's length class (0..31: the exponent of a power-of-two length). */
+unsigned osp_subpath_class (uint32_t len);
 
 /* Ball-Larus path estimates (paths=counter: N = samples x path_interval,
    err95 = 1.96 sqrt (samples) x path_interval; exhaustive: N = count,

@@ -535,6 +535,22 @@ estimate_rows (struct osp_forest_profile *f)
 {
   uint64_t m_max = f->policy == OSP_FOREST_BURST ? f->burst - f->warmup : 0;
   uint64_t total = f->sum.items;
+  /* Every occurrence of a child's n-gram is one of its parent's prefix,
+     so a parent ran at least as often as its child.  It can be counted
+     less: occurrences pruned by the memory bound (the child's count is
+     then the truth's lower bound: nothing is over-counted), or, in a
+     burst, ending in the context items (counted from offset W on) just
+     before a child that is counted.  So a parent is raised to its
+     largest child - toward the truth (exhaustive: never past it) -
+     backwards (rows come parents first), so that a raise carries up.
+     A connector (count 0: lost, CONTRACTS.md) is left as it is. */
+  for (uint32_t r = f->nrows; r-- > 0;)
+    {
+      struct osp_forest_row *row = &f->rows[r];
+      if (row->parent != UINT32_MAX && f->rows[row->parent].count > 0
+          && row->count > f->rows[row->parent].count)
+        f->rows[row->parent].count = row->count;
+    }
   for (uint32_t r = 0; r < f->nrows; r++)
     {
       struct osp_forest_row *row = &f->rows[r];

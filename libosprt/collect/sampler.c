@@ -697,6 +697,7 @@ osp_sampler_collect (struct osp_subpaths_part *p, const struct osp_options *o)
     }
   if (c.n > 1)
     qsort (c.subs, c.n, sizeof *c.subs, osp_subpath_cmp);
+  osp_subpaths_settle (c.subs, c.n, p->walk[OSP_W_BLOCKS_SEEN]);
   p->subs = c.subs;
   p->nsubs = (uint32_t) c.n;
   p->sub_words = c.words;

@@ -215,6 +215,7 @@ osp_exact_collect (struct osp_subpaths_part *p, const struct osp_options *o)
     osp_estimate (&subs[i], o, 1.0, p->walk[OSP_W_BLOCKS_SEEN],
                   p->walk[OSP_W_STARTS], OSP_EST_EXACT);
   qsort (subs, n, sizeof *subs, osp_subpath_cmp);
+  osp_subpaths_settle (subs, n, p->walk[OSP_W_BLOCKS_SEEN]);
   p->subs = subs;
   p->nsubs = (uint32_t) n;
   p->sub_words = words;

@@ -154,8 +154,12 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
   for (uint32_t r = 0; r < sp->nsubs; r++)
     {
       const struct osp_subpath *s = &sp->subs[r];
-      fprintf (out, "subpath\t%u\t%u\t%.3f\t%.3f\t%llu\t%.9g\t", r + 1, s->len,
-               s->estimate, s->err95, (unsigned long long) s->count,
+      /* an entry too uncertain to rank (collect/shares.c): rank `-' */
+      char rank[16] = "-";
+      if (!osp_subpath_few (s))
+        snprintf (rank, sizeof rank, "%u", r + 1);
+      fprintf (out, "subpath\t%s\t%u\t%.3f\t%.3f\t%llu\t%.9g\t", rank,
+               s->len, s->estimate, s->err95, (unsigned long long) s->count,
                s->share);
       osp_print_block_ids (out, p, s->blocks, s->len);
       fputc ('\n', out);
@@ -231,6 +235,29 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
 
 /* ---- subpaths: text -------------------------------------------------- */
 
+/* One row of the text list, RANK 0 for an unranked one ("-"); its share
+   is added to LISTED of its length class. */
+static int
+print_subpath_row (FILE *out, const struct osp_profile *p,
+                   const struct osp_subpath *s, size_t rank, int exact,
+                   double *listed, unsigned char *shown_class)
+{
+  char err[32] = "", rk[24] = "-";
+  if (!exact)
+    snprintf (err, sizeof err, "+/- %.0f", s->err95);
+  if (rank)
+    snprintf (rk, sizeof rk, "%zu", rank);
+  fprintf (out, "%5s %14.0f %12s %6.2f%% %5u  ", rk, s->estimate, err,
+           100.0 * s->share, s->len);
+  unsigned c = osp_subpath_class (s->len);
+  listed[c] += s->share;
+  shown_class[c] = 1;
+  if (osp_print_blocks (out, p, s->blocks, s->len) != 0)
+    return -1;
+  fputc ('\n', out);
+  return 0;
+}
+
 int
 osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                       const struct osp_options *o)
@@ -304,22 +331,52 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                (unsigned long long) p->seed);
     }
 
-  size_t top = sp->nsubs < o->report_top ? sp->nsubs : o->report_top;
-  fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, sp->nsubs);
+  /* The ranked rows, then the entries too uncertain to rank (shares.c
+     puts them last), then what the listed rows leave to the rest of each
+     length class: shares are within a class. */
+  uint32_t ranked = 0;
+  while (ranked < sp->nsubs && !osp_subpath_few (&sp->subs[ranked]))
+    ranked++;
+  size_t top = ranked < o->report_top ? ranked : o->report_top;
+  fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, ranked);
   fprintf (out, "%5s %14s %12s %7s %5s  %s\n", "rank", "estimate",
            exact ? "" : "+/- 95%", "share", "len", "path");
+  double listed[32] = { 0 };
+  unsigned char shown_class[32] = { 0 };
   for (size_t r = 0; r < top; r++)
+    if (print_subpath_row (out, p, &sp->subs[r], r + 1, exact, listed,
+                           shown_class)
+        != 0)
+      return -1;
+  uint32_t few = sp->nsubs - ranked;
+  if (few > 0)
     {
-      const struct osp_subpath *s = &sp->subs[r];
-      char err[32] = "";
-      if (!exact)
-        snprintf (err, sizeof err, "+/- %.0f", s->err95);
-      fprintf (out, "%5zu %14.0f %12s %6.2f%% %5u  ", r + 1, s->estimate,
-               err, 100.0 * s->share, s->len);
-      if (osp_print_blocks (out, p, s->blocks, s->len) != 0)
-        return -1;
-      fputc ('\n', out);
+      size_t ftop = few < o->report_top ? few : o->report_top;
+      fprintf (out,
+               "\ntoo few samples to rank (%zu of %u: the 95%% interval is "
+               "wider than the estimate):\n",
+               ftop, few);
+      for (size_t r = 0; r < ftop; r++)
+        if (print_subpath_row (out, p, &sp->subs[ranked + r], 0, exact,
+                               listed, shown_class)
+            != 0)
+          return -1;
     }
+  int any = 0;
+  for (unsigned c = 0; c < 32; c++)
+    if (shown_class[c])
+      {
+        double pct = 100.0 * listed[c];
+        if (pct > 100.0) /* rounding only: shares.c keeps a class <= 1 */
+          pct = 100.0;
+        fprintf (out, "%s len %u: listed %.2f%% + other %.2f%%",
+                 any ? "," : "\nshares are of the subpaths of the same "
+                             "length:",
+                 1u << c, pct, 100.0 - pct);
+        any = 1;
+      }
+  if (any)
+    fputc ('\n', out);
   return 0;
 }
 

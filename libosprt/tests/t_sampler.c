@@ -180,6 +180,32 @@ test_estimate_bound (void)
   CHECK (s.estimate == 0 && s.share == 0);
 }
 
+/* shares.c: two single samples of length 512, each cut to the run, made
+   a length class of 200%; a share is now within its class and a class
+   adds up to at most 1; the unranked (err95 > N) come after the ranked,
+   each in its order. */
+static void
+test_settle (void)
+{
+  static const uint32_t ids[512] = { 0 };
+  struct osp_subpath s[5] = {
+    { .len = 512, .blocks = ids, .estimate = 9489, .err95 = 50000 },
+    { .len = 2, .blocks = ids, .estimate = 6000, .err95 = 100 },
+    { .len = 512, .blocks = ids, .estimate = 9489, .err95 = 50000 },
+    { .len = 2, .blocks = ids, .estimate = 3000, .err95 = 80 },
+    { .len = 4, .blocks = ids, .estimate = 10, .err95 = 10 },
+  };
+  osp_subpaths_settle (s, 5, 10000);
+  CHECK (s[0].len == 2 && s[0].estimate == 6000);
+  CHECK (s[1].len == 2 && s[1].estimate == 3000);
+  CHECK (s[2].len == 4); /* err95 = N: ranked */
+  CHECK (s[3].len == 512 && s[4].len == 512);
+  CHECK (osp_subpath_few (&s[3]) && !osp_subpath_few (&s[2]));
+  CHECK (fabs (s[0].share - 0.6) < 1e-3); /* of 10000 - 2 + 1 */
+  CHECK (fabs (s[3].share + s[4].share - 1.0) < 1e-12);
+  CHECK (fabs (s[2].share - 10.0 / 9997) < 1e-12);
+}
+
 /* ---- the walk through the hook ---------------------------------------- */
 
 static struct osp_fn_record rec __attribute__ ((aligned (8)));
@@ -486,6 +512,7 @@ main (int argc, char **argv)
   test_skips ();
   test_lengths ();
   test_estimate_bound ();
+  test_settle ();
 
   CHECK_EQ (osp_test_run ("estimate",
                           "interval=100:seed=42:report=none:policy=concise",
