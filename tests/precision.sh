@@ -37,7 +37,7 @@ for n in 20 80; do
   peak=$(osp_stat "$b.$n.tsv" hotlist_bytes_peak) bound=$(osp_stat "$b.$n.tsv" hotlist_bytes)
   { [ -n "$peak" ] && [ "$peak" -le "$bound" ]; } || osp_fail "diverse $n: hotlist_bytes_peak '$peak' > hotlist_bytes '$bound'"
   echo "diverse $n: policy $(osp_stat "$b.$n.tsv" policy), blocks_seen $(osp_stat "$b.$n.tsv" blocks_seen), samples $(osp_stat "$b.$n.tsv" samples), skips x$(osp_stat "$b.$n.tsv" stretch), largest threshold $(osp_stat "$b.$n.tsv" threshold)"
-  awk -F '\t' '$1 == "subpath" && $2 <= 10 { print $5 / $4 }' "$b.$n.tsv" | sort -g > "$b.$n.rel"
+  awk -F '\t' '$1 == "subpath" && $2 != "-" && $2 <= 10 { print $5 / $4 }' "$b.$n.tsv" | sort -g > "$b.$n.rel"
 done
 
 # The top 10's relative intervals, narrowest first, short run against the 4x run.

@@ -438,7 +438,7 @@ test_view (void)
   CHECK (st != NULL && st->kind == OSP_VSTAT_F64);
   st = view_stat_named (&v, "policy");
   CHECK (st != NULL && st->kind == OSP_VSTAT_STR
-         && strcmp (v.strings + st->value, "concise") == 0);
+         && strcmp (v.strings + st->value, "spacesaving") == 0);
   st = view_stat_named (&v, "blocks_seen");
   CHECK (st != NULL && st->kind == OSP_VSTAT_U64 && st->value == 100000);
   check_stats_match_tsv (&v, &p, &o);
