@@ -29,6 +29,7 @@ OSP_E2E_TESTS = \
 	tests/paths.sh \
 	tests/preserving.sh \
 	tests/phantom.sh \
+	tests/work-callgrind.sh \
 	tests/barriers.sh \
 	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
