@@ -127,7 +127,7 @@ $(OSP_SAFETY_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la t
 ## not installed.
 TESTS += tests/ospaccuracy.sh
 TESTS += tests/ospcompare.sh
-EXTRA_DIST += tests/ospaccuracy.sh tools/ospaccuracy
+EXTRA_DIST += tests/ospaccuracy.sh tools/ospaccuracy tools/ospwork
 EXTRA_DIST += tests/ospcompare.sh
 tests/ospaccuracy.log: tests/env.sh
 

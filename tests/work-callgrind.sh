@@ -5,10 +5,10 @@
 # (doc/ACCURACY.md, "Work"), and the functions' shares where they are shown together.
 #
 #   A  bench/fft.c (small), -O2 -g: the plain build under `valgrind --tool=callgrind', and the
-#      osp build with instrument=blocks run with mode=blocks (exact block counts).  callgrind's
-#      self Ir are attributed by source line to the function whose first line is the nearest at
-#      or above (the functions' first lines from osp's report), so that code GCC inlined counts
-#      for the function it came from, as osp's records count it.  The tolerance, stated:
+#      osp build with instrument=blocks run with mode=blocks (exact block counts), compared by
+#      tools/ospwork: callgrind's self Ir attributed by source line to the function whose first
+#      line is the nearest at or above, so that code GCC inlined counts for the function it came
+#      from, as osp's records count it.  The tolerance, stated:
 #        - both put the same function first;
 #        - osp's top 5 by work share are in callgrind's order except where callgrind's shares of
 #          the two functions are within 3 percentage points (any pair: the one osp ranks lower
@@ -47,35 +47,15 @@ grep -v '^fft ' "$W/blocks.out" > "$W/blocks.tsv"
   osp_fail "the osp build does not print the plain build's result line"
 osp_check_report "$W/blocks.tsv" || osp_fail "the mode=blocks report is malformed"
 
-# callgrind's self Ir by (file basename, line): position lines "LINE IR"; the line after a
-# calls= line is the call's inclusive cost, not self cost; fl=, fi=, fe= name the file.
-awk '/^(fl|fi|fe)=/ { f = substr($0, 4); sub(/.*\//, "", f); next }
-     /^calls=/ { skip = 1; next }
-     /^[0-9]+ [0-9]+$/ { if (!skip) ir[f "\t" $1] += $2; skip = 0; next }
-     { skip = 0 }
-     END { for (k in ir) print k "\t" ir[k] }' "$W/fft.cg" > "$W/cg.lines"
-
-# "name osp% callgrind%" for every function with work, in osp's order (by work).
-awk -F '\t' '
-  FNR == NR {
-    if ($1 == "function") { f = $4; sub(/.*\//, "", f); n++; nm[n] = $3; fl[n] = f; first[n] = $5; id[$2] = $3 }
-    if ($1 == "work") { w[id[$2]] = $6; ord[++no] = id[$2] }
-    next
-  }
-  {
-    best = 0
-    for (i = 1; i <= n; i++)
-      if (fl[i] == $1 && first[i] <= $2 + 0 && (best == 0 || first[i] > first[best])) best = i
-    if (best) { cg[nm[best]] += $3; total += $3 }
-  }
-  END { for (k = 1; k <= no; k++) printf "%s %.2f %.2f\n", ord[k], w[ord[k]], total ? 100 * cg[ord[k]] / total : 0 }
-' "$W/blocks.tsv" "$W/cg.lines" > "$W/compare.txt"
-echo "---- function, osp work %, callgrind self Ir % (osp's order) ----"
+# "rank name osp% callgrind% callgrind-rank" for every function with work, in osp's order.
+sh "$abs_top_srcdir/tools/ospwork" "$W/fft.cg" "$W/blocks.tsv" > "$W/compare.txt" ||
+  osp_fail "tools/ospwork: exit status $?"
+echo "---- osp rank, function, osp work %, callgrind self Ir %, callgrind rank ----"
 head -n 10 "$W/compare.txt"
 [ "$(wc -l < "$W/compare.txt")" -ge 5 ] || osp_fail "fewer than 5 functions with work"
 
 awk -v tol=3 '
-  { name[NR] = $1; osp[NR] = $2; cg[NR] = $3 }
+  { name[NR] = $2; osp[NR] = $3; cg[NR] = $4 }
   END {
     top = 1
     for (i = 2; i <= NR; i++) if (cg[i] > cg[top]) top = i
