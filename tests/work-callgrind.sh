@@ -17,7 +17,8 @@
 #   B  the shares add up: the tsv `work' rows (osp_check_report: each column 100%), and
 #      ospview's functions screen on the exit snapshots of the default mode (the shares from
 #      the path estimates, `calls' is `-') and of mode=blocks: its work and execs columns each
-#      add up to 100% (within the rounding of the shown figures), and it is ordered by work.
+#      add up to 100% (within the rounding of the shown figures), and it is ordered by work;
+#      --merge of a snapshot with itself keeps the same shares.
 # Skipped (77) without valgrind.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -103,6 +104,15 @@ for m in default blocks; do
                exit 1 } }' "$W/$m.fns" ||
     { osp_fail "$m: the functions screen's shares"; osp_show "$W/$m.fns"; }
 done
+# --merge keeps the costs and adds up the functions' figures: a run merged with itself has the
+# same shares.
+"$OSPVIEW" --merge "$W/twice.ospsnap" "$W/default.ospsnap" "$W/default.ospsnap" > /dev/null 2>&1 ||
+  osp_fail "--merge of the default snapshot with itself: exit status $?"
+functions_screen "$W/twice.ospsnap" > "$W/twice.fns"
+awk '{ print $1, $2, $NF }' "$W/default.fns" > "$W/default.cols"
+awk '{ print $1, $2, $NF }' "$W/twice.fns" > "$W/twice.cols"
+cmp -s "$W/default.cols" "$W/twice.cols" ||
+  { osp_fail "--merge: the functions' shares changed"; osp_show "$W/twice.fns"; }
 grep -v '^#' "$W/default.fns" | awk '{ exit !($3 == "-") }' ||
   osp_fail "default mode: calls should be '-' (not measured)"
 
