@@ -609,7 +609,7 @@ build_paths (struct scr_table *t, const struct view *v,
    of the block executions (FNWORK: the runtime's figures over the whole
    run, from block counts or path estimates), each column adding up to
    100%, then its calls (mode=blocks) and its hot rows.  A view without
-   FNWORK (minor < 3, or merged) shows "-" for the shares. */
+   FNWORK (view layout 1.2 or older) shows "-" for the shares. */
 static int
 build_functions (struct scr_table *t, const struct view *v,
                  const struct scr_opts *o)
