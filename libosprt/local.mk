@@ -47,6 +47,7 @@ OSPRT_SOURCES = \
 	libosprt/output/report-subpaths.c \
 	libosprt/output/report-paths.c \
 	libosprt/output/report-forest.c \
+	libosprt/output/report-work.c \
 	libosprt/output/viewwrite.c \
 	libosprt/output/identity.c \
 	libosprt/output/publish.c \

@@ -5,7 +5,10 @@
  * For each function (plugin.cc explains where the pass sits):
  *   1. give it an entry block reached only from the function entry
  *      (numbering.cc), so block 0 counts calls;
- *   2. number the original blocks, mark DFS back edges, encode the cfg;
+ *   2. number the original blocks, mark DFS back edges, encode the cfg,
+ *      and estimate each block's cost (numbering.cc: GCC's own time
+ *      estimate, taken before osp adds anything, so the runtime's work
+ *      figures weigh the program's statements, not osp's probes);
  *   3. number the Ball-Larus paths of its P-DAG (pathnum.cc);
  *   4. declare the function's record; find the calls in tail position
  *      (tailcalls.cc) and the loops whose iterations are counted instead
@@ -168,6 +171,7 @@ instrument_function (function *fun)
   fi.fun = fun;
   number_blocks (fun, &fi.blocks, &fi.id_of_bb_index);
   encode_cfg (&fi.blocks, fi.id_of_bb_index, &fi.cfg_words);
+  block_costs (fi.blocks, &fi.costs);
 
   fi.paths = false;
   const char *why = NULL;

@@ -2,8 +2,8 @@
 /* metadata.cc - self-describing function records and module registration.
  *
  * Each instrumented function gets a `struct osp_fn_record` (include/osp/
- * abi.h) in the writable section "osp_fns", plus a read-only array of cfg
- * words and its name and file strings, and with instrument=counts a
+ * abi.h) in the writable section "osp_fns", plus read-only arrays of cfg
+ * words and of block costs (numbering.cc) and its name and file strings, and with instrument=counts a
  * zeroed array of one uint64 per path that `counts' points to.  Records
  * are DECL_PRESERVE_P, so they survive -flto and --gc-sections even when
  * the function itself is inlined away, and they point only at their own
@@ -116,6 +116,7 @@ build_record_type ()
   add ("file_size", uint64_type_node);
   add ("file_sha256", const_pointer_to (unsigned_char_type_node));
   add ("comp_dir", const_pointer_to (char_type_node));
+  add ("costs", const_pointer_to (uint32_type_node));
 
   tree type = make_node (RECORD_TYPE);
   /* finish_builtin_struct reverses the chain back into declaration order. */
@@ -333,6 +334,11 @@ finish_function_record (const fn_instr &fi)
   const char *pwd = get_src_pwd ();
   CONSTRUCTOR_APPEND_ELT (v, field, string_constant (pwd ? pwd : "",
                                                      TREE_TYPE (field)));
+  field = DECL_CHAIN (field);
+  tree costs = build_const_array ("__osp_costs", uint32_type_node, fi.costs);
+  CONSTRUCTOR_APPEND_ELT (v, field,
+                          fold_convert (TREE_TYPE (field),
+                                        build_fold_addr_expr (costs)));
 
   DECL_INITIAL (record) = build_constructor (record_type, v);
   varpool_node::finalize_decl (record);

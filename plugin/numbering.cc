@@ -22,6 +22,15 @@
  * flags, nsucc, then (dst, edge flags) pairs.  Lines are the min and max of
  * the block's statement lines in the function's own file, with macro uses
  * reported at their expansion point.
+ *
+ * Each block's estimated cost (block_costs) is the sum over its statements
+ * of estimate_num_insns with eni_time_weights: the time estimate GCC's own
+ * inliner and ipa-fnsummary weigh statements by (a call costs its call
+ * overhead and arguments, not its callee; a debug statement or label
+ * nothing).  It is taken here, before osp inserts anything, so the
+ * runtime's work figures (count x cost) weigh the program's statements and
+ * not osp's probes.  It is an estimate of cycles on an abstract machine,
+ * not a measurement: doc/ACCURACY.md ("Work") compares it with callgrind.
  */
 #include "gcc-plugin.h"
 #include "tree.h"
@@ -32,6 +41,7 @@
 #include "gimple-iterator.h"
 #include "function.h"
 #include "filenames.h"
+#include "tree-inline.h"
 
 #include "osp-plugin.h"
 
@@ -169,6 +179,21 @@ encode_cfg (vec<block_info> *blocks, const vec<int> &id_of_bb_index,
           words->safe_push (dst < 0 ? OSP_BLOCK_EXIT : (uint32_t) dst);
           words->safe_push (edge_flags (e));
         }
+    }
+}
+
+/* The estimated cost of each of BLOCKS (by id), into COSTS.  */
+void
+block_costs (const vec<block_info> &blocks, vec<uint32_t> *costs)
+{
+  for (const block_info &bi : blocks)
+    {
+      uint64_t sum = 0;
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bi.bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        sum += (uint64_t) estimate_num_insns (gsi_stmt (gsi),
+                                              &eni_time_weights);
+      costs->safe_push (sum > UINT32_MAX ? UINT32_MAX : (uint32_t) sum);
     }
 }
 

@@ -76,6 +76,7 @@ struct block_info
 
 /* numbering.cc */
 void prepare_entry_block (function *fun);
+void block_costs (const vec<block_info> &blocks, vec<uint32_t> *costs);
 void number_blocks (function *fun, vec<block_info> *blocks,
                     vec<int> *id_of_bb_index);
 void encode_cfg (vec<block_info> *blocks, const vec<int> &id_of_bb_index,
@@ -209,6 +210,8 @@ struct fn_instr
   auto_vec<uint32_t> cfg_words;     /* the record's CFG (encode_cfg) */
   path_numbering pn;                /* when PATHS */
   auto_vec<uint64_t> path_words;    /* the record's paths (encode_paths) */
+  auto_vec<uint32_t> costs;         /* estimated cost by block id
+                                       (block_costs, before any probe) */
   bool paths;                       /* path register and path ends */
   bool checks;                      /* ... with PEP sample checks */
   bool counts;                      /* ... with inline counters */

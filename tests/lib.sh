@@ -159,7 +159,7 @@ osp_same ()
 
 # osp_check_report FILE: validate an exit report in the tsv format of doc/CONTRACTS.md:
 # header, field counts, numeric fields, unique function ids, block, path, edge and forest rows of
-# known functions, block 0's count equal to the function's calls, block entries equal to the sum of
+# known functions, work rows whose shares add up to 100%, block 0's count equal to the function's calls, block entries equal to the sum of
 # the block rows; forest rows numbered 1..n in preorder (a parent before its children, depth 0 iff
 # no parent, else the parent's depth + 1), blocks of their own function, each with a block row.
 # Prints every problem; returns 1 if there was one.
@@ -226,6 +226,12 @@ osp_check_report ()
         { bad("bad edge row"); next }
       pfn[NR] = $2; next
     }
+    $1 == "work" {
+      # work <fid> <executions> <executions %> <work> <work %>
+      if (NF != 6 || !num($2) || !num($3) || !dec($4) || !num($5) || !dec($6))
+        { bad("bad work row"); next }
+      pfn[NR] = $2; wexec += $4; wwork += $6; nwork++; next
+    }
     $1 == "stat" {
       # numbers, and words for the settings (paths=counter, policy=concise, ...)
       if (NF != 3 || !(num($3) || $3 ~ /^[0-9][0-9.e+-]*$/ || $3 ~ /^[a-z][a-z0-9_-]*$/))
@@ -243,6 +249,8 @@ osp_check_report ()
         if (calls[f] != "-" && calls[f] != c) { printf "report %s: function %s (%s): calls %s but block 0 count %s\n", FILENAME, f, fname[f], calls[f], c; errs++ }
         if (entries[f] != "-" && !(f in unknown) && entries[f] != sum[f] + 0) { printf "report %s: function %s (%s): block entries %s but block rows sum to %d\n", FILENAME, f, fname[f], entries[f], sum[f]; errs++ }
       }
+      # each share is rounded to 4 decimals: the sums may be off by 0.00005 per row
+      if (nwork && ((wexec - 100) ^ 2 > (0.00005 * nwork + 0.001) ^ 2 || (wwork - 100) ^ 2 > (0.00005 * nwork + 0.001) ^ 2)) { printf "report %s: work shares add up to %s%% and %s%%, not 100%%\n", FILENAME, wexec, wwork; errs++ }
       if (("functions" in stat) && stat["functions"] != nfun) { printf "report %s: stat functions %s but %d function rows\n", FILENAME, stat["functions"], nfun; errs++ }
       exit errs ? 1 : 0
     }' "$1"

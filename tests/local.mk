@@ -30,6 +30,7 @@ OSP_E2E_TESTS = \
 	tests/paths.sh \
 	tests/preserving.sh \
 	tests/phantom.sh \
+	tests/work-callgrind.sh \
 	tests/barriers.sh \
 	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
@@ -130,7 +131,7 @@ $(OSP_SAFETY_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la t
 ## not installed.
 TESTS += tests/ospaccuracy.sh
 TESTS += tests/ospcompare.sh
-EXTRA_DIST += tests/ospaccuracy.sh tools/ospaccuracy
+EXTRA_DIST += tests/ospaccuracy.sh tools/ospaccuracy tools/ospwork
 EXTRA_DIST += tests/ospcompare.sh
 tests/ospaccuracy.log: tests/env.sh
 

@@ -66,7 +66,7 @@ fi
 snap=$1
 pid=${snap##*/exit-}
 pid=${pid%.ospsnap}
-"$OSPVIEW" "$snap" -b 1 --top=5 > "$W/exit.view" 2> "$W/exit.verr" ||
+"$OSPVIEW" "$snap" -b 1 --top=5 --sort=rank > "$W/exit.view" 2> "$W/exit.verr" ||
   { osp_fail "ospview $snap: status $?"; osp_show "$W/exit.verr"; }
 head -n 1 "$W/exit.view" | grep -q "^snapshot $snap: .*/fl  pid $pid  .*taken .* at exit\$" ||
   { osp_fail "the first status line does not describe the exit snapshot"; osp_show "$W/exit.view"; }

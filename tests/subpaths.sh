@@ -36,7 +36,7 @@ check_subpath_report ()
     function num(x) { return x ~ /^[0-9]+$/ }
     function dec(x) { return x ~ /^[0-9]+(\.[0-9]+)?$/ }
     FNR == 1 { if ($0 !~ /^# osp-report 1 mode=subpaths(-exact)?( paths=[a-z]+)?$/) bad("bad header"); next }
-    { o = index("module function block subpath path edge forest stat", $1); if (o == 0) { bad("unknown record"); next }
+    { o = index("module function block subpath path edge forest work stat", $1); if (o == 0) { bad("unknown record"); next }
       if (o < last) bad("rows out of order"); last = o }
     $1 == "module" { if (NF != 3 || !num($2) || !num($3)) bad("bad module row"); next }
     $1 == "function" { if (NF != 7 || !num($2) || !num($5)) bad("bad function row"); fn[$2] = 1; next }
@@ -51,6 +51,7 @@ check_subpath_report ()
       for (i = 1; i <= n; i++) if (!(b[i] in blk)) bad("block " b[i] " has no block row")
       next
     }
+    $1 == "work" { if (NF != 6 || !num($2) || !(($2) in fn)) bad("bad work row"); next }
     $1 == "stat" { if (NF != 3) bad("bad stat row"); st[$2] = 1; next }
     END {
       if (!("subpaths" in st) || !("blocks_seen" in st)) { print "report " FILENAME ": stats missing"; errs++ }

@@ -85,7 +85,7 @@ osp_exec_with "report=none:paths=exhaustive:snapshot=$W/x.ospsnap" "$W/run" \
   { osp_show "$W/run.err"; echo "error: the program wrote no snapshot (status $osp_rc)"; exit 99; }
 SNAP=$W/x.ospsnap
 
-"$OSPVIEW" -b 1 --top=0 "$SNAP" > "$W/batch.out" 2> "$W/batch.err" ||
+"$OSPVIEW" -b 1 --top=0 --sort=rank "$SNAP" > "$W/batch.out" 2> "$W/batch.err" ||
   { osp_show "$W/batch.err"; echo "error: ospview -b 1 fails on the snapshot"; exit 99; }
 
 # --- 1. --json ----------------------------------------------------------------------------------

@@ -102,7 +102,7 @@ seg=/dev/shm/osp-$(id -u)-$prog_pid
 osp_wait_until 10 osp_has_file "$seg" || { echo "error: the program published no segment ($seg)"; exit 99; }
 
 $TM new-session -d -s v -x 120 -y 40 -c "$W" \
-  "'$OSPVIEW' -p $prog_pid -d 0.3 2> '$W/ospview.err'; echo \$? > '$W/ospview.rc'" ||
+  "'$OSPVIEW' -p $prog_pid -d 0.3 --sort=rank 2> '$W/ospview.err'; echo \$? > '$W/ospview.rc'" ||
   { echo "error: tmux new-session failed"; exit 99; }
 
 # cap NAME: the screen into $W/NAME.txt.
@@ -145,8 +145,8 @@ count ()
   sed -n 's/.*prefix forest (\([0-9]*\) of.*/\1/p' "$1" | head -n 1
 }
 
-# A subpath row: marker, rank, estimate, +/- err, share, length, then the path.
-SUBROW='^. *[0-9]+ +[0-9]+ +\+/- [0-9]+ +[0-9.]+% +[0-9]+  '
+# A subpath row: marker, rank, estimate, +/- err, share, work, length, then the path.
+SUBROW='^. *[0-9]+ +[0-9]+ +\+/- [0-9]+ +[0-9.]+% +[0-9.e+]+ +[0-9]+  '
 
 # sub_path FILE RANK|sel: the path of the subpath row of that rank, or of the selected row.
 sub_path ()

@@ -412,7 +412,9 @@ static const struct binding bindings[] = {
   { { '/' }, "/", "filter: rows containing the text (Enter keeps, Esc cancels)",
     do_filter },
   { { KEY_ESC }, "Esc", "clear the filter", do_clear_filter },
-  { { '<', '>' }, "< >", "sort by the previous / next column",
+  { { '<', '>' }, "< >",
+    "sort by the previous / next column (work by default: count x block "
+    "cost)",
     do_sort },
   { { 'r', 'I' }, "r I", "reverse the sort", do_reverse },
   { { 'f' }, "f", "whole paths or shortened (... N steps omitted ...)",

@@ -183,6 +183,7 @@ struct mfn
   const char *name, *file;
   uint64_t calls;
   int no_digest;      /* an input has it without a source digest */
+  double execs, work; /* self figures (FNWORK), summed over the inputs */
 };
 
 /* Function FI of V's source digest, or NULL when it has none. */
@@ -224,6 +225,8 @@ struct merge
   struct htab fn_ht, id_ht;
   uint32_t next_id;
   uint64_t *bcount;   /* merged block counts (mode=blocks) */
+  int no_costs;       /* an input has no COSTS: the merged view neither */
+  int no_work;        /* an input has no FNWORK: the merged view neither */
   uint32_t nblocks;
   uint32_t *mids;     /* the merged rows' blocks */
   size_t nmids, capmids;
@@ -410,12 +413,18 @@ map_blocks (struct merge *m, uint32_t i)
                            ? bl->count
                            : sat_add (m->bcount[g], bl->count);
     }
+  m->no_costs |= v->costs == NULL;
+  m->no_work |= v->fnwork == NULL;
   for (uint64_t fi = 0; fi < v->nfns; fi++)
     {
       uint64_t c = view_fn (v, fi)->calls;
       struct mfn *g = &m->fns[in->fnmap[fi]];
       if (c != OSP_VIEW_NONE)
         g->calls = g->calls == OSP_VIEW_NONE ? c : sat_add (g->calls, c);
+      /* Work adds up like executions: runs of one build, same costs. */
+      const struct osp_vfnwork *w = view_fnwork (v, fi);
+      if (w != NULL)
+        g->execs += w->execs, g->work += w->work;
     }
   return 0;
 }
@@ -996,6 +1005,8 @@ write_structure (struct vbuild *b, const struct merge *m)
             memset (src.sha256, 0, sizeof src.sha256);
           vb_fnsrc (b, at, &src);
         }
+      if (!m->no_work && at != UINT32_MAX)
+        vb_fnwork (b, at, &(struct osp_vfnwork) { f->execs, f->work });
     }
   for (size_t g = 0; g < m->nfns; g++)
     {
@@ -1009,7 +1020,9 @@ write_structure (struct vbuild *b, const struct merge *m)
                                     .first_line = sb->first_line,
                                     .last_line = sb->last_line,
                                     .count = m->bcount[f->block0 + k] };
-          vb_block (b, &out);
+          uint32_t at = vb_block (b, &out);
+          if (!m->no_costs && at != UINT32_MAX)
+            vb_cost (b, at, view_cost (v, sf->block0 + k));
         }
     }
   /* Edges of each function from its first input (grouped by source block

@@ -79,8 +79,8 @@ usage (FILE *out)
 "                       batch: a comma-separated list; UI: the first shown)\n"
 "      --top=N          rows per screen in batch mode (default 20, 0: all)\n"
 "      --filter=TEXT    only rows whose path or name contains TEXT\n"
-"      --sort=KEY       rank (default), estimate, share, length, branches,\n"
-"                       calls, name\n"
+"      --sort=KEY       work (default: count x estimated block costs), rank,\n"
+"                       execs, estimate, share, length, branches, calls, name\n"
 "  -r, --reverse        reverse the sort\n"
 "      --recent[=SECONDS] rates over the last SECONDS (default 5) instead of\n"
 "                       the cumulative profile: what the program does now\n"
@@ -326,7 +326,7 @@ main (int argc, char **argv)
   memset (&o, 0, sizeof o);
   o.delay = 1.0;
   o.top = 20;
-  o.sort = SORT_RANK;
+  o.sort = SORT_WORK;
   int list = 0, screen_given = 0;
   long pid = 0;
   const char *segment = NULL, *save = NULL, *file = NULL;
@@ -419,8 +419,8 @@ main (int argc, char **argv)
         {
           int k = scr_sort_by_name (optarg);
           if (k < 0)
-            bad ("--sort: unknown key '%s' (rank, estimate, share, length, "
-                 "branches, calls, name)%s", optarg, "");
+            bad ("--sort: unknown key '%s' (work, rank, execs, estimate, "
+                 "share, length, branches, calls, name)%s", optarg, "");
           o.sort = (enum scr_sort) k;
         }
         break;

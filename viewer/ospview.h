@@ -211,7 +211,7 @@ enum scr_screen
   SCR_SUBPATHS,  /* hot subpaths (mode=subpaths, subpaths-exact) */
   SCR_PATHS,     /* hot Ball-Larus paths */
   SCR_FOREST,    /* the prefix forest (k-BLPP) as an indented tree */
-  SCR_FUNCTIONS, /* functions with their calls and hot rows */
+  SCR_FUNCTIONS, /* functions: self work and executions, calls, hot rows */
   SCR_NSCREENS
 };
 
@@ -222,6 +222,9 @@ enum scr_screen
 enum scr_sort
 {
   SORT_RANK,
+  SORT_WORK,     /* estimated work: the count x its blocks' costs (the
+                    default; functions: self work) */
+  SORT_EXECS,    /* functions: self block executions */
   SORT_ESTIMATE, /* estimate (forest: count or estimate; functions: calls) */
   SORT_SHARE,
   SORT_LENGTH,   /* blocks */

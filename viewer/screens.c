@@ -30,7 +30,8 @@
 static const char *const screen_names[SCR_NSCREENS]
     = { "subpaths", "paths", "forest", "functions" };
 static const char *const sort_names[SORT_NKEYS]
-    = { "rank", "estimate", "share", "length", "branches", "calls", "name" };
+    = { "rank",   "work",     "execs", "estimate", "share",
+        "length", "branches", "calls", "name" };
 
 const char *
 scr_screen_name (enum scr_screen s)
@@ -66,13 +67,15 @@ int
 scr_sort_ok (enum scr_screen s, enum scr_sort k)
 {
   static const unsigned ok[SCR_NSCREENS] = {
-    [SCR_SUBPATHS] = 1u << SORT_RANK | 1u << SORT_ESTIMATE | 1u << SORT_SHARE
-                     | 1u << SORT_LENGTH | 1u << SORT_NAME,
-    [SCR_PATHS] = 1u << SORT_RANK | 1u << SORT_ESTIMATE | 1u << SORT_SHARE
-                  | 1u << SORT_LENGTH | 1u << SORT_BRANCHES | 1u << SORT_NAME,
-    [SCR_FOREST] = 1u << SORT_RANK | 1u << SORT_ESTIMATE | 1u << SORT_SHARE
-                   | 1u << SORT_NAME,
-    [SCR_FUNCTIONS] = 1u << SORT_RANK | 1u << SORT_CALLS | 1u << SORT_NAME,
+    [SCR_SUBPATHS] = 1u << SORT_RANK | 1u << SORT_WORK | 1u << SORT_ESTIMATE
+                     | 1u << SORT_SHARE | 1u << SORT_LENGTH | 1u << SORT_NAME,
+    [SCR_PATHS] = 1u << SORT_RANK | 1u << SORT_WORK | 1u << SORT_ESTIMATE
+                  | 1u << SORT_SHARE | 1u << SORT_LENGTH | 1u << SORT_BRANCHES
+                  | 1u << SORT_NAME,
+    [SCR_FOREST] = 1u << SORT_RANK | 1u << SORT_WORK | 1u << SORT_ESTIMATE
+                   | 1u << SORT_SHARE | 1u << SORT_NAME,
+    [SCR_FUNCTIONS] = 1u << SORT_RANK | 1u << SORT_WORK | 1u << SORT_EXECS
+                      | 1u << SORT_CALLS | 1u << SORT_NAME,
   };
   return (unsigned) s < SCR_NSCREENS && (unsigned) k < SORT_NKEYS
          && (ok[s] >> k & 1);
@@ -768,8 +771,9 @@ build_subpaths (struct scr_table *t, const struct view *v,
 {
   int exact = run_is (v, v->run.mode, "subpaths-exact");
   t->total = v->nsubpaths;
-  if (set_str (&t->header, "%5s %14s %12s %7s %5s  %s", "rank", "estimate",
-               exact ? "" : "+/- 95%", "share", "len", "path")
+  if (set_str (&t->header, "%5s %14s %12s %7s %14s %5s  %s", "rank",
+               "estimate", exact ? "" : "+/- 95%", "share", "work", "len",
+               "path")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 4;
@@ -813,8 +817,10 @@ build_subpaths (struct scr_table *t, const struct view *v,
         snprintf (rank, sizeof rank, "%u", s->rank);
       if (!exact)
         snprintf (err, sizeof err, "+/- %s", NUM (s->err95, 0));
-      sb_printf (&b, "%5s %14s %12s %7s %5u  ", rank,
-                 NUM (s->estimate, 0), err, PCT (s->share), s->len);
+      double work = s->estimate * view_run_cost (v, s->ids, s->len);
+      sb_printf (&b, "%5s %14s %12s %7s %14s %5u  ", rank,
+                 NUM (s->estimate, 0), err, PCT (s->share), NUM (work, 0),
+                 s->len);
       c[i].key = run_key (v, 1, s->ids, s->len);
       c[i].open = (unsigned char) scr_keyset_has (o->toggled, c[i].key);
       size_t mark = b.n;
@@ -829,6 +835,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
       c[i].match = (unsigned char) path_matches (v, s->ids, s->len, o, steps);
       c[i].num = o->sort == SORT_SHARE    ? s->share
                  : o->sort == SORT_LENGTH ? s->len
+                 : o->sort == SORT_WORK   ? work
                                           : s->estimate;
       c[i].text = sb_take (&b);
       c[i].name = c[i].text ? c[i].text + t->path_col + mark : "";
@@ -863,10 +870,10 @@ build_paths (struct scr_table *t, const struct view *v,
   int timer = run_is (v, v->run.paths, "timer");
   int exact = run_is (v, v->run.paths, "exhaustive");
   t->total = v->npaths;
-  if (set_str (&t->header, "%5s %14s %12s %7s %8s %5s  %s", "rank",
+  if (set_str (&t->header, "%5s %14s %12s %7s %14s %8s %5s  %s", "rank",
                timer ? "samples" : "estimate",
-               exact || timer ? "" : "+/- 95%", "share", "branches", "len",
-               "path")
+               exact || timer ? "" : "+/- 95%", "share", "work", "branches",
+               "len", "path")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 4;
@@ -906,8 +913,10 @@ build_paths (struct scr_table *t, const struct view *v,
       char rank[16] = "-";
       if (!c[i].few)
         snprintf (rank, sizeof rank, "%u", p->rank);
-      sb_printf (&b, "%5s %14s %12s %7s %8u %5u  ", rank, num, err,
-                 PCT (p->share), p->branches, p->len);
+      double work = (timer ? (double) p->samples : p->estimate)
+                    * view_run_cost (v, p->ids, p->len);
+      sb_printf (&b, "%5s %14s %12s %7s %14s %8u %5u  ", rank, num, err,
+                 PCT (p->share), NUM (work, 0), p->branches, p->len);
       put_path (&b, v, p->ids, p->len, o->full_paths, steps);
       c[i].index = c[i].head = i;
       c[i].match = (unsigned char) path_matches (v, p->ids, p->len, o, steps);
@@ -915,6 +924,7 @@ build_paths (struct scr_table *t, const struct view *v,
       c[i].num = o->sort == SORT_SHARE      ? p->share
                  : o->sort == SORT_LENGTH   ? p->len
                  : o->sort == SORT_BRANCHES ? p->branches
+                 : o->sort == SORT_WORK     ? work
                  : timer                    ? (double) p->samples
                                             : p->estimate;
       c[i].text = sb_take (&b);
@@ -938,13 +948,18 @@ build_paths (struct scr_table *t, const struct view *v,
 
 /* ---- functions ------------------------------------------------------- */
 
+/* The flat functions screen: each function's self share of the work and
+   of the block executions (FNWORK: the runtime's figures over the whole
+   run, from block counts or path estimates), each column adding up to
+   100%, then its calls (mode=blocks) and its hot rows.  A view without
+   FNWORK (view layout 1.2 or older) shows "-" for the shares. */
 static int
 build_functions (struct scr_table *t, const struct view *v,
                  const struct scr_opts *o)
 {
   t->total = v->nfns;
-  if (set_str (&t->header, "%14s %8s %8s  %s", "calls", "subpaths", "paths",
-               "function")
+  if (set_str (&t->header, "%7s %7s %14s %8s %8s  %s", "work", "execs",
+               "calls", "subpaths", "paths", "function")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 8;
@@ -974,14 +989,29 @@ build_functions (struct scr_table *t, const struct view *v,
     }
   for (uint64_t i = 0; i < v->npaths; i++)
     npath[view_path (v, i)->fn]++;
+  double total_work = 0, total_execs = 0;
+  for (uint64_t i = 0; i < v->nfnwork; i++)
+    {
+      total_work += view_fnwork (v, i)->work;
+      total_execs += view_fnwork (v, i)->execs;
+    }
   for (uint64_t i = 0; i < v->nfns; i++)
     {
       const struct osp_vfn *f = view_fn (v, i);
+      const struct osp_vfnwork *w = view_fnwork (v, i);
       struct sb b = { 0 };
-      char calls[32] = "-";
+      char calls[32] = "-", wpct[OSPVIEW_NUM] = "-", epct[OSPVIEW_NUM] = "-";
       if (f->calls != OSP_VIEW_NONE)
         snprintf (calls, sizeof calls, "%llu", (unsigned long long) f->calls);
-      sb_printf (&b, "%14s %8u %8u  ", calls, nsub[i], npath[i]);
+      if (w != NULL)
+        {
+          ospview_pct (wpct, sizeof wpct,
+                       total_work > 0 ? w->work / total_work : 0, 2);
+          ospview_pct (epct, sizeof epct,
+                       total_execs > 0 ? w->execs / total_execs : 0, 2);
+        }
+      sb_printf (&b, "%7s %7s %14s %8u %8u  ", wpct, epct, calls, nsub[i],
+                 npath[i]);
       size_t name_at = b.n;
       sb_printf (&b, "%s() %s", view_str (v, f->name), view_str (v, f->file));
       if (f->first_line)
@@ -995,6 +1025,9 @@ build_functions (struct scr_table *t, const struct view *v,
                                                   : (double) f->calls;
       c[i].num = o->sort == SORT_CALLS
                      ? (f->calls == OSP_VIEW_NONE ? -1.0 : (double) f->calls)
+                 : o->sort == SORT_WORK ? (w ? w->work : -1.0)
+                 : o->sort == SORT_EXECS
+                     ? (w ? w->execs : -1.0)
                      : ((double) nsub[i] + npath[i]) * (double) (1ull << 40)
                            + calls_n;
       c[i].text = sb_take (&b);
@@ -1003,8 +1036,9 @@ build_functions (struct scr_table *t, const struct view *v,
     }
   size_t matched = 0;
   rc = emit (t, c, v->nfns, o,
-             o->sort == SORT_CALLS || o->sort == SORT_NAME ? o->sort
-                                                           : SORT_ESTIMATE,
+             scr_sort_ok (SCR_FUNCTIONS, o->sort) && o->sort != SORT_RANK
+                 ? o->sort
+                 : SORT_ESTIMATE,
              &matched);
   c = NULL;
   if (rc == 0)
@@ -1033,6 +1067,7 @@ struct fnode
      may have one: pathforest.c's cut), but under a connector (count 0) */
   uint64_t count;
   double estimate, share;
+  double work;          /* its count or estimate x its blocks' costs */
   uint32_t first, n;    /* its children in KIDS[first, first + n) */
   unsigned char keep, open;
 };
@@ -1075,9 +1110,9 @@ forest_header (struct scr_table *t, const struct forest *F)
 {
   const struct view *v = F->v;
   t->total = F->n;
-  if (set_str (&t->header, "%14s %12s %7s  %s",
+  if (set_str (&t->header, "%14s %12s %7s %14s  %s",
                F->burst ? "estimate" : "count", F->burst ? "+/- 95%" : "",
-               "share", "tree of paths")
+               "share", "work", "tree of paths")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 13;
@@ -1122,9 +1157,12 @@ forest_nodes (struct forest *F, uint64_t *matched)
           nd[i].estimate = nd[f->parent].estimate;
           nd[i].share = 1.0;
         }
-      nd[i].num = o->sort == SORT_SHARE ? nd[i].share
-                  : F->burst           ? nd[i].estimate
-                                       : (double) nd[i].count;
+      nd[i].work = (F->burst ? nd[i].estimate : (double) nd[i].count)
+                   * view_run_cost (v, f->ids, f->len);
+      nd[i].num = o->sort == SORT_SHARE  ? nd[i].share
+                  : o->sort == SORT_WORK ? nd[i].work
+                  : F->burst             ? nd[i].estimate
+                                         : (double) nd[i].count;
       nd[i].keep
           = (unsigned char) path_matches (v, f->ids, f->len, o, F->steps);
       *matched += nd[i].keep;
@@ -1235,7 +1273,8 @@ forest_row (struct scr_table *t, const struct forest *F, uint32_t kid,
   else
     snprintf (num, sizeof num, "%llu", (unsigned long long) nk->count);
   int kidopen = nk->n > 0 && (nk->open || F->filtering);
-  sb_printf (&b, "%14s %12s %7s  ", num, err, PCT (nk->share));
+  sb_printf (&b, "%14s %12s %7s %14s  ", num, err, PCT (nk->share),
+             NUM (nk->work, 0));
   if (depth > DRAW_DEPTH)
     sb_printf (&b, "+%u", depth - DRAW_DEPTH);
   sb_printf (&b, "%s%s%s", pre,

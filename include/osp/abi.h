@@ -72,7 +72,7 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 5u
+#define OSP_ABI_VERSION 6u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
@@ -143,7 +143,7 @@ enum osp_fn_flags
   OSP_FN_COUNTS_ATOMIC = 1u << 4 /* ... added to atomically (counts-update=atomic) */
 };
 
-/* One instrumented function.  Size 104 bytes, alignment 8 on LP64; the plugin
+/* One instrumented function.  Size 112 bytes, alignment 8 on LP64; the plugin
  * pins the alignment (DECL_USER_ALIGN) but readers still scan the section in
  * 8-byte steps for OSP_FN_MAGIC so that padding can never derail them.
  *
@@ -178,7 +178,13 @@ enum osp_fn_flags
  * only when the file on disk has exactly that size and SHA-256, so a
  * snapshot cannot make it print a file that is not the source (doc/osp.md,
  * "Safety").  file_sha256 is NULL when the plugin could not read the file
- * (then no text is ever shown for it). */
+ * (then no text is ever shown for it).
+ *
+ * costs (ABI 6) holds nblocks words: block b's estimated cost, the sum over
+ * its statements of GCC's estimate_num_insns with eni_time_weights, taken
+ * before osp inserted anything (plugin/numbering.cc).  The runtime weighs
+ * counts by it into work figures (doc/osp.md, "Work").  NULL: no costs
+ * known (every block then weighs 1). */
 struct osp_fn_record
 {
   uint32_t magic;       /* OSP_FN_MAGIC */
@@ -198,6 +204,7 @@ struct osp_fn_record
   uint64_t file_size;     /* bytes of `file` as compiled */
   const uint8_t *file_sha256; /* the 32 bytes of their SHA-256, or NULL */
   const char *comp_dir;   /* the compile's working directory ("" unknown) */
+  const uint32_t *costs;  /* nblocks estimated block costs, or NULL (ABI 6) */
 };
 
 #ifdef __cplusplus

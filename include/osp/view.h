@@ -54,6 +54,13 @@
  *            directory (minor 2).  ospview shows a file's text only when
  *            the file on disk has that size and digest; a view without
  *            FNSRC (or a function without a digest) shows no source text
+ *   COSTS    uint32 per block, in BLOCKS order: the plugin's estimated cost
+ *            of one execution of the block (osp/abi.h `costs') (minor 3).
+ *            A row's work is its estimate times the sum of its blocks'
+ *            costs; a view without COSTS weighs every block 1
+ *   FNWORK   struct osp_vfnwork per function, in FUNCS order: its own
+ *            blocks' executions and work over the whole run (minor 3); a
+ *            view without it has no per-function work
  */
 #ifndef OSP_VIEW_H
 #define OSP_VIEW_H
@@ -62,7 +69,7 @@
 
 #define OSP_VIEW_MAGIC "OSPVIEW\001" /* 8 bytes, no NUL needed */
 #define OSP_VIEW_MAJOR 1u
-#define OSP_VIEW_MINOR 2u
+#define OSP_VIEW_MINOR 3u
 #define OSP_VIEW_BYTE_ORDER 0x01020304u
 
 /* "Not known" for counts and lines; "none" for parents. */
@@ -94,7 +101,9 @@ enum osp_view_kind
   OSP_VS_FOREST = 8,
   OSP_VS_STATS = 9,
   OSP_VS_EDGES = 10,
-  OSP_VS_FNSRC = 11
+  OSP_VS_FNSRC = 11,
+  OSP_VS_COSTS = 12,
+  OSP_VS_FNWORK = 13
 };
 
 struct osp_view_header
@@ -221,6 +230,17 @@ struct osp_vfnsrc
   uint32_t flags;       /* OSP_VSRC_DIGEST, or 0 */
   uint64_t size;        /* bytes of the file as compiled */
   uint8_t sha256[32];   /* their SHA-256 */
+};
+
+/* A function's self figures: the executions of its blocks and their work
+   (executions x cost), both estimates: from the exact block counts when
+   the view's mode is blocks, else from the Ball-Larus path estimates (each
+   path's estimate times its blocks and their costs), 0 when the function
+   has neither.  Shares are of the sums over FNWORK. */
+struct osp_vfnwork
+{
+  double execs;         /* block executions */
+  double work;          /* sum over its blocks of executions x cost */
 };
 
 enum osp_vstat_kind { OSP_VSTAT_U64 = 0, OSP_VSTAT_F64 = 1, OSP_VSTAT_STR = 2 };

@@ -35,7 +35,8 @@ vb_free (struct vbuild *b)
   osp_strtab_free (&b->strings);
   struct vb_array *arrs[] = { &b->fns,      &b->blocks, &b->edges,
                               &b->ids,      &b->subpaths, &b->paths,
-                              &b->forest,   &b->stats, &b->fnsrc };
+                              &b->forest,   &b->stats, &b->fnsrc,
+                              &b->costs,    &b->fnwork };
   for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
     free (arrs[i]->p);
   memset (b, 0, sizeof *b);
@@ -109,6 +110,39 @@ vb_fnsrc (struct vbuild *b, uint32_t fn, const struct osp_vfnsrc *s)
   fnsrc_grow (b, (size_t) fn + 1);
   if (!b->oom)
     ((struct osp_vfnsrc *) b->fnsrc.p)[fn] = *s;
+}
+
+/* COSTS at least N long, the new ones 1; FNWORK likewise, the new 0. */
+static void
+costs_grow (struct vbuild *b, size_t n)
+{
+  static const uint32_t one = 1;
+  while (b->costs.n < n)
+    APPEND (costs, uint32_t, &one, );
+}
+
+static void
+fnwork_grow (struct vbuild *b, size_t n)
+{
+  static const struct osp_vfnwork none;
+  while (b->fnwork.n < n)
+    APPEND (fnwork, struct osp_vfnwork, &none, );
+}
+
+void
+vb_cost (struct vbuild *b, uint32_t block, uint32_t cost)
+{
+  costs_grow (b, (size_t) block + 1);
+  if (!b->oom)
+    ((uint32_t *) b->costs.p)[block] = cost;
+}
+
+void
+vb_fnwork (struct vbuild *b, uint32_t fn, const struct osp_vfnwork *w)
+{
+  fnwork_grow (b, (size_t) fn + 1);
+  if (!b->oom)
+    ((struct osp_vfnwork *) b->fnwork.p)[fn] = *w;
 }
 
 uint32_t
@@ -251,7 +285,7 @@ osp_vemit_end (struct osp_vemit *e)
   e->at = osp_view_align8 (end);
 }
 
-#define NSECTIONS 11
+#define NSECTIONS 13
 
 int
 vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
@@ -266,6 +300,13 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
     return osp_errf (err, errlen, "more functions, blocks or forest nodes than "
                      "32-bit indices can name");
   fnsrc_grow (b, b->fns.n);
+  /* Set at all: one per block / function (a merged view whose inputs
+     all had them); else left out. */
+  int costs = b->costs.n > 0, fnwork = b->fnwork.n > 0;
+  if (costs)
+    costs_grow (b, b->blocks.n);
+  if (fnwork)
+    fnwork_grow (b, b->fns.n);
   if (b->oom)
     return osp_errf (err, errlen, "out of memory building the view");
   struct
@@ -287,9 +328,14 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
     { OSP_VS_PATHS, sizeof (struct osp_vpath), b->paths.p, b->paths.n },
     { OSP_VS_FOREST, sizeof (struct osp_vforest), b->forest.p,
       b->forest.n },
+    { OSP_VS_COSTS, sizeof (uint32_t), b->costs.p, b->blocks.n },
+    { OSP_VS_FNWORK, sizeof (struct osp_vfnwork), b->fnwork.p, b->fns.n },
   };
-  uint64_t size = osp_view_head_size (NSECTIONS);
-  for (int i = 0; i < NSECTIONS; i++)
+  int nsec = NSECTIONS - !fnwork - !costs;
+  if (!costs && fnwork)
+    sec[NSECTIONS - 2] = sec[NSECTIONS - 1];
+  uint64_t size = osp_view_head_size ((uint32_t) nsec);
+  for (int i = 0; i < nsec; i++)
     size += osp_view_align8 (sec[i].count * sec[i].elem);
   if (size > SIZE_MAX / 2)
     return osp_errf (err, errlen, "view of %llu bytes is too large",
@@ -299,8 +345,8 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
     return osp_errf (err, errlen, "out of memory for a view of %llu bytes",
                      (unsigned long long) size);
   struct osp_vemit e;
-  osp_vemit_begin (&e, base, size, NSECTIONS, time_ns, seq);
-  for (int i = 0; i < NSECTIONS; i++)
+  osp_vemit_begin (&e, base, size, (uint32_t) nsec, time_ns, seq);
+  for (int i = 0; i < nsec; i++)
     {
       void *at = osp_vemit_section (&e, sec[i].kind, sec[i].elem,
                                     sec[i].count);

@@ -80,6 +80,9 @@ struct vbuild
   struct osp_vrun run;
   struct vb_array fns, blocks, edges, ids, subpaths, paths, forest, stats;
   struct vb_array fnsrc; /* FNSRC, as far as set (the rest: no digest) */
+  /* COSTS and FNWORK, as far as set; written only when something was set
+     (the rest: cost 1, no work), else the view has neither section */
+  struct vb_array costs, fnwork;
   int oom;
 };
 
@@ -100,6 +103,11 @@ uint32_t vb_fn (struct vbuild *b, const struct osp_vfn *f);
    offset); a function never given one has none (no text is shown). */
 void vb_fnsrc (struct vbuild *b, uint32_t fn, const struct osp_vfnsrc *s);
 uint32_t vb_block (struct vbuild *b, const struct osp_vblock *bl);
+/* Block BLOCK's estimated cost (COSTS), function FN's self figures
+   (FNWORK); a view given neither has neither section (view layout 1.2's
+   meaning: every block weighs 1, no per-function work). */
+void vb_cost (struct vbuild *b, uint32_t block, uint32_t cost);
+void vb_fnwork (struct vbuild *b, uint32_t fn, const struct osp_vfnwork *w);
 void vb_edge (struct vbuild *b, const struct osp_vedge *e);
 /* The LEN block indices at IDS as a new run: the index of its first
    element in IDS (for the rows' `ids' field). */

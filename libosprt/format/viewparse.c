@@ -77,6 +77,8 @@ static const struct kind_info kinds[] = {
   [OSP_VS_STATS] = { "STATS", sizeof (struct osp_vstat), 0 },
   [OSP_VS_EDGES] = { "EDGES", sizeof (struct osp_vedge), 0 },
   [OSP_VS_FNSRC] = { "FNSRC", sizeof (struct osp_vfnsrc), 0 },
+  [OSP_VS_COSTS] = { "COSTS", sizeof (uint32_t), 1 },
+  [OSP_VS_FNWORK] = { "FNWORK", sizeof (struct osp_vfnwork), 0 },
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -99,6 +101,22 @@ ACCESSOR (osp_vforest, view_forest, forest, nforest, forest_size)
 ACCESSOR (osp_vstat, view_stat, stats, nstats, stat_size)
 ACCESSOR (osp_vedge, view_edge, edges, nedges, edge_size)
 ACCESSOR (osp_vfnsrc, view_fnsrc, fnsrc, nfnsrc, fnsrc_size)
+ACCESSOR (osp_vfnwork, view_fnwork, fnwork, nfnwork, fnwork_size)
+
+uint32_t
+view_cost (const struct view *v, uint64_t block)
+{
+  return v->costs != NULL && block < v->ncosts ? v->costs[block] : 1;
+}
+
+double
+view_run_cost (const struct view *v, uint64_t ids, uint32_t len)
+{
+  double c = 0;
+  for (uint32_t k = 0; k < len; k++)
+    c += view_cost (v, v->ids[ids + k]);
+  return c;
+}
 
 const char *
 view_str (const struct view *v, uint32_t off)
@@ -269,6 +287,31 @@ check_fnsrc (const struct view *v, const struct strcheck *sc, char *err,
         return fail (err, errlen, "function %llu: its directory (at %u) is "
                      "not a string inside STRINGS", (unsigned long long) i,
                      s->comp_dir);
+    }
+  return 0;
+}
+
+/* COSTS: one per block.  FNWORK: one per function, finite and not
+   negative (shares are divided by their sums). */
+static int
+check_costs (const struct view *v, char *err, size_t errlen)
+{
+  if (v->costs != NULL && v->ncosts != v->nblocks)
+    return fail (err, errlen, "COSTS has %llu elements for %llu blocks",
+                 (unsigned long long) v->ncosts,
+                 (unsigned long long) v->nblocks);
+  if (v->fnwork != NULL && v->nfnwork != v->nfns)
+    return fail (err, errlen, "FNWORK has %llu elements for %llu functions",
+                 (unsigned long long) v->nfnwork,
+                 (unsigned long long) v->nfns);
+  for (uint64_t i = 0; i < v->nfnwork; i++)
+    {
+      const struct osp_vfnwork *w = view_fnwork (v, i);
+      if (!isfinite (w->execs) || !isfinite (w->work) || w->execs < 0
+          || w->work < 0)
+        return fail (err, errlen, "function %llu: its executions or work "
+                     "is negative or not a number",
+                     (unsigned long long) i);
     }
   return 0;
 }
@@ -566,6 +609,12 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
   TAKE (OSP_VS_STATS, stats, nstats, stat_size);
   TAKE (OSP_VS_EDGES, edges, nedges, edge_size);
   TAKE (OSP_VS_FNSRC, fnsrc, nfnsrc, fnsrc_size);
+  TAKE (OSP_VS_FNWORK, fnwork, nfnwork, fnwork_size);
+  if (found[OSP_VS_COSTS] != NULL)
+    {
+      v->costs = (const void *) (base + found[OSP_VS_COSTS]->offset);
+      v->ncosts = found[OSP_VS_COSTS]->count;
+    }
 #undef TAKE
   if (v->nfns > UINT32_MAX || v->nblocks >= UINT32_MAX
       || v->nforest >= OSP_VIEW_NO_PARENT)
@@ -580,6 +629,8 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
     rc = check_fns (v, &sc, err, errlen);
   if (rc == 0)
     rc = check_fnsrc (v, &sc, err, errlen);
+  if (rc == 0)
+    rc = check_costs (v, err, errlen);
   if (rc == 0)
     rc = check_work (v, err, errlen);
   if (rc == 0)

@@ -38,9 +38,13 @@ struct view
   uint64_t nedges;
   const struct osp_vfnsrc *fnsrc; /* NULL, or one per function */
   uint64_t nfnsrc;
+  const uint32_t *costs; /* NULL (minor < 3), or one per block */
+  uint64_t ncosts;
+  const struct osp_vfnwork *fnwork; /* NULL (minor < 3), or one per function */
+  uint64_t nfnwork;
   /* element strides as written (>= the sizes above) */
   uint32_t fn_size, block_size, subpath_size, path_size, forest_size,
-      stat_size, edge_size, fnsrc_size;
+      stat_size, edge_size, fnsrc_size, fnwork_size;
 };
 
 /* Validate the LEN bytes at BUF (8-byte aligned) as a view and fill V.
@@ -58,6 +62,12 @@ const struct osp_vpath *view_path (const struct view *v, uint64_t i);
 const struct osp_vforest *view_forest (const struct view *v, uint64_t i);
 const struct osp_vstat *view_stat (const struct view *v, uint64_t i);
 const struct osp_vedge *view_edge (const struct view *v, uint64_t i);
+/* Function I's self executions and work, NULL when the view has none. */
+const struct osp_vfnwork *view_fnwork (const struct view *v, uint64_t i);
+/* Block BLOCK's estimated cost (1 in a view without COSTS), and the sum
+   over the id run [IDS, IDS + LEN): one execution's work of a row. */
+uint32_t view_cost (const struct view *v, uint64_t block);
+double view_run_cost (const struct view *v, uint64_t ids, uint32_t len);
 /* String at OFF (validated by view_parse). */
 const char *view_str (const struct view *v, uint32_t off);
 /* The STATS row NAME as a number (U64 or F64) or a string: 1 and *OUT if

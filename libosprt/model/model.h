@@ -135,6 +135,8 @@ struct osp_block
 {
   uint32_t line_first, line_last, flags;
   uint32_t nsucc, succ; /* succ: index of the first edge in osp_fn.edges */
+  uint32_t cost;        /* the plugin's estimated cost (abi.h `costs'), 1
+                           for a record without costs */
 };
 
 struct osp_edge
@@ -187,6 +189,17 @@ struct osp_fn
   uint64_t *counts;
   uint64_t *kept;
 };
+
+/* The estimated work of one run of the N blocks IDS of F (their cost sum). */
+static inline uint64_t
+osp_blocks_cost (const struct osp_fn *f, const uint32_t *ids, uint32_t n)
+{
+  uint64_t c = 0;
+  for (uint32_t i = 0; i < n; i++)
+    if (ids[i] < f->nblocks)
+      c += f->blocks[ids[i]].cost;
+  return c;
+}
 
 /* The paths words of block B of F (F has probes): [0] the start value,
    [1] the end value, [2 + s] the value of successor s (abi.h). */

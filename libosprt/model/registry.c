@@ -31,7 +31,7 @@
  * so it always gets one stderr line naming it.  Either way the function is
  * ignored and counted in records_invalid.  What passes is copied (name,
  * file, its size and SHA-256 and the compile's directory, decoded cfg,
- * path words) because the module may be dlclose'd while
+ * block costs, path words) because the module may be dlclose'd while
  * the report still needs them; afterwards the record's address is only
  * compared, never read again, except its id.  (Pointers themselves cannot
  * be checked: a record whose name or cfg pointer is wild would fault here,
@@ -256,6 +256,7 @@ copy_fn (const struct osp_fn_record *r, const char **why)
       bl->flags = w[2];
       bl->nsucc = w[3];
       bl->succ = e;
+      bl->cost = r->costs ? r->costs[b] : 1;
       w += 4;
       for (uint32_t s = 0; s < bl->nsucc; s++, w += 2, e++)
         {

@@ -7,6 +7,7 @@
  *                     the block-sequence printing the path report shares
  *   report-paths.c    the path and edge sections appended to either report
  *   report-forest.c   the prefix-forest section appended to either report
+ *   report-work.c     functions by self work and executions, every mode
  *   viewwrite.c       a profile as a view (include/osp/view.h), built with
  *                     the view format library (libosprt/format/)
  *   publish.c         the shared-memory segment (include/osp/shm.h): views
@@ -138,6 +139,23 @@ void osp_format_forest_stats (const struct osp_stat_out *out,
                               const struct osp_profile *p,
                               const struct osp_options *o);
 int osp_format_forest_text (FILE *out, const struct osp_profile *p,
+                            const struct osp_options *o);
+
+/* ---- report-work.c -------------------------------------------------- */
+
+/* Each function's self executions and work (executions x block cost) into
+   EXECS[i] and WORK[i] for fns[i]: from block counts in mode=blocks, else
+   from the path estimates; 0 for a function with neither.  Returns 0. */
+int osp_fn_work (const struct osp_profile *p, double *execs, double *work);
+/* The work section (osp_sections): shown in mode=blocks and wherever paths
+   are; `work' rows (tsv), "functions by self work" (text), no stats. */
+int osp_work_shown (const struct osp_profile *p);
+int osp_format_work_tsv (FILE *out, const struct osp_profile *p,
+                         const struct osp_options *o);
+int osp_format_work_text (FILE *out, const struct osp_profile *p,
+                          const struct osp_options *o);
+void osp_format_work_stats (const struct osp_stat_out *out,
+                            const struct osp_profile *p,
                             const struct osp_options *o);
 
 /* ---- viewwrite.c ----------------------------------------------------- */

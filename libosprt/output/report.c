@@ -174,6 +174,8 @@ const struct osp_section osp_sections[] = {
     osp_format_paths_text, osp_format_paths_stats },
   { "forest", OSP_VS_FOREST, forest_shown, osp_format_forest_tsv,
     osp_format_forest_text, osp_format_forest_stats },
+  { "work", 0, osp_work_shown, osp_format_work_tsv, osp_format_work_text,
+    osp_format_work_stats },
 };
 const unsigned osp_nsections = sizeof osp_sections / sizeof osp_sections[0];
 

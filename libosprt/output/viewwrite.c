@@ -27,6 +27,8 @@
  *   FNSRC    per function: its source file's size and SHA-256 as the
  *            plugin recorded them, and the compile's directory, so that
  *            ospview shows a file's text only when it is the one compiled
+ *   COSTS, FNWORK  every block's estimated cost, and every function's self
+ *            executions and work (report-work.c: the report's `work' rows)
  * Every section starts 8-aligned; its CRC-32 covers its count x elem_size
  * bytes (not the padding after it).
  *
@@ -133,8 +135,8 @@ struct rowset
 };
 
 /* The sections every view has besides the row sections: STRINGS, RUN,
-   FUNCS, BLOCKS, EDGES, FNSRC, STATS, IDS. */
-#define NFIXED 8
+   FUNCS, BLOCKS, EDGES, FNSRC, COSTS, FNWORK, STATS, IDS. */
+#define NFIXED 10
 /* At most one row section per row kind (rowkinds, below). */
 #define NROWSETS 3
 
@@ -463,6 +465,8 @@ plan_make (struct plan *pl, const struct osp_profile *p,
               + osp_view_align8 (pl->strings.len) + sizeof (struct osp_vrun)
               + (uint64_t) p->nfns * sizeof (struct osp_vfn)
               + (uint64_t) p->nfns * sizeof (struct osp_vfnsrc)
+              + (uint64_t) p->nfns * sizeof (struct osp_vfnwork)
+              + osp_view_align8 (pl->nblocks * sizeof (uint32_t))
               + pl->nblocks * sizeof (struct osp_vblock)
               + pl->nedges * sizeof (struct osp_vedge)
               + pl->stats.n * sizeof (struct osp_vstat);
@@ -627,6 +631,31 @@ write_functions (struct osp_vemit *o, const struct plan *pl)
       memcpy (&sv[i], &v, sizeof v);
     }
   osp_vemit_end (o);
+
+  uint32_t *cv = (uint32_t *) osp_vemit_section (o, OSP_VS_COSTS,
+                                                 sizeof *cv, pl->nblocks);
+  for (uint32_t i = 0; i < p->nfns; i++)
+    for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
+      cv[pl->block0[i] + b] = p->fns[i]->blocks[b].cost;
+  osp_vemit_end (o);
+
+  /* Out of memory: every function's figures 0 (the view stays valid). */
+  size_t m = p->nfns ? p->nfns : 1;
+  double *execs = calloc (m, sizeof *execs), *work = calloc (m, sizeof *work);
+  if (execs != NULL && work != NULL)
+    osp_fn_work (p, execs, work);
+  struct osp_vfnwork *wv = (struct osp_vfnwork *) osp_vemit_section (
+      o, OSP_VS_FNWORK, sizeof *wv, p->nfns);
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      struct osp_vfnwork v = { 0, 0 };
+      if (execs != NULL && work != NULL)
+        v = (struct osp_vfnwork) { execs[i], work[i] };
+      memcpy (&wv[i], &v, sizeof v);
+    }
+  osp_vemit_end (o);
+  free (execs);
+  free (work);
 }
 
 /* IDS, then the row sections cut as C says. */

@@ -603,6 +603,7 @@ static const char expected_tsv[]
       "edge\t2\t3\t0\t1\t30.000\t30\n"
       "edge\t2\t4\t0\t1\t20.000\t20\n"
       "edge\t2\t5\t0\texit\t40.000\t40\n"
+      "work\t2\t240\t100.0000\t240\t100.0000\n"
       "stat\tmodules\t2\n"
       "stat\tfunctions\t2\n"
       "stat\tfunctions_dropped\t0\n"
@@ -701,6 +702,7 @@ static const char expected_forest_tsv[]
       "forest\t10\t9\t1\t2\t1\t10\t10.000\t0.000\t1\t2:1,2:2,2:3\n"
       "forest\t11\t10\t2\t2\t2\t10\t10.000\t0.000\t1\t2:1,2:2,2:4\n"
       "forest\t12\t-\t0\t2\t3\t10\t10.000\t0.000\t0.125\t2:1,2:5\n"
+      "work\t2\t210\t100.0000\t210\t100.0000\n"
       "stat\tmodules\t2\n";
 
 static int

@@ -64,6 +64,8 @@ static const char expected_tsv[]
       "block\t1\t2\thot\th.c\t12\t12\t-\n"
       "block\t2\t0\tcold\tc.c\t20\t25\t2\n"
       "block\t2\t1\tcold\tc.c\t21\t21\t1\n"
+      "work\t1\t10\t76.9231\t10\t76.9231\n"
+      "work\t2\t3\t23.0769\t3\t23.0769\n"
       "stat\tmodules\t1\n"
       "stat\tfunctions\t3\n"
       "stat\tfunctions_dropped\t0\n"

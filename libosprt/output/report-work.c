@@ -1,0 +1,174 @@
+/* SPDX-License-Identifier: MIT */
+/* report-work.c - the functions by their own work, in every mode.
+ *
+ * A block's work is its executions times its estimated cost (the plugin's
+ * sum of GCC's estimate_num_insns over its statements, osp/abi.h `costs');
+ * a function's self work is the sum over its own blocks, its self
+ * executions the sum of their executions.  Where the executions come
+ * from: the exact block counts in mode=blocks; otherwise the Ball-Larus
+ * path profile, every path's estimate times each of its blocks (the path
+ * table holds every distinct path sampled, not only the reported ones).
+ * A function with neither counts nothing.  Shares are of the sums over
+ * all functions, so each column adds up to 100%.
+ *
+ * text: "functions by self work", the report_top functions by work.
+ * tsv: one `work' row per function with executions or work (doc/
+ * CONTRACTS.md).  The view carries the same figures (FNWORK, viewwrite.c).
+ */
+#define _GNU_SOURCE
+#include "output/output.h"
+
+#include <stdlib.h>
+
+/* Whether fns[I]'s executions come from its block counts. */
+static int
+from_blocks (const struct osp_profile *p, uint32_t i)
+{
+  return p->mode == OSP_MODE_BLOCKS && p->counts != NULL
+         && (p->fns[i]->flags & OSP_FN_BLOCK_HOOKS);
+}
+
+int
+osp_fn_work (const struct osp_profile *p, double *execs, double *work)
+{
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      execs[i] = work[i] = 0;
+      if (!from_blocks (p, i))
+        continue;
+      const struct osp_fn *f = p->fns[i];
+      for (uint32_t b = 0; b < f->nblocks; b++)
+        if (osp_block_counted (f, b))
+          {
+            execs[i] += (double) p->counts[i][b];
+            work[i] += (double) p->counts[i][b] * f->blocks[b].cost;
+          }
+    }
+  if (!p->paths.shown)
+    return 0;
+  for (uint32_t r = 0; r < p->paths.nrows; r++)
+    {
+      const struct osp_path_row *row = &p->paths.rows[r];
+      if (row->fi >= p->nfns || from_blocks (p, row->fi))
+        continue;
+      const struct osp_fn *f = p->fns[row->fi];
+      double cost = 0;
+      for (uint32_t k = 0; k < row->nsteps; k++)
+        if (row->steps[k].block < f->nblocks)
+          cost += f->blocks[row->steps[k].block].cost;
+      execs[row->fi] += row->estimate * row->nsteps;
+      work[row->fi] += row->estimate * cost;
+    }
+  return 0;
+}
+
+struct fn_work
+{
+  uint32_t i;
+  double execs, work;
+};
+
+static int
+by_work (const void *a, const void *b)
+{
+  const struct fn_work *x = a, *y = b;
+  if (x->work != y->work)
+    return x->work < y->work ? 1 : -1;
+  if (x->execs != y->execs)
+    return x->execs < y->execs ? 1 : -1;
+  return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* The functions with executions or work, by work; *N of them, *TE and *TW
+   the sums.  NULL if out of memory (or no function: *N = 0). */
+static struct fn_work *
+ranked (const struct osp_profile *p, uint32_t *n, double *te, double *tw)
+{
+  *n = 0;
+  *te = *tw = 0;
+  size_t m = p->nfns ? p->nfns : 1;
+  double *e = malloc (m * sizeof *e), *w = malloc (m * sizeof *w);
+  struct fn_work *r = malloc (m * sizeof *r);
+  if (e == NULL || w == NULL || r == NULL)
+    {
+      free (e), free (w), free (r);
+      return NULL;
+    }
+  osp_fn_work (p, e, w);
+  for (uint32_t i = 0; i < p->nfns; i++)
+    if (e[i] > 0 || w[i] > 0)
+      {
+        r[(*n)++] = (struct fn_work) { i, e[i], w[i] };
+        *te += e[i];
+        *tw += w[i];
+      }
+  free (e), free (w);
+  qsort (r, *n, sizeof *r, by_work);
+  return r;
+}
+
+static double
+pct (double x, double total)
+{
+  return total > 0 ? 100 * x / total : 0;
+}
+
+int
+osp_format_work_tsv (FILE *out, const struct osp_profile *p,
+                     const struct osp_options *o)
+{
+  (void) o;
+  uint32_t n;
+  double te, tw;
+  struct fn_work *r = ranked (p, &n, &te, &tw);
+  if (r == NULL)
+    return -1;
+  for (uint32_t k = 0; k < n; k++)
+    fprintf (out, "work\t%u\t%.0f\t%.4f\t%.0f\t%.4f\n", p->fns[r[k].i]->id,
+             r[k].execs, pct (r[k].execs, te), r[k].work,
+             pct (r[k].work, tw));
+  free (r);
+  return 0;
+}
+
+int
+osp_format_work_text (FILE *out, const struct osp_profile *p,
+                      const struct osp_options *o)
+{
+  uint32_t n;
+  double te, tw;
+  struct fn_work *r = ranked (p, &n, &te, &tw);
+  if (r == NULL)
+    return -1;
+  uint32_t top = o->report_top && o->report_top < n ? o->report_top : n;
+  fprintf (out, "\nfunctions by self work (%u of %u; work = executions x "
+           "estimated block cost, from %s):\n", top, n,
+           p->mode == OSP_MODE_BLOCKS ? "block counts" : "path estimates");
+  fprintf (out, "   work%%  execs%%            work      executions  "
+           "function  location\n");
+  for (uint32_t k = 0; k < top; k++)
+    {
+      const struct osp_fn *f = p->fns[r[k].i];
+      char loc[512];
+      osp_location (loc, sizeof loc, f, 0, 0);
+      fprintf (out, "%7.2f%% %6.2f%% %15.0f %15.0f  %s  %s\n",
+               pct (r[k].work, tw), pct (r[k].execs, te), r[k].work,
+               r[k].execs, f->name, loc);
+    }
+  free (r);
+  return 0;
+}
+
+int
+osp_work_shown (const struct osp_profile *p)
+{
+  return p->mode == OSP_MODE_BLOCKS || p->paths.shown;
+}
+
+void
+osp_format_work_stats (const struct osp_stat_out *out,
+                       const struct osp_profile *p,
+                       const struct osp_options *o)
+{
+  (void) out, (void) p, (void) o; /* the rows are the figures */
+}
