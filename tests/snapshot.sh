@@ -80,7 +80,7 @@ done
 # (the first subpath row, ranked or not; ospview unfolded by a filter every row matches, so that
 # its first row is the tsv's first)
 want=$(awk -F "\t" '$1 == "subpath" { printf "%.0f", $4; exit }' "$W/exit.tsv")
-"$OSPVIEW" "$snap" -b 1 --top=5 --screen=subpaths --filter='()' > "$W/exit-unfolded.view" 2>> "$W/exit.verr"
+"$OSPVIEW" "$snap" -b 1 --top=5 --screen=subpaths --sort=rank --filter='()' > "$W/exit-unfolded.view" 2>> "$W/exit.verr"
 got=$(first_estimate "$W/exit-unfolded.view" "hottest subpaths")
 [ "$got" = "$want" ] || osp_fail "top subpath estimate: snapshot $got, tsv report $want"
 want=$(awk -F '\t' '$1 == "path" && $2 == 1 { printf "%.0f", $5 }' "$W/exit.tsv")

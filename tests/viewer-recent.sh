@@ -148,9 +148,9 @@ awk -v v0="${V0:-0}" '$2 == "b" { print "b() leads from view " $1 " (phase B fro
 grep -q -E "  view #[0-9]+ .*  recent [0-9.]+s" "$W/rec.out" ||
   osp_fail "--recent: the status line does not say recent"
 
-# cumulative: a() still on top, after all of phase B (the subpaths: the cumulative functions
-# screen ranks by hot rows, not by work)
-"$OSPVIEW" -p "$PH" -b 1 --screen=subpaths --top=3 > "$W/cum.out" 2> "$W/cum.err" ||
+# cumulative: a() still on top by rank, after all of phase B (by work, the default order, b()'s
+# longer rows weigh more)
+"$OSPVIEW" -p "$PH" -b 1 --screen=subpaths --sort=rank --top=3 > "$W/cum.out" 2> "$W/cum.err" ||
   osp_fail "cumulative -b 1: exit status $?"
 head -n 1 "$W/cum.out" | grep -q "  cumulative\$" ||
   { osp_fail "cumulative: the status line does not say cumulative"; head -n 1 "$W/cum.out"; }
