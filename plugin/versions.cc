@@ -563,33 +563,6 @@ join_versions (class loop *loop, class loop *tested, basic_block c,
   fix_loop_structure (NULL);
 }
 
-/* Make the hooks behind the tests in BLOCKS, the tested copy of a loop or
-   of a function, volatile asm statements.  hooks.cc
-   leaves them non-volatile (so that data-dependence analysis keeps
-   working on the loop) on the argument that a hook sits in a cold block
-   behind its test and is never moved or merged.  In the tested copy that
-   no longer holds: it runs only when a test may fire, and GCC knows why,
-   since the choice failing means (uint32) (V - 1) < MOST; jump threading
-   then finds the paths on which a test must fire, makes its hook's block
-   hot, and RTL loop-invariant motion moved a hook whose operands are
-   constants out of the loop, so it ran once instead of in every iteration
-   (tests/progs/batch.c's main at -O2, versioned after inlining: block 7
-   counted once, not 300 times).  Volatile, a hook runs where it is.  */
-static void
-pin_hooks (basic_block *blocks, unsigned n)
-{
-  for (unsigned i = 0; i < n; i++)
-    {
-      basic_block hook = hook_block (blocks[i]);
-      if (!hook)
-        continue;
-      for (gimple_stmt_iterator gsi = gsi_start_bb (hook); !gsi_end_p (gsi);
-           gsi_next (&gsi))
-        if (gasm *stmt = dyn_cast<gasm *> (gsi_stmt (gsi)))
-          gimple_asm_set_volatile (stmt, true);
-    }
-}
-
 /* The tests of the untested copy, about to be made false, and what they
    leave: the blocks that end in them, and their hooks' blocks, which fall
    through to the block behind the test and will be unreachable.  */
@@ -782,9 +755,6 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   free_original_copy_tables ();
   if (!tested)
     return false;
-  basic_block *tested_body = get_loop_body (tested);
-  pin_hooks (tested_body, tested->num_nodes);
-  free (tested_body);
   drop_tests (loop->header, tests);
   /* The countdowns' new loads get their virtual operands too.  */
   mark_virtual_operands_for_renaming (cfun);
@@ -856,7 +826,6 @@ version_function (function *fun, const call_bound &b)
 
       /* Now that the copy's statements use the copy's names: its tests
          go, their decrements stay.  */
-      pin_hooks (region.address (), region.length ());
       auto_vec<gcond *> tests;
       for (basic_block c : copy)
         if (gimple *last = last_stmt (c))

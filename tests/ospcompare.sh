@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tests/ospcompare.sh - tools/ospcompare on hand-written reports: the recall of the exact top K
 # in the sampled top N, plain and with ties (recall_ties: subpaths counted as often as the exact
-# K-th all qualify for the places they share), by estimate and in the report's order (-r).
+# K-th all qualify for the places they share), by estimate and in the report's order (-r); and
+# blocks_seen_equal: the sampled run's blocks_seen against the exact run's (issue 34).
 #
 # Exact counts: A 100, B 90, C 80, D 80, E 80, F 10.  Sampled, by estimate: D, A, F, C, B (the
 # report's own order: A, B, D, C, F).  Top 3 in the sampled top 3: by estimate D, A, F hold A
@@ -56,4 +57,18 @@ expect "-k 2 -n 3" recall 1/2
 expect "-k 2 -n 3" recall_ties 1/2
 # A tie group larger than the places left: at most K.
 expect "-k 4 -n 5" recall_ties 4/4
+# The identity of issue 34: the sampled walk's blocks_seen is the exact block count.
+expect "" blocks_seen_equal -
+echo "stat${t}blocks_seen${t}5000" >> "$W/x.tsv"
+echo "stat${t}blocks_seen${t}5000" >> "$W/s.tsv"
+expect "" blocks_seen_equal 1
+"$CMP" "$W/s.tsv" "$W/x.tsv" > /dev/null 2> "$W/eq.err"
+[ -s "$W/eq.err" ] && { osp_fail "ospcompare: stderr with equal blocks_seen"; osp_show "$W/eq.err"; }
+sed -i "s/^stat${t}blocks_seen${t}5000\$/stat${t}blocks_seen${t}5210/" "$W/s.tsv"
+expect "" blocks_seen_equal 0
+"$CMP" "$W/s.tsv" "$W/x.tsv" > /dev/null 2> "$W/ne.err"
+grep -q 'sampled blocks_seen 5210, exact 5000' "$W/ne.err" ||
+  { osp_fail "ospcompare: no stderr line for a blocks_seen difference"; osp_show "$W/ne.err"; }
+echo "stat${t}threads${t}4" >> "$W/s.tsv"
+expect "" blocks_seen_equal -
 osp_done

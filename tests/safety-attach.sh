@@ -10,7 +10,8 @@
 #      lists it, all before any viewer attached; `ospview -p PID -b 1` then asks for views and
 #      shows one (work() in the functions screen); the publisher thread now runs (Threads: 2);
 #      a viewer left attached sees the last view, "(at exit)", once the program exits; stdout and
-#      status as the plain build's, stderr empty, no segment left.
+#      status as the plain build's, stderr empty, no segment left.  The same request is answered
+#      in mode=blocks and mode=subpaths-exact, whose entries look for it only now and then.
 #   3. A forked child: Threads: 1, its own segment appears (made from its runtime entries
 #      publish_ms after the fork) and `ospview -p CHILD -b 1` shows the child's own view; output
 #      as plain, no segment left.
@@ -47,7 +48,7 @@ live ()
   shift
   rm -f "$W/fifo"
   mkfifo "$W/fifo" || { echo "error: mkfifo"; exit 99; }
-  OSP_OPTIONS=publish_ms=50:report=none "$P.osp" "$@" < "$W/fifo" > "$base.out" 2> "$base.err" &
+  OSP_OPTIONS=publish_ms=50:report=none${LIVE_OPTS:-} "$P.osp" "$@" < "$W/fifo" > "$base.out" 2> "$base.err" &
   pid=$!
   bg_pids="$bg_pids $pid"
   exec 3> "$W/fifo"
@@ -112,6 +113,22 @@ osp_same "live: stdout" "$W/live-plain.out" "$W/live.out"
 osp_same "live: exit status" "$W/live-plain.rc" "$W/live.rc"
 [ -s "$W/live.err" ] && { osp_fail "live: stderr is not empty"; osp_show "$W/live.err"; }
 [ -e "$seg" ] && osp_fail "live: $seg left after the exit"
+
+# ---- 2b. the modes where every block entry runs the hook ----
+# There the entries look for a viewer's request once every few hundred per thread
+# (runtime.c, OSP_POLL_EVERY; subpaths-exact: once a batch), not at each: a request is still
+# answered.
+for m in blocks subpaths-exact; do
+  LIVE_OPTS=:mode=$m live "$W/live-$m" live
+  osp_wait_until 10 osp_has_line "$W/live-$m.out" '^ready' || osp_fail "mode=$m: no ready line"
+  osp_wait_until 30 view_of "$pid" "$W/live-$m" ||
+    { osp_fail "mode=$m: ospview -p $pid -b 1 showed no view"; osp_show "$W/live-$m.view"
+      osp_show "$W/live-$m.view.err"; }
+  finish "$W/live-$m"
+  osp_same "mode=$m: stdout" "$W/live-plain.out" "$W/live-$m.out"
+  osp_same "mode=$m: exit status" "$W/live-plain.rc" "$W/live-$m.rc"
+  [ -s "$W/live-$m.err" ] && { osp_fail "mode=$m: stderr is not empty"; osp_show "$W/live-$m.err"; }
+done
 
 # ---- 3. a forked child ----
 echo go | "$P.plain" fork "$W/kid-plain" > "$W/fork-plain.out"

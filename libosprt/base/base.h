@@ -110,9 +110,11 @@ int osp_running (void);
 /* Work that an upper layer asks the runtime's entries to do when it is
    due (output/publish.c: a viewer's request, a fork child's segment, the
    sweep of children's leftovers).  The entries (runtime.c's block hook
-   and path end bodies, past the countdown; the paths=timer thread) call
-   osp_entry_poll: one relaxed load of osp_entry_watch, NULL for as long
-   as nothing is pending, else one more of the word it points at, which
+   and path end bodies, past the countdown - in mode=blocks and
+   subpaths-exact, where every block entry comes, once every few hundred
+   entries of a thread; the paths=timer thread) call osp_entry_poll: one
+   relaxed load of osp_entry_watch, NULL for as long as nothing is
+   pending, else one more of the word it points at, which
    is non-zero when the work is due; then osp_entry_work runs, with no
    runtime lock held.  The owner sets osp_entry_work once, before it first
    points osp_entry_watch anywhere. */

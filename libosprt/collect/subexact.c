@@ -132,7 +132,7 @@ process (struct osp_thread *t, struct osp_exact_thread *x)
   x->n = x->hist = keep;
 }
 
-void
+int
 osp_exact_hit (struct osp_thread *t, uint32_t gid)
 {
   struct osp_exact_thread *x = t->exact;
@@ -144,7 +144,7 @@ osp_exact_hit (struct osp_thread *t, uint32_t gid)
         {
           atomic_fetch_add_explicit (&osp_stats.hits_lost, 1,
                                      memory_order_relaxed);
-          return;
+          return 1;
         }
       t->exact = x;
     }
@@ -153,8 +153,10 @@ osp_exact_hit (struct osp_thread *t, uint32_t gid)
   osp_walk_bump (t, OSP_W_STARTS, 1);
   osp_walk_bump (t, OSP_W_DRAWN, 1);
   x->buf[x->n++] = gid;
-  if (x->n == bufcap)
-    process (t, x);
+  if (x->n != bufcap)
+    return 0;
+  process (t, x);
+  return 1;
 }
 
 void

@@ -140,6 +140,7 @@ osp_thread_make (void)
     }
   t->arena = a;
   t->path_countdown = &__osp_path_countdown;
+  t->poll_left = 1; /* a new thread looks at once */
   osp_lock (&osp_threads_lock);
   t->index = next_index++;
   t->next = osp_threads;

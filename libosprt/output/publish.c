@@ -740,17 +740,45 @@ osp_publish_init (const struct osp_options *o)
    thread is not started from here; a later entry starts it.  A signal
    blocked without a handler (signalfd, sigwait) does not count; a handler
    installed with SA_NODEFER and an empty sa_mask cannot be told.  The
-   runtime's own threads (every signal blocked, pinned) are never in one. */
+   runtime's own threads (every signal blocked, pinned) are never in one.
+   CUR is the thread's mask before the poll held the signals.
+
+   Asked only while a viewer's request waits (osp_publish_poll_slow), but
+   then at every poll until the thread starts, so the answer "no handler"
+   is kept per thread: a thread that blocks every signal (a worker
+   started so) would otherwise ask sigaction about each of them, NSIG
+   system calls a poll.  The kept answer serves while the same signals
+   are blocked that were then, for at most CALM_NS: entering a handler
+   blocks its signal, which was not blocked when it was delivered, so a
+   thread that polled in between has another set.  A signal found
+   handled ends the scan at once and is not kept (the start waits). */
+#define CALM_NS 100000000u /* 100 ms */
+static OSP_TLS sigset_t calm_set;
+static OSP_TLS uint64_t calm_ns;
+static OSP_TLS int calm_valid;
+
 static int
-maybe_in_handler (void)
+maybe_in_handler (const sigset_t *cur)
 {
   if (osp_in_runtime == OSP_RUNTIME_PINNED)
     return 0;
-  sigset_t cur;
-  if (pthread_sigmask (SIG_SETMASK, NULL, &cur) != 0)
-    return 1;
+  sigset_t cand;
+  sigemptyset (&cand);
+  int n = 0;
   for (int sig = 1; sig < NSIG; sig++)
-    if (sigismember (&cur, sig) == 1 && sigismember (&start_mask, sig) != 1)
+    if (sigismember (cur, sig) == 1 && sigismember (&start_mask, sig) != 1)
+      {
+        sigaddset (&cand, sig);
+        n++;
+      }
+  if (n == 0)
+    return 0;
+  uint64_t now = clock_ns (CLOCK_MONOTONIC);
+  if (calm_valid && now - calm_ns < CALM_NS
+      && memcmp (&cand, &calm_set, sizeof cand) == 0)
+    return 0;
+  for (int sig = 1; sig < NSIG; sig++)
+    if (sigismember (&cand, sig) == 1)
       {
         struct sigaction sa;
         if (sigaction (sig, NULL, &sa) != 0)
@@ -758,8 +786,14 @@ maybe_in_handler (void)
         if ((sa.sa_flags & SA_SIGINFO) ? sa.sa_sigaction != NULL
                                        : (sa.sa_handler != SIG_DFL
                                           && sa.sa_handler != SIG_IGN))
-          return 1;
+          {
+            calm_valid = 0;
+            return 1;
+          }
       }
+  calm_set = cand;
+  calm_ns = now;
+  calm_valid = 1;
   return 0;
 }
 
@@ -772,8 +806,10 @@ osp_publish_poll_slow (void)
   if (atomic_load_explicit (&osp_entry_watch, memory_order_relaxed) == &due
       && (++entries & 255) != 1)
     return;
-  /* Before osp_signals_hold changes the mask it reads. */
-  int in_handler = maybe_in_handler ();
+  /* The mask maybe_in_handler reads, before osp_signals_hold changes
+     it; a failure counts as in a handler. */
+  sigset_t mask;
+  int mask_ok = pthread_sigmask (SIG_SETMASK, NULL, &mask) == 0;
   /* Signals held until the thread runs: a handler that leaves by longjmp
      must not abandon the lock, nor a thread half started. */
   osp_signals_hold ();
@@ -799,7 +835,7 @@ osp_publish_poll_slow (void)
         }
       if (hdr != NULL && !failed && osp_running ()
           && atomic_load_explicit (&hdr->attach, memory_order_relaxed) != 0
-          && !in_handler)
+          && mask_ok && !maybe_in_handler (&mask))
         start = thread_asked = 1;
       rewatch ();
     }

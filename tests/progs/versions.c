@@ -5,7 +5,7 @@
  * instrument=paths (one test an iteration), a loop whose only call GCC's IPA inliner
  * removes (versioned after inlining), a one-path counted loop (batched by default; with
  * batch-loops=no versioned, and GCC then knows which of its hooks must fire whenever the
- * tested copy runs: versions.cc's pin_hooks), an outer loop whose blocks before its inner
+ * tested copy runs; hooks.cc's osp_pin pass keeps it in place), an outer loop whose blocks before its inner
  * loop are versioned (chains), a loop that calls a function of ours without loops (calls:
  * versioned, the callee's tests counted in the choice; helper itself is versioned as a whole), a branchy loop that steps a
  * generator's state through a pointer (stepper: the untested copy is a loop of its own, so
