@@ -236,6 +236,11 @@ enum scr_sort
 
 const char *scr_screen_name (enum scr_screen s); /* "subpaths", ... */
 int scr_screen_by_name (const char *name);        /* -1 if unknown */
+/* *DST = a new string printed from FMT (the old one freed); -1 when out
+   of memory, *DST unchanged.  The screens' and the recent tables' one
+   formatter of titles, headers and notes. (screens.c) */
+int scr_set_str (char **dst, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
 const char *scr_sort_name (enum scr_sort k);      /* "rank", ... */
 int scr_sort_by_name (const char *name);          /* -1 if unknown */
 int scr_sort_ok (enum scr_screen s, enum scr_sort k);

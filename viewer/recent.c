@@ -226,24 +226,6 @@ total (const struct view *v, enum scr_screen s, const struct diff *d)
     }
 }
 
-static int
-set (char **dst, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
-
-static int
-set (char **dst, const char *fmt, ...)
-{
-  va_list ap;
-  va_start (ap, fmt);
-  char *s = NULL;
-  int k = vasprintf (&s, fmt, ap);
-  va_end (ap);
-  if (k < 0)
-    return -1;
-  free (*dst);
-  *dst = s;
-  return 0;
-}
-
 static const char *const what_rows[SCR_NSCREENS]
     = { "subpaths", "Ball-Larus paths", "forest nodes", "functions" };
 
@@ -287,7 +269,7 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
   char dts[32];
   span (dts, sizeof dts, dt);
   int rc = -1;
-  if (set (&t->header, "  %14s %14s %12s %7s %5s  %s", "in interval",
+  if (scr_set_str (&t->header, "  %14s %14s %12s %7s %5s  %s", "in interval",
            "per second", "+/- 95%", "share", "len",
            s == SCR_FUNCTIONS ? "function" : "path")
       != 0)
@@ -316,7 +298,7 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
       else
         snprintf (sh, sizeof sh, "-");
       char *text = NULL;
-      if (set (&text, "%c %14s %14s %12s %7s %5s  %s",
+      if (scr_set_str (&text, "%c %14s %14s %12s %7s %5s  %s",
                w->within ? '~' : w->fresh ? '+' : ' ',
                ospview_num (a, sizeof a, w->delta, 0),
                ospview_num (b, sizeof b, rate, 1), e, sh, len, w->p.brief)
@@ -337,12 +319,12 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
   char gone[64] = "";
   if (left)
     snprintf (gone, sizeof gone, "; %zu left the list", left);
-  if (set (&t->title, "%s %s %s (%zu of %zu; %zu within error ~%s)",
+  if (scr_set_str (&t->title, "%s %s %s (%zu of %zu; %zu within error ~%s)",
            what_rows[s], what, dts, t->n, m, within, gone)
       != 0)
     goto out;
   if (t->n == 0
-      && set (&t->note, "%s",
+      && scr_set_str (&t->note, "%s",
               np == 0 ? "no rows in this interval"
                       : "no row matches the filter")
              != 0)

@@ -410,11 +410,8 @@ add_row (struct scr_table *t, char *text)
   return r;
 }
 
-static int
-set_str (char **dst, const char *fmt, ...) __attribute__ ((format (printf, 2, 3)));
-
-static int
-set_str (char **dst, const char *fmt, ...)
+int
+scr_set_str (char **dst, const char *fmt, ...)
 {
   va_list ap;
   va_start (ap, fmt);
@@ -627,9 +624,9 @@ set_title (struct scr_table *t, const char *what, const struct scr_opts *o,
 {
   const char *f = filter_note (o);
   if (f)
-    return set_str (&t->title, "%s (%zu of %zu matching \"%s\", of %zu)",
+    return scr_set_str (&t->title, "%s (%zu of %zu matching \"%s\", of %zu)",
                     what, t->n, matched, f, t->total);
-  return set_str (&t->title, "%s (%zu of %zu)", what, t->n, t->total);
+  return scr_set_str (&t->title, "%s (%zu of %zu)", what, t->n, t->total);
 }
 
 static void
@@ -771,14 +768,14 @@ build_subpaths (struct scr_table *t, const struct view *v,
 {
   int exact = run_is (v, v->run.mode, "subpaths-exact");
   t->total = v->nsubpaths;
-  if (set_str (&t->header, "%5s %14s %12s %7s %14s %5s  %s", "rank",
+  if (scr_set_str (&t->header, "%5s %14s %12s %7s %14s %5s  %s", "rank",
                "estimate", exact ? "" : "+/- 95%", "share", "work", "len",
                "path")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 4;
   if (v->nsubpaths == 0
-      && set_str (&t->note, "%s",
+      && scr_set_str (&t->note, "%s",
                   v->run.mode && !run_is (v, v->run.mode, "subpaths")
                           && !exact
                       ? "no hot subpaths: the program runs with mode=blocks "
@@ -857,7 +854,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
         snprintf (fold, sizeof fold, ", %zu folded", nfolded);
       if (nfew)
         snprintf (few, sizeof few, ", %zu unranked", nfew);
-      rc = set_str (&t->title, "%s%s%s", title, fold, few);
+      rc = scr_set_str (&t->title, "%s%s%s", title, fold, few);
       free (title);
     }
   return rc;
@@ -870,7 +867,7 @@ build_paths (struct scr_table *t, const struct view *v,
   int timer = run_is (v, v->run.paths, "timer");
   int exact = run_is (v, v->run.paths, "exhaustive");
   t->total = v->npaths;
-  if (set_str (&t->header, "%5s %14s %12s %7s %14s %8s %5s  %s", "rank",
+  if (scr_set_str (&t->header, "%5s %14s %12s %7s %14s %8s %5s  %s", "rank",
                timer ? "samples" : "estimate",
                exact || timer ? "" : "+/- 95%", "share", "work", "branches",
                "len", "path")
@@ -878,7 +875,7 @@ build_paths (struct scr_table *t, const struct view *v,
     return -1;
   t->path_col = strlen (t->header) - 4;
   if (v->npaths == 0
-      && set_str (&t->note, "%s",
+      && scr_set_str (&t->note, "%s",
                   v->run.paths == 0 || run_is (v, v->run.paths, "off")
                       ? "no Ball-Larus paths: none are profiled (paths=off, "
                         "or the code was built without instrument=paths)"
@@ -940,7 +937,7 @@ build_paths (struct scr_table *t, const struct view *v,
     {
       char *title = t->title;
       t->title = NULL;
-      rc = set_str (&t->title, "%s, %zu unranked", title, nfew);
+      rc = scr_set_str (&t->title, "%s, %zu unranked", title, nfew);
       free (title);
     }
   return rc;
@@ -958,12 +955,12 @@ build_functions (struct scr_table *t, const struct view *v,
                  const struct scr_opts *o)
 {
   t->total = v->nfns;
-  if (set_str (&t->header, "%7s %7s %14s %8s %8s  %s", "work", "execs",
+  if (scr_set_str (&t->header, "%7s %7s %14s %8s %8s  %s", "work", "execs",
                "calls", "subpaths", "paths", "function")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 8;
-  if (v->nfns == 0 && set_str (&t->note, "no functions registered") != 0)
+  if (v->nfns == 0 && scr_set_str (&t->note, "no functions registered") != 0)
     return -1;
   /* Hot rows per function: subpath rows that enter one of its blocks,
      Ball-Larus path rows of it. */
@@ -1110,14 +1107,14 @@ forest_header (struct scr_table *t, const struct forest *F)
 {
   const struct view *v = F->v;
   t->total = F->n;
-  if (set_str (&t->header, "%14s %12s %7s %14s  %s",
+  if (scr_set_str (&t->header, "%14s %12s %7s %14s  %s",
                F->burst ? "estimate" : "count", F->burst ? "+/- 95%" : "",
                "share", "work", "tree of paths")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 13;
   if (F->n == 0
-      && set_str (&t->note, "%s",
+      && scr_set_str (&t->note, "%s",
                   v->run.forest == 0 || run_is (v, v->run.forest, "off")
                       ? "no prefix forest: forest=off, or no path probes"
                       : "no forest nodes yet")
