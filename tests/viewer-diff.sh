@@ -19,6 +19,8 @@
 #      threshold is above the growth, 3 for a path only in NEW, 0 for paths only in OLD.
 #   5. The two builds: the ids differ (tsv reports) yet every path of A matches: nothing only in
 #      OLD, deltas 0.00; no warning (one program name); a program of another name: a warning.
+#      Across processes subpaths are matched by text and length: progs/fold-recursion.c's
+#      subpaths of lengths 2, 4, 8 ... read alike and stay separate rows.
 #   6. --top, --filter, --sort, -r; the text is the same twice (deterministic).
 #   7. A missing, corrupted or foreign file: exit 1, one stderr line naming it; a wrong number
 #      of files and bad values: exit 2, one line.
@@ -251,6 +253,32 @@ grep -q '^warning: different programs (diffprog, otherprog): compared by functio
   { osp_fail "another program: no warning line"; osp_show "$W/other.out"; }
 table "$W/other.out" "Ball-Larus paths diff (" | grep -q '^--- only in' &&
   osp_fail "another program (same code): rows only on one side"
+# Subpaths of one text and different lengths stay apart across processes: fold-recursion.c's
+# fib() on one line reads "fib() fold-recursion.c:3" at lengths 2, 4, 8 ...  Two runs (seed=1:
+# the same samples) are not one process, yet the diff has a row per length and text of the
+# snapshot's rows, none added to another of its text (deltas 0.00).
+cp "$OSP_TESTSRC/progs/fold-recursion.c" "$W/" || exit 99
+(cd "$W" && osp_compile "$W/fr" osp_cc -O2 -g fold-recursion.c -o fr) ||
+  { echo "error: cannot build fold-recursion.c"; exit 99; }
+for r in fr1 fr2; do
+  osp_exec_with "report=none:seed=1:snapshot=$W/$r.ospsnap" "$W/$r" "$W/fr" 20
+  [ "$osp_rc" -eq 0 ] && [ -s "$W/$r.ospsnap" ] || { echo "error: fr wrote no snapshot"; exit 99; }
+done
+diff_to frruns "$W/fr1.ospsnap" "$W/fr2.ospsnap" --screen=subpaths --top=0
+# the snapshot's own rows (filtered: none folded) as "LEN TEXT"
+"$OSPVIEW" "$W/fr1.ospsnap" -b 1 --screen=subpaths --top=0 --filter=fold-recursion.c |
+  awk 'f && NF > 7 { for (i = 1; i <= 6; i++) sub(/^ *[^ ]+/, ""); sub(/^ +/, ""); print }
+       /^ *rank +estimate/ { f = 1 }' | sort -u > "$W/frrows"
+n_len=$(wc -l < "$W/frrows")
+n_text=$(sed 's/^[0-9]* *//' "$W/frrows" | sort -u | wc -l)
+n_runs=$(sed -n 's/^subpaths diff (\([0-9]*\) in both, 0 only in OLD, 0 only in NEW;.*/\1/p' "$W/frruns.out")
+echo "fold-recursion: $n_len subpaths by length and text, $n_text texts; $n_runs rows in the diff"
+[ "$n_text" -lt "$n_len" ] || osp_fail "fold-recursion: no two subpaths read alike (the check is moot)"
+[ "$n_runs" = "$n_len" ] ||
+  { osp_fail "two runs: subpaths of one text added up ($n_runs rows, want $n_len)"
+    osp_show "$W/frruns.out"; }
+table "$W/frruns.out" "subpaths diff (" | awk '$3 !~ /^0\.00pp/' | grep -q . &&
+  { osp_fail "two runs (the same samples): subpath deltas not 0"; osp_show "$W/frruns.out"; }
 
 # --- 6. options, determinism ---------------------------------------------------------------------
 diff_to top "$W/a.ospsnap" "$W/b.ospsnap" --screen=paths --top=1

@@ -7,7 +7,10 @@
  * diff is most wanted exactly then (before and after a change).  So a row
  * is matched by what the user reads in it: scr_path_text (v, ids, len, 1),
  * the path as function names and file:lines, no ids.  The keys:
- *   subpaths   the path text
+ *   subpaths   the path text and the length: the compact text joins line
+ *              ranges, so a loop's subpaths of 4, 8 and 16 blocks read the
+ *              same, and they are different rows (their shares are of
+ *              different classes), so never added up
  *   paths      the function's name, then the path text
  *   forest     the chain of (function, path text) from the root down to the
  *              node: a node is the same node when it continues the same
@@ -142,10 +145,11 @@ struct diff
   struct dscr scr[SCR_NSCREENS];
   unsigned screens;      /* compared (--screen) */
   struct chains chains;
-  /* the views of one process (diff_views): a row's length is part of its
-     key, as a loop's subpaths of 4, 8 and 16 blocks read the same but are
-     different rows, which a comparison across builds may add up but a
-     count of what ran between two views must not */
+  /* the views of one process (diff_views): the length is part of every
+     row's key (paths and forest nodes too: a count of what ran between two
+     views must not add up rows that read the same), where a comparison
+     across builds keys only subpaths by it (a rebuild may split a path's
+     blocks differently, and its text still names the same path) */
   int by_len;
   int between;           /* the UI shows what ran between (R toggles) */
 };
@@ -714,9 +718,8 @@ build_screen (struct diff *d, enum scr_screen s)
                : s == SCR_PATHS  ? collect_paths (&l, v)
                : s == SCR_FOREST ? collect_forest (&l, v, &d->chains)
                                  : collect_functions (&l, v, by_paths);
-      for (size_t i = 0; rc == 0 && d->by_len && s != SCR_FUNCTIONS
-                         && i < l.n;
-           i++)
+      int keyed_len = d->by_len ? s != SCR_FUNCTIONS : s == SCR_SUBPATHS;
+      for (size_t i = 0; rc == 0 && keyed_len && i < l.n; i++)
         {
           char *key = xasprintf ("%u\t%s", l.e[i].len, l.e[i].key);
           if (key == NULL)
