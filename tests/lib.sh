@@ -295,3 +295,35 @@ osp_kill_bg ()
 {
   for osp_p in $bg_pids; do kill -9 "$osp_p" 2> /dev/null; done
 }
+
+# ---- ospview's terminal UI in tmux (viewer-tmux.sh, viewer-diff.sh, viewer-recent.sh) --------
+# The test sets TM to its tmux command (its own server: tmux -L NAME -f /dev/null) and runs
+# ospview in the session `v'.
+
+# cap NAME: the screen into $W/NAME.txt.
+cap ()
+{
+  $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null
+}
+
+# shows NAME REGEX: capture into NAME; a line matches REGEX.
+shows ()
+{
+  cap "$1" && grep -q -E -e "$2" "$W/$1.txt"
+}
+
+# wait_for NAME REGEX [SECONDS]: capture into NAME until a line matches REGEX (default 20 s,
+# scaled); else a failure naming it, with the last screen.
+wait_for ()
+{
+  osp_wait_until "${3:-20}" shows "$1" "$2" && return 0
+  osp_fail "UI $1: the screen never showed /$2/"
+  osp_show "$W/$1.txt" "screen $1"
+  return 1
+}
+
+# keys KEY...: send keys (tmux names: Tab, Enter, Escape, ...).
+keys ()
+{
+  $TM send-keys -t v "$@"
+}

@@ -350,27 +350,7 @@ trap '$TM kill-server > /dev/null 2>&1' EXIT
 $TM new-session -d -s v -x 150 -y 40 -c "$W" \
   "'$OSPVIEW' --diff a.ospsnap b.ospsnap 2> '$W/ui.err'; echo \$? > '$W/ui.rc'" ||
   { echo "error: tmux new-session failed"; exit 99; }
-cap ()
-{
-  $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null
-}
-# shows NAME REGEX: capture into NAME; a line matches REGEX.
-shows ()
-{
-  cap "$1" && grep -q -E -e "$2" "$W/$1.txt"
-}
-# wait_for NAME REGEX: capture into NAME until a line matches REGEX (20 s, scaled).
-wait_for ()
-{
-  osp_wait_until 20 shows "$1" "$2" && return 0
-  osp_fail "UI $1: the screen never showed /$2/"
-  osp_show "$W/$1.txt" "screen $1"
-  return 1
-}
-keys ()
-{
-  $TM send-keys -t v "$@"
-}
+# (cap, shows, wait_for and keys: tests/lib.sh.)
 # (The bar is drawn after the table: wait for both, or a loaded machine shows a blank last line.)
 if wait_for start '^\[1 subpaths\] .*subpaths diff \([0-9]+ in both' &&
    wait_for start '^DIFF row 1/'; then

@@ -163,21 +163,7 @@ TM=
 if command -v tmux > /dev/null 2>&1; then
   unset TMUX
   TM="tmux -L osp-viewer-recent-$$ -f /dev/null"
-  cap ()
-  {
-    $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null
-  }
-  shows ()
-  {
-    cap "$1" && grep -q -E -e "$2" "$W/$1.txt"
-  }
-  wait_for ()
-  {
-    osp_wait_until 20 shows "$1" "$2" && return 0
-    osp_fail "UI $1: the screen never showed /$2/"
-    osp_show "$W/$1.txt" "screen $1"
-    return 1
-  }
+  # (cap, shows and wait_for: tests/lib.sh)
   $TM new-session -d -s v -x 250 -y 40 -c "$W" "'$OSPVIEW' -p $PH -d 0.3 2> '$W/ui.err'" ||
     { echo "error: tmux new-session failed"; exit 99; }
   if wait_for live '  view #[0-9]+ .*  cumulative$' && wait_for live 'hottest subpaths'; then

@@ -105,33 +105,7 @@ $TM new-session -d -s v -x 120 -y 40 -c "$W" \
   "'$OSPVIEW' -p $prog_pid -d 0.3 --sort=rank 2> '$W/ospview.err'; echo \$? > '$W/ospview.rc'" ||
   { echo "error: tmux new-session failed"; exit 99; }
 
-# cap NAME: the screen into $W/NAME.txt.
-cap ()
-{
-  $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null
-}
-
-# shows NAME REGEX: capture into NAME; a line matches REGEX.
-shows ()
-{
-  cap "$1" && grep -q -E -e "$2" "$W/$1.txt"
-}
-
-# wait_for NAME REGEX [SECONDS]: capture into NAME until a line matches REGEX (default 20 s,
-# scaled).
-wait_for ()
-{
-  osp_wait_until "${3:-20}" shows "$1" "$2" && return 0
-  osp_fail "$1: the screen never showed /$2/"
-  osp_show "$W/$1.txt" "screen $1"
-  return 1
-}
-
-# keys KEY...: send keys (tmux names: Tab, Enter, Escape, ...).
-keys ()
-{
-  $TM send-keys -t v "$@"
-}
+# (cap, shows, wait_for and keys: tests/lib.sh.)
 
 # view_no FILE: the view number in the status line.
 view_no ()
@@ -356,7 +330,7 @@ if wait_for paused '^PAUSED '; then
   if "$OSPVIEW" "$W/saved.ospsnap" -b 1 > "$W/saved.view" 2>&1; then
     head -n 1 "$W/saved.view" | grep -q "vt  pid $prog_pid .* view #$v2\$" ||
       { osp_fail "the saved snapshot is not view #$v2 of pid $prog_pid"; head -n 1 "$W/saved.view"; }
-    grep -A 2 '^hottest subpaths' "$W/saved.view" | grep -q ' spin() vt\.c:' ||
+    grep -A 2 '^hottest subpaths' "$W/saved.view" | grep -q -E ' [(]?spin\(\) vt\.c:' ||
       { osp_fail "the saved snapshot lacks the hot subpath"; osp_show "$W/saved.view"; }
   else
     osp_fail "s: $W/saved.ospsnap does not open"
