@@ -347,9 +347,9 @@ j_rows (struct jw *w, const struct view *v)
       j_f64 (w, "estimate", s->estimate);
       j_f64 (w, "err95", s->err95);
       j_f64 (w, "share", s->share);
-      /* false: too few samples to rank (interval wider than the estimate,
-         libosprt/collect/shares.c); exact counts have err95 0 */
-      j_bool (w, "ranked", !(s->err95 > s->estimate));
+      /* false: too few samples to rank (the runtime's flag, shares.c;
+         views before minor 4: the same rule, viewparse.h) */
+      j_bool (w, "ranked", view_subpath_ranked (v, i));
       rc = j_blocks (w, v, s->ids, s->len);
       j_close (w, '}');
     }

@@ -1089,6 +1089,10 @@ write_rows (struct vbuild *b, struct merge *m, uint32_t *order[NSEC])
                                 .count = r->count, .estimate = r->est,
                                 .err95 = r->err,
                                 .share = ratio (r->est, of) };
+      /* a sum of several runs' entries: ranked by the sum's own interval;
+         no one table's evidence (threshold, scale) describes it */
+      s.flags = view_too_few (s.estimate, s.err95) ? 0 : OSP_VSUB_RANKED;
+      s.estimator = OSP_VSUB_EST_UNKNOWN;
       vb_subpath (b, &s);
     }
   rs = &m->sec[SEC_PATH];

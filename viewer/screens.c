@@ -674,17 +674,18 @@ same_run (const struct osp_vsubpath *s, const struct osp_vsubpath *t)
   return d <= s->err95 || d <= 0.01 * big;
 }
 
+/* Subpath I too uncertain to rank: the runtime's flag (the view's), or
+   for older views its rule (viewparse.h). */
 static int
-is_few (const struct osp_vsubpath *s, int exact)
+is_few (const struct view *v, uint64_t i)
 {
-  return !exact && s->err95 > s->estimate;
+  return !view_subpath_ranked (v, i);
 }
 
 /* HEAD[i]: the subpath row i folds under (its chain's longest), or i;
    *NFOLDED: how many fold.  -1 out of memory (nothing folded then). */
 static int
-fold_subpaths (const struct view *v, uint64_t *head, int exact,
-               size_t *nfolded)
+fold_subpaths (const struct view *v, uint64_t *head, size_t *nfolded)
 {
   uint64_t n = v->nsubpaths;
   *nfolded = 0;
@@ -737,7 +738,7 @@ fold_subpaths (const struct view *v, uint64_t *head, int exact,
               const struct osp_vsubpath *s = view_subpath (v, si);
               if (parent[si] != UINT64_MAX || s->len != half
                   || hash[si] != h || !same_run (s, t)
-                  || (is_few (t, exact) && !is_few (s, exact))
+                  || (is_few (v, ti) && !is_few (v, si))
                   || memcmp (&v->ids[s->ids], &v->ids[t->ids + j],
                              half * sizeof *v->ids)
                          != 0)
@@ -795,7 +796,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
       free (members);
       return -1;
     }
-  if (filter_note (o) != NULL || fold_subpaths (v, head, exact, &nfolded) != 0)
+  if (filter_note (o) != NULL || fold_subpaths (v, head, &nfolded) != 0)
     {
       for (uint64_t i = 0; i < n; i++)
         head[i] = i;
@@ -808,7 +809,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
       const struct osp_vsubpath *s = view_subpath (v, i);
       struct sb b = { 0 };
       char err[40] = "", rank[16] = "-";
-      c[i].few = (unsigned char) is_few (s, exact);
+      c[i].few = (unsigned char) is_few (v, i);
       nfew += c[i].few;
       if (!c[i].few) /* an unranked row has no rank (shares.c) */
         snprintf (rank, sizeof rank, "%u", s->rank);
@@ -905,7 +906,7 @@ build_paths (struct scr_table *t, const struct view *v,
       /* sampled (counter) rows with an interval wider than the estimate
          are not ranked, as the subpaths' (shares.c) */
       c[i].few = (unsigned char) (!exact && !timer
-                                  && p->err95 > p->estimate);
+                                  && view_too_few (p->estimate, p->err95));
       nfew += c[i].few;
       char rank[16] = "-";
       if (!c[i].few)

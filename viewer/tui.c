@@ -656,7 +656,11 @@ detail_lines (struct tui *t, struct dlines *d)
     case SCR_SUBPATHS:
       {
         const struct osp_vsubpath *s = view_subpath (v, r->index);
-        dl_add (d, 1, "subpath ranked %u: %u blocks", s->rank, s->len);
+        if (view_subpath_ranked (v, r->index))
+          dl_add (d, 1, "subpath ranked %u: %u blocks", s->rank, s->len);
+        else
+          dl_add (d, 1, "subpath not ranked (too few samples: its 95%% "
+                  "interval is wider than its estimate): %u blocks", s->len);
         dl_path (t, d, s->ids, s->len);
       }
       break;

@@ -39,7 +39,11 @@
  *            block k of them numbered k)
  *   IDS      uint32 block indices (into BLOCKS): the blocks of subpaths,
  *            paths and forest nodes, each a run [ids, ids + len)
- *   SUBPATHS struct osp_vsubpath per hot subpath, ranked (rank 1 first)
+ *   SUBPATHS struct osp_vsubpath per hot subpath, ranked (rank 1 first);
+ *            minor 4 grew the element by the runtime's ranked flag and
+ *            each entry's evidence (its table's threshold, the scale of
+ *            one offer, the estimator); elements of older views are
+ *            OSP_VSUBPATH_SIZE_1_3 bytes and a reader accepts them
  *   PATHS    struct osp_vpath per Ball-Larus path, ranked
  *   FOREST   struct osp_vforest per prefix-forest node, in preorder (trees
  *            hottest first, children hottest first; a parent before its
@@ -69,7 +73,7 @@
 
 #define OSP_VIEW_MAGIC "OSPVIEW\001" /* 8 bytes, no NUL needed */
 #define OSP_VIEW_MAJOR 1u
-#define OSP_VIEW_MINOR 3u
+#define OSP_VIEW_MINOR 4u
 #define OSP_VIEW_BYTE_ORDER 0x01020304u
 
 /* "Not known" for counts and lines; "none" for parents. */
@@ -173,16 +177,48 @@ struct osp_vblock
   uint64_t count;       /* entries (mode=blocks), or OSP_VIEW_NONE */
 };
 
+/* The fields after `share' came with minor 4: a view of minor 3 or older
+   has elements of OSP_VSUBPATH_SIZE_1_3 bytes, so a reader must not touch
+   them through a pointer to such an element (viewparse.h's
+   view_subpath_ranked and view_subpath_evidence do it for it). */
 struct osp_vsubpath
 {
   uint64_t ids;         /* index of its first block in IDS */
   uint32_t len;         /* blocks */
   uint32_t rank;
-  uint64_t count;       /* hot-list count (exact: the count) */
+  uint64_t count;       /* hot-list count c (exact: the count) */
   /* share: a fraction of the subpaths of its length (doc/osp.md); an
      entry with err95 > estimate has too few samples to rank and comes
      after the ranked ones (libosprt/collect/shares.c) */
   double estimate, err95, share;
+  /* minor 4: what the estimate rests on (libosprt/collect/estimate.c), so
+     that a reader can tell the evidence gathered between two views of
+     one process (ospview's recent mode, doc/ACCURACY.md) */
+  double threshold;     /* tau of its hot-list table (1 when exact) */
+  double scale;         /* occurrences one offer stands for: 1 / (q P(L));
+                           0 when exact or not known */
+  uint64_t error;       /* Space-Saving: the over-count it took over when
+                           it got in (its count's part that is not its
+                           own); 0 for the other estimators */
+  uint32_t flags;       /* OSP_VSUB_RANKED */
+  uint32_t estimator;   /* enum osp_vsub_estimator */
+};
+
+/* Bytes of an osp_vsubpath up to `share': the element of minor 0 to 3. */
+#define OSP_VSUBPATH_SIZE_1_3 48u
+
+/* osp_vsubpath.flags */
+#define OSP_VSUB_RANKED 1u /* ranked among the hot (the runtime's rule,
+                              shares.c); else rank `-' in the tsv report */
+
+/* How an entry's estimate was made from its count (estimate.c): N = ... */
+enum osp_vsub_estimator
+{
+  OSP_VSUB_EST_UNKNOWN = 0,  /* (a merged view's rows, a newer writer's) */
+  OSP_VSUB_EST_CONCISE = 1,  /* c tau scale */
+  OSP_VSUB_EST_SPACE_SAVING = 2, /* (c - error/2) tau scale */
+  OSP_VSUB_EST_EXACT = 3,    /* c */
+  OSP_VSUB_EST_COUNTING = 4  /* (c + tau - 1) scale */
 };
 
 struct osp_vpath

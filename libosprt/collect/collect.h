@@ -242,6 +242,11 @@ struct osp_subpath
   uint64_t error;         /* space-saving over-estimation bound */
   double threshold;       /* of its hot-list table (1 when exact) */
   double estimate, err95, share;
+  /* what osp_estimate made the estimate with, for the view (a reader
+     measuring two views apart needs it): occurrences one offer stands
+     for, 1 / (q P(L)) (0 exact), and the enum osp_est_kind */
+  double scale;
+  unsigned kind;
 };
 
 /* Subpath lengths are 2^1 .. 2^16: at most 16 exponents (one slot spare). */

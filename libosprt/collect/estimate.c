@@ -122,6 +122,8 @@ osp_estimate (struct osp_subpath *s, const struct osp_options *o,
               enum osp_est_kind kind)
 {
   double c = (double) s->count;
+  s->kind = kind;
+  s->scale = 0;
   if (kind == OSP_EST_EXACT)
     {
       s->estimate = c;
@@ -132,6 +134,7 @@ osp_estimate (struct osp_subpath *s, const struct osp_options *o,
       double q = blocks_seen ? (double) starts / (double) blocks_seen : 0;
       double pl = osp_length_prob (o, s->len);
       double scale = q > 0 && pl > 0 ? threshold / (q * pl) : 0;
+      s->scale = q > 0 && pl > 0 ? 1 / (q * pl) : 0;
       if (kind == OSP_EST_COUNTING)
         {
           /* Offers before the one that got the subpath in: geometric,

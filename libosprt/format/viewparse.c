@@ -71,7 +71,9 @@ static const struct kind_info kinds[] = {
   [OSP_VS_FUNCS] = { "FUNCS", sizeof (struct osp_vfn), 0 },
   [OSP_VS_BLOCKS] = { "BLOCKS", sizeof (struct osp_vblock), 0 },
   [OSP_VS_IDS] = { "IDS", sizeof (uint32_t), 1 },
-  [OSP_VS_SUBPATHS] = { "SUBPATHS", sizeof (struct osp_vsubpath), 0 },
+  /* minor 4 grew it; an older view's shorter element is still read
+     (view_subpath_ranked, view_subpath_evidence) */
+  [OSP_VS_SUBPATHS] = { "SUBPATHS", OSP_VSUBPATH_SIZE_1_3, 0 },
   [OSP_VS_PATHS] = { "PATHS", sizeof (struct osp_vpath), 0 },
   [OSP_VS_FOREST] = { "FOREST", sizeof (struct osp_vforest), 0 },
   [OSP_VS_STATS] = { "STATS", sizeof (struct osp_vstat), 0 },
@@ -102,6 +104,43 @@ ACCESSOR (osp_vstat, view_stat, stats, nstats, stat_size)
 ACCESSOR (osp_vedge, view_edge, edges, nedges, edge_size)
 ACCESSOR (osp_vfnsrc, view_fnsrc, fnsrc, nfnsrc, fnsrc_size)
 ACCESSOR (osp_vfnwork, view_fnwork, fnwork, nfnwork, fnwork_size)
+
+_Static_assert (offsetof (struct osp_vsubpath, threshold)
+                    == OSP_VSUBPATH_SIZE_1_3,
+                "osp_vsubpath: minor 4's fields follow minor 3's element");
+
+/* Whether element I of SUBPATHS has the minor-4 fields (up to FIELD's
+   end): a view of minor 3 or older has not. */
+#define SUB_HAS(v, field)                                                    \
+  ((v)->subpath_size >= offsetof (struct osp_vsubpath, field)               \
+                            + sizeof ((struct osp_vsubpath *) 0)->field)
+
+int
+view_subpath_ranked (const struct view *v, uint64_t i)
+{
+  const struct osp_vsubpath *s = view_subpath (v, i);
+  if (s == NULL)
+    return 0;
+  if (SUB_HAS (v, flags))
+    return (s->flags & OSP_VSUB_RANKED) != 0;
+  return !view_too_few (s->estimate, s->err95);
+}
+
+int
+view_subpath_evidence (const struct view *v, uint64_t i,
+                       struct view_evidence *out)
+{
+  const struct osp_vsubpath *s = view_subpath (v, i);
+  memset (out, 0, sizeof *out);
+  if (s == NULL || !SUB_HAS (v, estimator))
+    return 0;
+  out->count = s->count;
+  out->threshold = s->threshold;
+  out->scale = s->scale;
+  out->error = s->error;
+  out->estimator = s->estimator;
+  return s->estimator != OSP_VSUB_EST_UNKNOWN;
+}
 
 uint32_t
 view_cost (const struct view *v, uint64_t block)
@@ -356,6 +395,9 @@ check_rows (const struct view *v, char *err, size_t errlen)
       if (!num_ok (s->estimate) || !num_ok (s->err95) || !num_ok (s->share))
         return fail (err, errlen, "subpath %llu: estimate, error or share "
                      "not a number >= 0", (unsigned long long) i + 1);
+      if (SUB_HAS (v, scale) && (!num_ok (s->threshold) || !num_ok (s->scale)))
+        return fail (err, errlen, "subpath %llu: threshold or scale not a "
+                     "number >= 0", (unsigned long long) i + 1);
     }
   prev = 0;
   for (uint64_t i = 0; i < v->npaths; i++)

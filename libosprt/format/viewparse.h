@@ -62,6 +62,30 @@ const struct osp_vpath *view_path (const struct view *v, uint64_t i);
 const struct osp_vforest *view_forest (const struct view *v, uint64_t i);
 const struct osp_vstat *view_stat (const struct view *v, uint64_t i);
 const struct osp_vedge *view_edge (const struct view *v, uint64_t i);
+/* The one rule of "too few samples to rank" (libosprt/collect/shares.c,
+   osp_subpath_few): the 95% interval wider than the estimate, so that it
+   reaches below zero.  For rows whose view does not say (Ball-Larus paths,
+   subpaths of views before minor 4, merged rows). */
+static inline int
+view_too_few (double estimate, double err95)
+{
+  return err95 > estimate;
+}
+/* Whether subpath I is ranked: the runtime's flag (minor 4), else
+   !view_too_few. */
+int view_subpath_ranked (const struct view *v, uint64_t i);
+/* What subpath I's estimate rests on (osp/view.h, minor 4): 1 and *OUT
+   filled, or 0 (an older view, or an estimator not known: *OUT zeroed). */
+struct view_evidence
+{
+  uint64_t count;       /* c */
+  double threshold;     /* tau */
+  double scale;         /* 1 / (q P(L)) */
+  uint64_t error;       /* Space-Saving's inherited over-count */
+  uint32_t estimator;   /* enum osp_vsub_estimator */
+};
+int view_subpath_evidence (const struct view *v, uint64_t i,
+                           struct view_evidence *out);
 /* Function I's self executions and work, NULL when the view has none. */
 const struct osp_vfnwork *view_fnwork (const struct view *v, uint64_t i);
 /* Block BLOCK's estimated cost (1 in a view without COSTS), and the sum

@@ -250,6 +250,14 @@ subpaths_write (struct osp_vemit *o, const struct plan *pl, uint32_t n,
       v.estimate = s->estimate;
       v.err95 = s->err95;
       v.share = s->share;
+      v.threshold = s->kind == OSP_EST_EXACT ? 1 : s->threshold;
+      v.scale = s->scale;
+      v.error = s->kind == OSP_EST_SPACE_SAVING ? s->error : 0;
+      v.flags = osp_subpath_few (s) ? 0 : OSP_VSUB_RANKED;
+      v.estimator = s->kind == OSP_EST_EXACT          ? OSP_VSUB_EST_EXACT
+                    : s->kind == OSP_EST_COUNTING     ? OSP_VSUB_EST_COUNTING
+                    : s->kind == OSP_EST_SPACE_SAVING ? OSP_VSUB_EST_SPACE_SAVING
+                                                      : OSP_VSUB_EST_CONCISE;
       memcpy (&sv[k], &v, sizeof v);
     }
   osp_vemit_end (o);

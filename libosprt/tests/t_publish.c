@@ -202,8 +202,11 @@ make_profile (struct osp_profile *p, struct osp_options *o)
       subs[i].count = 100 - 10 * i;
       subs[i].threshold = 1;
       subs[i].estimate = 1000.5 - 100 * i;
-      subs[i].err95 = 12.25;
+      subs[i].err95 = i == 4 ? 700 : 12.25; /* the last: too few to rank */
       subs[i].share = 0.01 * (5 - i);
+      subs[i].scale = 40 + i;
+      subs[i].error = i;
+      subs[i].kind = OSP_EST_SPACE_SAVING;
       at += sl[i];
     }
   p->subpaths.subs = subs;
@@ -416,7 +419,16 @@ test_view (void)
       CHECK (v.subpaths[i].estimate == s->estimate && v.subpaths[i].share == s->share);
       for (uint32_t k = 0; k < s->len; k++)
         CHECK_EQ (v.ids[v.subpaths[i].ids + k], s->blocks[k]); /* block0s agree */
+      /* view minor 4: the runtime's ranked flag and the evidence */
+      CHECK_EQ (view_subpath_ranked (&v, i), !osp_subpath_few (s));
+      struct view_evidence ev;
+      CHECK (view_subpath_evidence (&v, i, &ev));
+      CHECK (ev.count == s->count && ev.threshold == 1 && ev.scale == s->scale
+             && ev.error == s->error
+             && ev.estimator == OSP_VSUB_EST_SPACE_SAVING);
     }
+  CHECK_EQ (v.subpath_size, sizeof (struct osp_vsubpath));
+  CHECK (v.nsubpaths == 4 && !view_subpath_ranked (&v, 3)); /* rank 5 */
   CHECK_EQ (v.npaths, 4);
   for (uint32_t r = 0; r < 4 && r < v.npaths; r++)
     {

@@ -93,7 +93,8 @@ subpath (const uint32_t *ids, uint32_t len, uint32_t rank, double est,
 {
   struct osp_vsubpath s = { .ids = vb_ids (&b, ids, len), .len = len,
                             .rank = rank, .count = 10, .estimate = val (est),
-                            .err95 = val (est / 10), .share = val (share) };
+                            .err95 = val (est / 10), .share = val (share),
+                            .flags = OSP_VSUB_RANKED };
   vb_subpath (&b, &s);
 }
 

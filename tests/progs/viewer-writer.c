@@ -6,7 +6,8 @@
  * profiled program happens to sample.  This program writes them by hand,
  * following include/osp/shm.h and include/osp/view.h to the letter: its
  * own segment and seqlock, its own demo profile in nine sections in an
- * order of its own (no EDGES or FNSRC, as an older writer), laid out
+ * order of its own (no EDGES or FNSRC, and subpath rows of view minor 3,
+ * as an older writer), laid out
  * through the view format library's section emitter (libosprt/format/
  * viewbuild.h, the one the runtime writes with; its CRC-32 is checked
  * against zlib's check values by t_publish) and then damaged by hand:
@@ -265,7 +266,13 @@ make_view (unsigned char *buf, size_t cap, uint64_t k, int exited,
   vb_section (&v, cap, OSP_VS_FUNCS, sizeof fns[0], fns, 3);
   vb_section (&v, cap, OSP_VS_BLOCKS, sizeof blocks[0], blocks, nb);
   vb_section (&v, cap, OSP_VS_IDS, 4, ids.v, ids.n);
-  vb_section (&v, cap, OSP_VS_SUBPATHS, sizeof subs[0], subs, exact ? 0 : 4);
+  /* as a writer of view minor 3: subpaths without the ranked flag and the
+     evidence (osp/view.h), which a reader derives or does without */
+  unsigned char subs13[4][OSP_VSUBPATH_SIZE_1_3];
+  for (uint32_t i = 0; i < 4; i++)
+    memcpy (subs13[i], &subs[i], OSP_VSUBPATH_SIZE_1_3);
+  vb_section (&v, cap, OSP_VS_SUBPATHS, OSP_VSUBPATH_SIZE_1_3, subs13,
+              exact ? 0 : 4);
   vb_section (&v, cap, OSP_VS_PATHS, sizeof paths[0], paths, 3);
   vb_section (&v, cap, OSP_VS_FOREST, sizeof forest[0], forest, 5);
   vb_section (&v, cap, OSP_VS_STATS, sizeof stats[0], stats, ns);
