@@ -862,12 +862,17 @@ diff_pair (const struct diff *d, enum scr_screen s, size_t i,
   p->len = e->len;
   p->brief = e->brief;
   for (int k = 0; k < 2; k++)
-    if (r->d[k])
-      {
-        p->have[k] = 1;
-        p->est[k] = r->d[k]->est;
-        p->err[k] = r->d[k]->est_err;
-      }
+    {
+      p->at[k] = DIFF_NO_AT;
+      if (r->d[k])
+        {
+          p->have[k] = 1;
+          p->est[k] = r->d[k]->est;
+          p->err[k] = r->d[k]->est_err;
+          if (r->d[k]->merged == 1)
+            p->at[k] = r->d[k]->index;
+        }
+    }
 }
 
 int
@@ -1224,8 +1229,9 @@ between_line (const struct diff *d)
   const struct view *v0 = d->v[0], *v1 = d->v[1];
   return xasprintf ("one process (pid %lld), NEW %.1fs after OLD: \"ran "
                     "between\" tables count what it did in between (NEW - "
-                    "OLD estimates, per second; both errors combined, ~ "
-                    "within them; UI: R for the shares compared)",
+                    "OLD, with the 95%% error of the samples in between, "
+                    "and per second; ~ within it; UI: R for the shares "
+                    "compared)",
                     (long long) v1->run.pid,
                     (double) (v1->hdr->time_ns - v0->hdr->time_ns) / 1e9);
 }

@@ -378,7 +378,11 @@ struct diff_pair
   uint32_t len;
   int have[2];
   double est[2], err[2];
+  /* each side's element in its view (SUBPATHS, PATHS, ...), or
+     DIFF_NO_AT: absent, or several rows of one key added up */
+  uint64_t at[2];
 };
+#define DIFF_NO_AT UINT64_MAX
 size_t diff_npairs (const struct diff *d, enum scr_screen s);
 void diff_pair (const struct diff *d, enum scr_screen s, size_t i,
                 struct diff_pair *p);
@@ -422,8 +426,10 @@ const struct view *recent_base (const struct recent *r,
 const char *recent_label (const struct recent *r, const struct view *cur,
                           char *buf, size_t n);
 /* Screen S as rates over the time between OLD (NULL: the process's start)
-   and NEW: each row's estimate in NEW minus OLD's, per second, with the
-   two 95% errors combined; rows within it marked '~'.  Rows keep their
+   and NEW: each row's estimate in NEW minus OLD's, with its 95% error
+   (a subpath's from the samples taken in between, when the views carry
+   its evidence; else the two errors combined; recent.c), and per second;
+   rows within it marked '~'.  Rows keep their
    keys (content) and NEW's index, so the UI's cursor and detail pane work
    as on the cumulative screens.  WHAT names the interval in the title.
    0, or -1 out of memory (T freed). */

@@ -15,17 +15,36 @@
  * (diff.c, diff_views), so a row keeps its identity however the ranking
  * moves.
  *
- * Honest intervals: the delta of two sampled estimates is uncertain by
- * both their errors.  The 95% half-widths are combined in quadrature,
- * sqrt (a^2 + b^2): conservative, since both estimates rest on the older
- * samples (the true error of the difference is smaller when the two are
- * positively correlated).  A row whose delta is within that error is
- * marked '~' and listed after the rows whose work is established, whatever
- * the sort; a row's delta may then be negative (an estimate can move
- * down).  A row new in the list (not in the older view) is counted from 0:
- * below the hot-list's threshold its earlier count was small but not
- * known, which the error does not cover; it is marked '+'.  Rows that left
- * the list cannot be measured and are only counted in the title.
+ * Honest intervals.  A subpath's estimate rests on its hot-list count c,
+ * and since view minor 4 the view says what turns c into the estimate
+ * (its table's threshold tau, the occurrences one offer stands for s =
+ * 1 / (q P(L)), the estimator, Space-Saving's inherited over-count;
+ * libosprt/collect/estimate.c).  An entry that stayed in its table counts
+ * every later offer (Space-Saving and counting samples; concise samples:
+ * each with probability 1/tau), so the evidence of the interval is the
+ * growth of its count: window_delta takes the offers in the interval
+ * (Space-Saving: c' - c; counting samples: O = (c' + tau' - 1) - (c +
+ * tau - 1)) as a count of Poisson noise (1.96 sqrt (O)), adds for
+ * counting samples what the rise of the threshold adds to the entry's
+ * unknown first offers (sqrt (g'^2 - g^2), estimate.c's g), and scales
+ * both by the interval's own s (from the interval's blocks and starts);
+ * doc/ACCURACY.md, "Recent intervals".  The cumulative errors
+ * grow with the run (their Poisson term is sqrt of every offer so far), so
+ * their difference, sqrt (a^2 + b^2) of the two 95% half-widths, was far
+ * wider on a long run than what the interval's own samples allow.  That
+ * bound is still the fallback where the evidence is not known: rows of
+ * older views, other screens (a Ball-Larus path's or a forest node's
+ * errors), a key that adds several rows up, an entry whose count fell
+ * with its threshold unchanged, or whose Space-Saving over-count changed
+ * (it left the table and came back: its count is a new one).
+ *
+ * A row whose delta is within its error is marked '~' and listed after
+ * the rows whose work is established, whatever the sort; a row's delta may
+ * then be negative (an estimate can move down).  A row new in the list
+ * (not in the older view) is counted from 0: below the hot-list's
+ * threshold its earlier count was small but not known, which the error
+ * does not cover; it is marked '+'.  Rows that left the list cannot be
+ * measured and are only counted in the title.
  */
 #define _GNU_SOURCE
 #include "ospview.h"
@@ -229,6 +248,95 @@ total (const struct view *v, enum scr_screen s, const struct diff *d)
 static const char *const what_rows[SCR_NSCREENS]
     = { "subpaths", "Ball-Larus paths", "forest nodes", "functions" };
 
+/* The upper side of the unknown offers before an entry got into a table
+   of threshold TAU, above their mean tau - 1 (estimate.c: its 97.5%
+   quantile ln 0.025 / ln (1 - 1/tau), minus the mean). */
+static double
+first_offers_g (double tau)
+{
+  if (!(tau > 1))
+    return 0;
+  return log (0.025) / log1p (-1 / tau) - (tau - 1);
+}
+
+/* Occurrences one offer stands for over the interval between OLD and NEW:
+   1 / (q P(L)) with q the interval's starts over its blocks.  Each view's
+   s = 1 / (q P) and its blocks B give its starts times P, B / s, so that
+   the interval's s is its blocks over the growth of B / s (P cancels);
+   NEW's own s when nothing ran. */
+static double
+window_scale (const struct view *old, const struct view *new, double s0,
+              double s1)
+{
+  double b0 = (double) old->run.blocks_seen, b1 = (double) new->run.blocks_seen;
+  if (s0 > 0 && b1 > b0)
+    {
+      double starts = b1 / s1 - b0 / s0; /* times P(L) */
+      if (starts > 0)
+        return (b1 - b0) / starts;
+    }
+  return s1;
+}
+
+/* The delta of subpath pair P over the interval from the evidence of its
+   two entries (the header comment): 1 with *DELTA and *ERR, 0 when the
+   views do not tell (the caller keeps the cumulative difference). */
+static int
+window_delta (const struct view *old, const struct view *new,
+              const struct diff_pair *p, double *delta, double *err)
+{
+  struct view_evidence a, b;
+  if (old == NULL || p->at[0] == DIFF_NO_AT || p->at[1] == DIFF_NO_AT
+      || !view_subpath_evidence (old, p->at[0], &a)
+      || !view_subpath_evidence (new, p->at[1], &b)
+      || a.estimator != b.estimator)
+    return 0;
+  if (b.estimator == OSP_VSUB_EST_EXACT)
+    {
+      *delta = (double) b.count - (double) a.count;
+      *err = 0;
+      return 1;
+    }
+  /* thresholds only rise; a count that fell with the threshold unchanged
+     is a new entry's */
+  if (!(b.scale > 0 && a.scale > 0) || b.threshold < a.threshold
+      || (b.count < a.count && b.threshold == a.threshold))
+    return 0;
+  double s = window_scale (old, new, a.scale, b.scale);
+  double dc = (double) b.count - (double) a.count;
+  if (b.estimator == OSP_VSUB_EST_COUNTING)
+    {
+      double offers = dc + (b.threshold - a.threshold);
+      if (offers < 0)
+        offers = 0;
+      double g0 = first_offers_g (a.threshold);
+      double g1 = first_offers_g (b.threshold);
+      double g2 = g1 * g1 - g0 * g0;
+      *delta = ospview_sat (offers * s);
+      *err = ospview_sat (sqrt (1.96 * 1.96 * offers + (g2 > 0 ? g2 : 0))
+                          * s);
+      return 1;
+    }
+  /* Space-Saving: an entry that kept its place kept its inherited
+     over-count, and counts every offer since; one whose over-count
+     changed was replaced and came back */
+  if (b.estimator == OSP_VSUB_EST_SPACE_SAVING && b.error == a.error
+      && dc >= 0)
+    {
+      *delta = ospview_sat (dc * b.threshold * s);
+      *err = ospview_sat (1.96 * sqrt (dc) * b.threshold * s);
+      return 1;
+    }
+  if (b.estimator == OSP_VSUB_EST_CONCISE && b.threshold == a.threshold
+      && dc >= 0)
+    {
+      *delta = ospview_sat (dc * b.threshold * s);
+      *err = ospview_sat (1.96 * sqrt (dc) * b.threshold * s);
+      return 1;
+    }
+  return 0;
+}
+
 static int
 table (struct scr_table *t, const struct diff *d, const struct view *old,
        const struct view *new, enum scr_screen s, const struct scr_opts *o,
@@ -252,8 +360,12 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
       if (!diff_pair_matches (d, s, i, o->filter))
         continue;
       w->pair = i;
-      w->delta = ospview_sat (w->p.est[1] - w->p.est[0]);
-      w->err = ospview_sat (hypot (w->p.err[0], w->p.err[1]));
+      if (s != SCR_SUBPATHS
+          || !window_delta (old, new, &w->p, &w->delta, &w->err))
+        {
+          w->delta = ospview_sat (w->p.est[1] - w->p.est[0]);
+          w->err = ospview_sat (hypot (w->p.err[0], w->p.err[1]));
+        }
       w->within = fabs (w->delta) <= w->err;
       w->fresh = old != NULL && !w->p.have[0];
       within += (size_t) w->within;
@@ -269,8 +381,8 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
   char dts[32];
   span (dts, sizeof dts, dt);
   int rc = -1;
-  if (scr_set_str (&t->header, "  %14s %14s %12s %7s %5s  %s", "in interval",
-           "per second", "+/- 95%", "share", "len",
+  if (scr_set_str (&t->header, "  %14s %14s %14s %7s %5s  %s", "in interval",
+           "+/- 95%", "per second", "share", "len",
            s == SCR_FUNCTIONS ? "function" : "path")
       != 0)
     goto out;
@@ -285,9 +397,7 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
           len[16] = "";
       double rate = dt > 0 ? ospview_sat (w->delta / dt) : 0;
       if (w->err > 0)
-        snprintf (e, sizeof e, "+/- %s",
-                  ospview_num (c, sizeof c,
-                               dt > 0 ? ospview_sat (w->err / dt) : 0, 0));
+        snprintf (e, sizeof e, "+/- %s", ospview_num (c, sizeof c, w->err, 0));
       else
         snprintf (e, sizeof e, "exact");
       if (s != SCR_FUNCTIONS)
@@ -298,10 +408,10 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
       else
         snprintf (sh, sizeof sh, "-");
       char *text = NULL;
-      if (scr_set_str (&text, "%c %14s %14s %12s %7s %5s  %s",
+      if (scr_set_str (&text, "%c %14s %14s %14s %7s %5s  %s",
                w->within ? '~' : w->fresh ? '+' : ' ',
-               ospview_num (a, sizeof a, w->delta, 0),
-               ospview_num (b, sizeof b, rate, 1), e, sh, len, w->p.brief)
+               ospview_num (a, sizeof a, w->delta, 0), e,
+               ospview_num (b, sizeof b, rate, 1), sh, len, w->p.brief)
           != 0)
         goto out;
       if (ospview_grow (&t->rows, &t->cap, t->n + 1, sizeof *t->rows, 64)
