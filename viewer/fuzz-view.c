@@ -22,6 +22,9 @@
  * checked besides "no crash": a refusal comes with a one-line message, an
  * acceptance yields screens whose every row is a string.
  *
+ * Recent mode's tables (recent.c) of every accepted view, against itself
+ * and since the start, are built too.
+ *
  * Beyond parsing: every accepted view is also saved as a snapshot file
  * and goes through everything else that reads one - --json, --dot (of
  * its first function and of an unknown one), --annotate, --diff with
@@ -93,6 +96,24 @@ exercise (const struct view *v)
         scr_table_free (&t);
       }
   scr_keyset_free (&toggled);
+  /* recent mode's tables (recent.c: the evidence of two views' subpaths),
+     of the view against itself and since the start */
+  for (int s = 0; s < SCR_NSCREENS; s++)
+    for (int k = 0; k < 2; k++)
+      {
+        struct scr_opts o;
+        memset (&o, 0, sizeof o);
+        o.sort = SORT_RANK;
+        struct scr_table t;
+        if (recent_build (&t, k ? v : NULL, v, (enum scr_screen) s, &o,
+                          "in the last")
+            != 0)
+          abort (); /* only out of memory may fail */
+        for (size_t i = 0; i < t.n; i++)
+          if (t.rows[i].text == NULL)
+            abort ();
+        scr_table_free (&t);
+      }
   struct scr_live l = { .program = "prog", .pid = 1, .start_ns = 1,
                         .state = OSP_SHM_ONLINE, .alive = 1,
                         .heartbeat_ns = 2, .now_ns = 3, .publishes = 4 };

@@ -94,7 +94,9 @@ subpath (const uint32_t *ids, uint32_t len, uint32_t rank, double est,
   struct osp_vsubpath s = { .ids = vb_ids (&b, ids, len), .len = len,
                             .rank = rank, .count = 10, .estimate = val (est),
                             .err95 = val (est / 10), .share = val (share),
-                            .flags = OSP_VSUB_RANKED };
+                            .threshold = 1.5, .scale = val (40),
+                            .flags = OSP_VSUB_RANKED,
+                            .estimator = OSP_VSUB_EST_COUNTING };
   vb_subpath (&b, &s);
 }
 
