@@ -64,15 +64,17 @@ run ()
   PID=
   [ "$rc" -eq 0 ] || { osp_fail "$1: the program exited with $rc"; osp_show "$W/$1.err"; }
 }
-run e mode=subpaths-exact
+run e mode=subpaths-exact:paths=exhaustive
 [ -s "$W/e-B.ospsnap" ] || osp_done
 
-# between OLD NEW OUT: the "ran between" subpaths as "MARK DELTA ERR LEN<TAB>TEXT" (ERR 0: exact).
+# between OLD NEW OUT SCREEN TITLE: the "ran between" rows of SCREEN (its table's title starts
+# with TITLE) as "MARK DELTA ERR LEN<TAB>TEXT" (MARK "=" for established, ERR 0: exact).
 between ()
 {
-  "$OSPVIEW" --diff "$1" "$2" -b 1 --screen=subpaths --top=0 > "$3.txt" 2> "$3.err" ||
+  "$OSPVIEW" --diff "$1" "$2" -b 1 --screen="$4" --top=0 > "$3.txt" 2> "$3.err" ||
     osp_fail "--diff $1 $2: exit status $?"
-  awk 'index($0, "subpaths that ran between OLD and NEW") == 1 { on = 1; hdr = 1; next }
+  awk -v t="$5 that ran between OLD and NEW" '
+       index($0, t) == 1 { on = 1; hdr = 1; next }
        on && hdr { hdr = 0; next }
        on && /^$/ { exit }
        on { m = substr($0, 1, 1); if (m == " ") m = "="
@@ -81,53 +83,60 @@ between ()
             text = ""; for (k = i + 3; k <= n; k++) text = text (text == "" ? "" : " ") f[k]
             print m, f[1], err, f[i + 2] "\t" text }' "$3.txt" > "$3"
 }
-# cumulative SNAP OUT: the snapshot's subpaths as "ERR95 LEN<TAB>TEXT" (filtered: none folded).
+# cumulative SNAP OUT SCREEN LENFIELD: the snapshot's rows of SCREEN as "ERR95 LEN<TAB>TEXT"
+# (filtered: none folded; LENFIELD: the len column's field, the text follows it).
 cumulative ()
 {
-  "$OSPVIEW" "$1" -b 1 --screen=subpaths --top=0 --filter=window.c > "$2.txt" 2> "$2.err" ||
+  "$OSPVIEW" "$1" -b 1 --screen="$3" --top=0 --filter=window.c > "$2.txt" 2> "$2.err" ||
     osp_fail "$1: exit status $?"
-  awk 'f && $3 == "+/-" { n = split($0, g, " "); text = ""
-                          for (k = 8; k <= n; k++) text = text (text == "" ? "" : " ") g[k]
-                          print $4, $7 "\t" text }
+  awk -v lf="$4" 'f && $3 == "+/-" { n = split($0, g, " "); text = ""
+                          for (k = lf + 1; k <= n; k++) text = text (text == "" ? "" : " ") g[k]
+                          print $4, $lf "\t" text }
        /^ *rank +estimate/ { f = 1 }' "$2.txt" > "$2"
 }
-between "$W/e-A.ospsnap" "$W/e-B.ospsnap" "$W/e.between"
+# check_top LABEL TOP BETWEEN EXACT CUM-A CUM-B: the first TOP established rows of BETWEEN;
+# the first one's interval covers its count in EXACT, each is at most half the cumulative bound.
+check_top ()
+{
+  awk '$1 == "="' "$3" | head -n "$2" > "$3.top"
+  [ "$(wc -l < "$3.top")" -eq "$2" ] ||
+    { osp_fail "$1: fewer than $2 established rows ran between the snapshots"; osp_show "$3.txt"; }
+  awk -F '\t' -v l="$1" -v ef="$4" -v af="$5" -v bf="$6" '
+    BEGIN {
+      while ((getline x < ef) > 0) { split(x, p, "\t"); split(p[1], q, " ")
+                                     ex[q[4] "\t" p[2]] = q[2] }
+      while ((getline x < af) > 0) { split(x, p, "\t"); split(p[1], q, " ")
+                                     ea[q[2] "\t" p[2]] = q[1] }
+      while ((getline x < bf) > 0) { split(x, p, "\t"); split(p[1], q, " ")
+                                     eb[q[2] "\t" p[2]] = q[1] }
+    }
+    { split($1, q, " "); k = q[4] "\t" $2; d = q[2]; e = q[3]
+      if (!(k in ex) || !(k in ea) || !(k in eb)) {
+        printf "FAIL: %s: len %s %s: not in the exact run or a snapshot\n", l, q[4], $2; bad = 1; next }
+      bound = sqrt(ea[k] * ea[k] + eb[k] * eb[k])
+      printf "%s: len %s %s: %s +/- %s, exact %s (off by %.0f); cumulative bound %.0f (ratio %.3f)\n",
+        l, q[4], $2, d, e, ex[k], d - ex[k], bound, (bound > 0 ? e / bound : 0)
+      if (NR == 1 && (d - ex[k]) ^ 2 > e * e) {
+        print "FAIL: the top row'"'"'s interval does not cover the exact count"; bad = 1 }
+      if (e > bound / 2) { print "FAIL: the interval is wider than half the cumulative bound"; bad = 1 }
+    }
+    END { exit bad }' "$3.top" || {
+    osp_failures=$((osp_failures + 1))
+    osp_show "$3.txt"
+  }
+}
+
+between "$W/e-A.ospsnap" "$W/e-B.ospsnap" "$W/e.between" subpaths subpaths
+between "$W/e-A.ospsnap" "$W/e-B.ospsnap" "$W/e.pbetween" paths "Ball-Larus paths"
 # each hot-list policy (estimate.c): the default Space-Saving, counting samples, concise samples
 for s in spacesaving counting concise; do
   run "$s" "policy=$s"
   [ -s "$W/$s-B.ospsnap" ] || continue
   echo "--- policy=$s"
-  between "$W/$s-A.ospsnap" "$W/$s-B.ospsnap" "$W/$s.between"
-  cumulative "$W/$s-A.ospsnap" "$W/$s-A.cum"
-  cumulative "$W/$s-B.ospsnap" "$W/$s-B.cum"
-  awk '$1 == "="' "$W/$s.between" | head -n "$TOP" > "$W/$s.top"
-  [ "$(wc -l < "$W/$s.top")" -eq "$TOP" ] ||
-    { osp_fail "$s: fewer than $TOP established rows ran between the snapshots"; osp_show "$W/$s.between.txt"; }
-
-  # For each top row: the exact delta, the two cumulative errors; the checks.
-  awk -F '\t' -v ef="$W/e.between" -v af="$W/$s-A.cum" -v bf="$W/$s-B.cum" '
-    BEGIN {
-      while ((getline l < ef) > 0) { split(l, p, "\t"); split(p[1], q, " ")
-                                     ex[q[4] "\t" p[2]] = q[2] }
-      while ((getline l < af) > 0) { split(l, p, "\t"); split(p[1], q, " ")
-                                     ea[q[2] "\t" p[2]] = q[1] }
-      while ((getline l < bf) > 0) { split(l, p, "\t"); split(p[1], q, " ")
-                                     eb[q[2] "\t" p[2]] = q[1] }
-    }
-    { split($1, q, " "); k = q[4] "\t" $2; d = q[2]; e = q[3]
-      if (!(k in ex) || !(k in ea) || !(k in eb)) {
-        printf "FAIL: len %s %s: not in the exact run or a snapshot\n", q[4], $2; bad = 1; next }
-      bound = sqrt(ea[k] * ea[k] + eb[k] * eb[k])
-      printf "len %s %s: %s +/- %s, exact %s (off by %.0f); cumulative bound %.0f (ratio %.3f)\n",
-        q[4], $2, d, e, ex[k], d - ex[k], bound, (bound > 0 ? e / bound : 0)
-      if (NR == 1 && (d - ex[k]) ^ 2 > e * e) {
-        print "FAIL: the top row'"'"'s interval does not cover the exact count"; bad = 1 }
-      if (e > bound / 2) { print "FAIL: the interval is wider than half the cumulative bound"; bad = 1 }
-    }
-    END { exit bad }' "$W/$s.top" || {
-    osp_failures=$((osp_failures + 1))
-    osp_show "$W/$s.between.txt"
-  }
+  between "$W/$s-A.ospsnap" "$W/$s-B.ospsnap" "$W/$s.between" subpaths subpaths
+  cumulative "$W/$s-A.ospsnap" "$W/$s-A.cum" subpaths 7
+  cumulative "$W/$s-B.ospsnap" "$W/$s-B.cum" subpaths 7
+  check_top "$s" "$TOP" "$W/$s.between" "$W/e.between" "$W/$s-A.cum" "$W/$s-B.cum"
 
   # Every row measured from its samples (an interval, an exact count to compare): 95% intervals
   # cover at least 90% of them (the rows share samples: not independent, so no tighter).
@@ -141,4 +150,9 @@ for s in spacesaving counting concise; do
           exit !(n >= 20 && in_ >= 0.9 * n) }' "$W/$s.between" ||
     osp_fail "$s: the intervals of what ran between cover too few exact counts"
 done
+# Ball-Larus paths (paths=counter: samples x path_scale): the top path of the last run
+between "$W/$s-A.ospsnap" "$W/$s-B.ospsnap" "$W/$s.pbetween" paths "Ball-Larus paths"
+cumulative "$W/$s-A.ospsnap" "$W/$s-A.pcum" paths 8
+cumulative "$W/$s-B.ospsnap" "$W/$s-B.pcum" paths 8
+check_top paths 1 "$W/$s.pbetween" "$W/e.pbetween" "$W/$s-A.pcum" "$W/$s-B.pcum"
 osp_done

@@ -28,15 +28,17 @@
  * counting samples what the rise of the threshold adds to the entry's
  * unknown first offers (sqrt (g'^2 - g^2), estimate.c's g), and scales
  * both by the interval's own s (from the interval's blocks and starts);
- * doc/ACCURACY.md, "Recent intervals".  The cumulative errors
+ * doc/ACCURACY.md, "Recent intervals".  A sampled Ball-Larus path
+ * (paths=counter) is its samples times path_scale, so its samples taken
+ * in between are its evidence (window_path_delta).  The cumulative errors
  * grow with the run (their Poisson term is sqrt of every offer so far), so
  * their difference, sqrt (a^2 + b^2) of the two 95% half-widths, was far
  * wider on a long run than what the interval's own samples allow.  That
  * bound is still the fallback where the evidence is not known: rows of
- * older views, other screens (a Ball-Larus path's or a forest node's
- * errors), a key that adds several rows up, an entry whose count fell
- * with its threshold unchanged, or whose Space-Saving over-count changed
- * (it left the table and came back: its count is a new one).
+ * older views, forest nodes and functions, a key that adds several rows
+ * up, an entry whose count fell with its threshold unchanged, or whose
+ * Space-Saving over-count changed (it left the table and came back: its
+ * count is a new one).
  *
  * A row whose delta is within its error is marked '~' and listed after
  * the rows whose work is established, whatever the sort; a row's delta may
@@ -337,6 +339,31 @@ window_delta (const struct view *old, const struct view *new,
   return 0;
 }
 
+/* The same for Ball-Larus path pair P under paths=counter: a sampled
+   row's estimate is its samples times the view's path_scale (estimate.c),
+   each path end sampled independently, so the samples taken in between
+   are the interval's evidence.  0 when the views do not tell (another
+   policy or scale, a row read from its function's counters: err95 0). */
+static int
+window_path_delta (const struct view *old, const struct view *new,
+                   const struct diff_pair *p, double *delta, double *err)
+{
+  if (old == NULL || p->at[0] == DIFF_NO_AT || p->at[1] == DIFF_NO_AT
+      || strcmp (view_str (old, old->run.paths), "counter") != 0
+      || strcmp (view_str (new, new->run.paths), "counter") != 0
+      || !(new->run.path_scale > 0)
+      || old->run.path_scale != new->run.path_scale)
+    return 0;
+  const struct osp_vpath *a = view_path (old, p->at[0]);
+  const struct osp_vpath *b = view_path (new, p->at[1]);
+  if (!(a->err95 > 0 && b->err95 > 0) || b->samples < a->samples)
+    return 0;
+  double ds = (double) (b->samples - a->samples);
+  *delta = ospview_sat (ds * new->run.path_scale);
+  *err = ospview_sat (1.96 * sqrt (ds) * new->run.path_scale);
+  return 1;
+}
+
 static int
 table (struct scr_table *t, const struct diff *d, const struct view *old,
        const struct view *new, enum scr_screen s, const struct scr_opts *o,
@@ -360,8 +387,13 @@ table (struct scr_table *t, const struct diff *d, const struct view *old,
       if (!diff_pair_matches (d, s, i, o->filter))
         continue;
       w->pair = i;
-      if (s != SCR_SUBPATHS
-          || !window_delta (old, new, &w->p, &w->delta, &w->err))
+      int known = s == SCR_SUBPATHS
+                      ? window_delta (old, new, &w->p, &w->delta, &w->err)
+                  : s == SCR_PATHS
+                      ? window_path_delta (old, new, &w->p, &w->delta,
+                                           &w->err)
+                      : 0;
+      if (!known)
         {
           w->delta = ospview_sat (w->p.est[1] - w->p.est[0]);
           w->err = ospview_sat (hypot (w->p.err[0], w->p.err[1]));
