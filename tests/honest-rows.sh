@@ -167,7 +167,7 @@ prog_pid=$!
 osp_wait_until 10 osp_has_file "/dev/shm/osp-$(id -u)-$prog_pid" || { echo "error: no segment"; exit 99; }
 $TM new-session -d -s v -x 160 -y 40 -c "$W" "'$OSPVIEW' -p $prog_pid -d 0.2 2> '$W/ospview.err'" ||
   { echo "error: tmux new-session failed"; exit 99; }
-cap () { $TM capture-pane -p -t v > "$W/$1.txt" 2> /dev/null; }
+# (cap: tests/lib.sh.)
 # view_no FILE: the view number in the status line.
 view_no () { sed -n 's/.*view #\([0-9]*\).*/\1/p' "$1" | head -n 1; }
 # first_selected NAME: capture; the selected row (">") is the first row under the header.
