@@ -192,3 +192,19 @@ TESTS += $(OSP_VIEWER_TMUX_TESTS)
 EXTRA_DIST += $(OSP_VIEWER_TMUX_TESTS)
 OSP_VIEWER_TMUX_LOGS = tests/viewer-tmux.sh.log
 $(OSP_VIEWER_TMUX_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
+
+## One flag, every build system (issue 35; doc/osp.md "One flag"): `-specs=osp.specs' and osp-gcc
+## alone build the projects of tests/projects/ unchanged (Autotools, CMake, a plain Makefile),
+## shared libraries loaded by plain programs, -static and -flto programs.  `make installcheck'
+## runs it again on the installed specs and wrapper.
+OSP_ONEFLAG_TESTS = tests/oneflag.sh
+TESTS += $(OSP_ONEFLAG_TESTS)
+EXTRA_DIST += $(OSP_ONEFLAG_TESTS) tests/progs/oneflag-lib.c tests/progs/oneflag-main.c \
+	tests/projects/autotools/configure.ac tests/projects/autotools/Makefile.am \
+	tests/projects/autotools/main.c tests/projects/autotools/work.c \
+	tests/projects/autotools/work.h tests/projects/cmake/CMakeLists.txt \
+	tests/projects/cmake/main.c tests/projects/cmake/work.c tests/projects/make/Makefile \
+	tests/projects/make/main.c tests/projects/make/work.c
+OSP_ONEFLAG_LOGS = tests/oneflag.sh.log
+$(OSP_ONEFLAG_LOGS): plugin/osp.la libosprt/libosprt.la tests/env.sh osp-uninstalled.specs \
+	osp-gcc-uninstalled
