@@ -116,6 +116,22 @@ then
     profiled dlopen oneflag_lib_work "$expect" "$W/dlopen" "$W/liboneflag.so"
 fi
 
+# Without the flag at the link, a library compiled with the plugin does not link (it used to
+# link and then fail when loaded: "undefined symbol: __osp_skip"); with -losprt it does.
+if [ "$installed" = 0 ]; then
+  if $CC -fplugin="$OSP_PLUGIN" -O2 -fPIC -shared "$lib" -o "$W/libnort.so" \
+       > "$W/nort.err" 2>&1; then
+    osp_fail "nort: a library compiled with the plugin linked without libosprt"
+  elif ! grep -q '__osp_register_module@LIBOSPRT_0' "$W/nort.err"; then
+    osp_fail "nort: the link failed, but not for the runtime's version"
+    osp_show "$W/nort.err"
+  else
+    echo "ok: nort: $(grep -m 1 LIBOSPRT_0 "$W/nort.err")"
+  fi
+  osp_compile "$W/rt" $CC -fplugin="$OSP_PLUGIN" -O2 -fPIC -shared "$lib" -o "$W/librt.so" \
+    -L"$OSP_RTDIR" -Wl,-rpath,"$OSP_RTDIR" -losprt
+fi
+
 # -static: libosprt.a needs libm (the hot-list's sampler) and pthreads.  Skipped where the C
 # library has no static archive.
 if $CC -static -O2 -DONEFLAG_STATIC -I"$OSP_TESTSRC/progs" "$main" -o "$W/static-plain" \
