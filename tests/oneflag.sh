@@ -10,8 +10,10 @@
 #   - a plain Makefile that gives CFLAGS to compilations only (make CC=osp-gcc);
 # and by hand: a shared library built with the one flag and loaded by plain programs (linked
 # against it, and dlopen'ed by one that links nothing of osp; the library must carry its
-# DT_NEEDED on libosprt and a run path), a -static program (needs -lm), -flto, plugin options
-# after the flag, the flag together with pkg-config's -fplugin, and OSP_CC.
+# DT_NEEDED on libosprt and a run path), -static and -static-pie programs (need -lm; no run
+# path under -static-pie), -flto, plugin options after the flag, the flag together with
+# pkg-config's -fplugin, and OSP_CC; and a library compiled with -fplugin but linked without the
+# runtime, which must fail to link (plugin/linkcheck.cc).
 # Each program must print what the plain build prints and write its profile: a tsv report
 # (mode=blocks) in which its work function was called once.
 #
@@ -139,6 +141,13 @@ if $CC -static -O2 -DONEFLAG_STATIC -I"$OSP_TESTSRC/progs" "$main" -o "$W/static
   osp_compile "$W/static" $CC -specs="$SPECS" -O2 -static -DONEFLAG_STATIC \
       -I"$OSP_TESTSRC/progs" "$main" -o "$W/static" &&
     profiled static oneflag_lib_work "$expect" "$W/static"
+  # -static-pie: no run path (glibc's self-relocating start crashed on one: SIGSEGV).
+  if $CC -static-pie -O2 -DONEFLAG_STATIC -I"$OSP_TESTSRC/progs" "$main" \
+       -o "$W/static-pie-plain" > /dev/null 2>&1; then
+    osp_compile "$W/static-pie" $CC -specs="$SPECS" -O2 -static-pie -DONEFLAG_STATIC \
+        -I"$OSP_TESTSRC/progs" "$main" -o "$W/static-pie" &&
+      profiled static-pie oneflag_lib_work "$expect" "$W/static-pie"
+  fi
 else
   echo "note: $CC cannot link a plain -static program here: the static case is skipped"
 fi
