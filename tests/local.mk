@@ -213,6 +213,9 @@ $(OSP_ONEFLAG_LOGS): plugin/osp.la libosprt/libosprt.la tests/env.sh osp-uninsta
 installcheck-local: installcheck-oneflag
 .PHONY: installcheck-oneflag
 installcheck-oneflag:
-	@OSP_ONEFLAG_SPECS="$(ospspecsdir)/osp.specs" OSP_ONEFLAG_GCC="$(bindir)/osp-gcc" \
+	@specs=`PKG_CONFIG_PATH="$(pkgconfigdir)" $(PKG_CONFIG) --variable=specs osp`; \
+	  if test "$$specs" != "$(ospspecsdir)/osp.specs"; then \
+	    echo "FAIL: pkg-config --variable=specs osp gives '$$specs'"; exit 1; fi; \
+	  OSP_ONEFLAG_SPECS="$$specs" OSP_ONEFLAG_GCC="$(bindir)/osp-gcc" \
 	  OSP_ONEFLAG_LIBDIR="$(libdir)" $(SHELL) $(srcdir)/tests/oneflag.sh; \
 	  rc=$$?; test $$rc = 0 || test $$rc = 77
