@@ -65,7 +65,10 @@ libosprt_libosprt_la_SOURCES = $(OSPRT_SOURCES)
 libosprt_libosprt_la_CPPFLAGS = $(OSPRT_CPPFLAGS)
 libosprt_libosprt_la_CFLAGS = $(OSPRT_CFLAGS)
 libosprt_libosprt_la_LIBADD = libosprt/format/libospformat.la $(PTHREAD_LIBS) -lm
-libosprt_libosprt_la_LDFLAGS = -version-info 0:0:0
+libosprt_libosprt_la_LDFLAGS = -version-info 0:0:0 \
+	-Wl,--version-script=$(top_srcdir)/libosprt/osprt.map
+libosprt_libosprt_la_DEPENDENCIES = libosprt/format/libospformat.la libosprt/osprt.map
+EXTRA_DIST += libosprt/osprt.map
 
 ## --- unit tests --------------------------------------------------------------------------------
 ## White-box tests link the runtime's objects statically (a check-only convenience library, so

@@ -183,6 +183,19 @@ osp_destructor (void)
   osp_in_runtime = was;
 }
 
+/* Instrumented objects call __osp_register_module@LIBOSPRT_0, so that a
+   shared library linked without -losprt fails to link instead of failing
+   when loaded (plugin/linkcheck.cc).  The definition carries the version
+   as its default, @@: in libosprt.so through osprt.map, in libosprt.a
+   through the .symver itself, under which an unversioned reference (the
+   unit tests, objects of older plugins) binds to it too.  The C name is
+   renamed so that the object has no second, unversioned definition.  */
+void __osp_register_module (uint32_t abi, struct osp_fn_record *start,
+                            struct osp_fn_record *stop)
+  __asm__ ("__osp_register_module_v0");
+__asm__ (".symver __osp_register_module_v0, " OSP_SYM_REGISTER
+         "@@" OSP_RUNTIME_VERSION_NODE);
+
 OSP_EXPORT void
 __osp_register_module (uint32_t abi, struct osp_fn_record *start,
                        struct osp_fn_record *stop)

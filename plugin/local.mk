@@ -19,6 +19,7 @@ plugin_osp_la_SOURCES = \
 	plugin/barriers.cc \
 	plugin/tailcalls.cc \
 	plugin/metadata.cc \
+	plugin/linkcheck.cc \
 	libosprt/sha256.h \
 	libosprt/sha256.c
 plugin_osp_la_CPPFLAGS = -I$(GCC_PLUGIN_INCLUDE) -I$(top_srcdir)/include \

@@ -362,6 +362,7 @@ linker_section_symbol (const char *name)
 }
 
 tree declare_runtime_function (const char *name, tree type, bool cold);
+void require_runtime_link (); /* linkcheck.cc */
 
 /* A call of the runtime's entry point NAME (declared in *DECL) with
    this output's records: (OSP_ABI_VERSION, &START, &STOP).  */
@@ -391,6 +392,7 @@ static void
 build_module_cdtors ()
 {
   init_metadata_decls ();
+  require_runtime_link ();
   tree start = linker_section_symbol (OSP_SYM_SECTION_START);
   tree stop = linker_section_symbol (OSP_SYM_SECTION_STOP);
   tree body = NULL_TREE;

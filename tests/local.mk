@@ -194,3 +194,30 @@ TESTS += $(OSP_VIEWER_TMUX_TESTS)
 EXTRA_DIST += $(OSP_VIEWER_TMUX_TESTS)
 OSP_VIEWER_TMUX_LOGS = tests/viewer-tmux.sh.log
 $(OSP_VIEWER_TMUX_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
+
+## One flag, every build system (issue 35; doc/osp.md "One flag"): `-specs=osp.specs' and osp-gcc
+## alone build the projects of tests/projects/ unchanged (Autotools, CMake, a plain Makefile),
+## shared libraries loaded by plain programs, -static and -flto programs.  `make installcheck'
+## runs it again on the installed specs and wrapper.
+OSP_ONEFLAG_TESTS = tests/oneflag.sh
+TESTS += $(OSP_ONEFLAG_TESTS)
+EXTRA_DIST += $(OSP_ONEFLAG_TESTS) tests/progs/oneflag-lib.c tests/progs/oneflag-main.c \
+	tests/projects/autotools/configure.ac tests/projects/autotools/Makefile.am \
+	tests/projects/autotools/main.c tests/projects/autotools/work.c \
+	tests/projects/autotools/work.h tests/projects/cmake/CMakeLists.txt \
+	tests/projects/cmake/main.c tests/projects/cmake/work.c tests/projects/make/Makefile \
+	tests/projects/make/main.c tests/projects/make/work.c
+OSP_ONEFLAG_LOGS = tests/oneflag.sh.log
+$(OSP_ONEFLAG_LOGS): plugin/osp.la libosprt/libosprt.la tests/env.sh osp-uninstalled.specs \
+	osp-gcc-uninstalled
+## The same on the installed osp (make installcheck; needs the final prefix, not DESTDIR, since the
+## specs name the installed paths).  77 (no cmake) is not a failure here.
+installcheck-local: installcheck-oneflag
+.PHONY: installcheck-oneflag
+installcheck-oneflag:
+	@specs=`PKG_CONFIG_PATH="$(pkgconfigdir)" $(PKG_CONFIG) --variable=specs osp`; \
+	  if test "$$specs" != "$(ospspecsdir)/osp.specs"; then \
+	    echo "FAIL: pkg-config --variable=specs osp gives '$$specs'"; exit 1; fi; \
+	  OSP_ONEFLAG_SPECS="$$specs" OSP_ONEFLAG_GCC="$(bindir)/osp-gcc" \
+	  OSP_ONEFLAG_LIBDIR="$(libdir)" $(SHELL) $(srcdir)/tests/oneflag.sh; \
+	  rc=$$?; test $$rc = 0 || test $$rc = 77

@@ -41,7 +41,7 @@ run_suite ()   # NAME SANITIZER-FLAGS
   mkdir -p "$d"
   # shellcheck disable=SC2086
   if ! $CC $cflags $san -fPIC -fvisibility=hidden -shared $rt -o "$d/libosprt.so" -lm \
-       > "$d/build.log" 2>&1; then
+       -Wl,--version-script="$abs_top_srcdir/libosprt/osprt.map" > "$d/build.log" 2>&1; then
     osp_fail "$name: building the runtime"; osp_show "$d/build.log"; return
   fi
   for t in $whitebox $blackbox; do

@@ -96,6 +96,10 @@
 #define OSP_SYM_BLOCK_HOOKS_PRESERVING "__osp_block_hooks_preserving"
 #define OSP_SYM_REGISTER "__osp_register_module"
 #define OSP_SYM_RELEASE "__osp_release_module"
+/* The version node of OSP_SYM_REGISTER: instrumented objects reference
+ * __osp_register_module@LIBOSPRT_0, so that a link without the runtime
+ * fails (plugin/linkcheck.cc, libosprt/osprt.map).  Never changes. */
+#define OSP_RUNTIME_VERSION_NODE "LIBOSPRT_0"
 #define OSP_SYM_SECTION_START "__start_osp_fns"
 #define OSP_SYM_SECTION_STOP "__stop_osp_fns"
 
