@@ -58,6 +58,8 @@
 #include "context.h"
 #include <fnmatch.h>
 
+#include "file-prefix-map.h"
+
 #include "osp-plugin.h"
 
 namespace osp {
@@ -172,6 +174,7 @@ instrument_function (function *fun)
   number_blocks (fun, &fi.blocks, &fi.id_of_bb_index);
   encode_cfg (&fi.blocks, fi.id_of_bb_index, &fi.cfg_words);
   block_costs (fi.blocks, &fi.costs);
+  encode_lines (fun, fi.blocks, &fi.line_words);
 
   fi.paths = false;
   const char *why = NULL;
@@ -181,10 +184,14 @@ instrument_function (function *fun)
   if (fi.checks || fi.counts)
     {
       const char *name = display_name (fun);
+      /* as the report names it: the record's file (metadata.cc) */
       const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
       auto_vec<double> weights;
       bool guided = opts.profile
-                    && profile_weights (name, file ? file : "", fi.blocks,
+                    && profile_weights (name,
+                                        file ? remap_debug_filename (file)
+                                             : "",
+                                        fi.blocks,
                                         &weights);
       fi.paths = number_paths (fun, fi.blocks, fi.id_of_bb_index,
                                guided ? &weights : NULL, &fi.pn, &why);

@@ -53,7 +53,14 @@
  * The file is read here, once per unit, by the name GCC opened it with
  * and from the same directory, at most MAX_SOURCE_BYTES; a file that
  * cannot be read (<stdin>, <built-in>, removed meanwhile) gets no digest,
- * and no text of it is ever shown.
+ * and no text of it is ever shown.  The file and directory names are
+ * recorded as DWARF records them, through remap_debug_filename
+ * (-ffile-prefix-map, -fdebug-prefix-map), so a build made reproducible
+ * with those options stays so; ospview finds a moved tree with
+ * --source-map or --source-dir.
+ *
+ * Since ABI 7 a record also points to the lines of each block's
+ * statements (numbering.cc, encode_lines), one word for most blocks.
  */
 #include "gcc-plugin.h"
 #include "tree.h"
@@ -68,6 +75,7 @@
 #include "context.h"
 #include "diagnostic-core.h"
 #include "toplev.h"
+#include "file-prefix-map.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -117,6 +125,9 @@ build_record_type ()
   add ("file_sha256", const_pointer_to (unsigned_char_type_node));
   add ("comp_dir", const_pointer_to (char_type_node));
   add ("costs", const_pointer_to (uint32_type_node));
+  add ("lines", const_pointer_to (uint32_type_node));
+  add ("lines_len", uint32_type_node);
+  add ("reserved2", uint32_type_node);
 
   tree type = make_node (RECORD_TYPE);
   /* finish_builtin_struct reverses the chain back into declaration order. */
@@ -300,8 +311,13 @@ finish_function_record (const fn_instr &fi)
                           string_constant (display_name (fun),
                                            TREE_TYPE (field)));
   field = DECL_CHAIN (field);
-  CONSTRUCTOR_APPEND_ELT (v, field, string_constant (file ? file : "",
-                                                     TREE_TYPE (field)));
+  /* The names as DWARF gives them: -ffile-prefix-map and
+     -fdebug-prefix-map apply, so that a build made reproducible with
+     them stays so (the file is still read by its real name, below).  */
+  CONSTRUCTOR_APPEND_ELT (v, field,
+                          string_constant (file ? remap_debug_filename (file)
+                                                : "",
+                                           TREE_TYPE (field)));
   field = DECL_CHAIN (field);
   tree cfg = build_const_array ("__osp_cfg", uint32_type_node, cfg_words);
   CONSTRUCTOR_APPEND_ELT (v, field,
@@ -332,13 +348,27 @@ finish_function_record (const fn_instr &fi)
   CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), sha));
   field = DECL_CHAIN (field);
   const char *pwd = get_src_pwd ();
-  CONSTRUCTOR_APPEND_ELT (v, field, string_constant (pwd ? pwd : "",
-                                                     TREE_TYPE (field)));
+  CONSTRUCTOR_APPEND_ELT (v, field,
+                          string_constant (pwd ? remap_debug_filename (pwd)
+                                               : "",
+                                           TREE_TYPE (field)));
   field = DECL_CHAIN (field);
   tree costs = build_const_array ("__osp_costs", uint32_type_node, fi.costs);
   CONSTRUCTOR_APPEND_ELT (v, field,
                           fold_convert (TREE_TYPE (field),
                                         build_fold_addr_expr (costs)));
+  field = DECL_CHAIN (field);
+  const vec<uint32_t> &line_words = fi.line_words;
+  tree lines = build_const_array ("__osp_lines", uint32_type_node,
+                                  line_words);
+  CONSTRUCTOR_APPEND_ELT (v, field,
+                          fold_convert (TREE_TYPE (field),
+                                        build_fold_addr_expr (lines)));
+  field = DECL_CHAIN (field);
+  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node,
+                                                   line_words.length ()));
+  field = DECL_CHAIN (field);
+  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node, 0));
 
   DECL_INITIAL (record) = build_constructor (record_type, v);
   varpool_node::finalize_decl (record);

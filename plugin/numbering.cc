@@ -23,6 +23,13 @@
  * the block's statement lines in the function's own file, with macro uses
  * reported at their expansion point.
  *
+ * Each block's statement lines (encode_lines, ABI 7) are the distinct lines
+ * of its statements in the same file, so that a block spanning a comment
+ * or an `#if 0' region does not cover those lines (ospview --annotate).
+ * They are taken before osp inserts anything.  Most blocks' lines are a
+ * run first..last (one line, or a few statements on consecutive lines);
+ * such a block costs one word (0), any other its count and its lines.
+ *
  * Each block's estimated cost (block_costs) is the sum over its statements
  * of estimate_num_insns with eni_time_weights: the time estimate GCC's own
  * inliner and ipa-fnsummary weigh statements by (a call costs its call
@@ -65,6 +72,21 @@ function_file (function *fun)
   return file ? file : "";
 }
 
+/* The line of STMT in FILE, or 0 (another file, no location).  */
+static unsigned
+stmt_line (gimple *stmt, const char *file)
+{
+  if (is_gimple_debug (stmt))
+    return 0;
+  location_t loc = gimple_location (stmt);
+  if (loc == UNKNOWN_LOCATION)
+    return 0;
+  expanded_location xloc = expand_location (loc);
+  if (!xloc.file || xloc.line <= 0 || filename_cmp (xloc.file, file))
+    return 0;
+  return xloc.line;
+}
+
 /* Set BI's line range from the statements of its block.  */
 static void
 find_lines (block_info *bi, const char *file)
@@ -73,16 +95,9 @@ find_lines (block_info *bi, const char *file)
   for (gimple_stmt_iterator gsi = gsi_start_bb (bi->bb); !gsi_end_p (gsi);
        gsi_next (&gsi))
     {
-      gimple *stmt = gsi_stmt (gsi);
-      if (is_gimple_debug (stmt))
+      unsigned line = stmt_line (gsi_stmt (gsi), file);
+      if (line == 0)
         continue;
-      location_t loc = gimple_location (stmt);
-      if (loc == UNKNOWN_LOCATION)
-        continue;
-      expanded_location xloc = expand_location (loc);
-      if (!xloc.file || xloc.line <= 0 || filename_cmp (xloc.file, file))
-        continue;
-      unsigned line = xloc.line;
       if (!bi->first_line || line < bi->first_line)
         bi->first_line = line;
       if (line > bi->last_line)
@@ -179,6 +194,49 @@ encode_cfg (vec<block_info> *blocks, const vec<int> &id_of_bb_index,
           words->safe_push (dst < 0 ? OSP_BLOCK_EXIT : (uint32_t) dst);
           words->safe_push (edge_flags (e));
         }
+    }
+}
+
+static int
+line_cmp (const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+  return x < y ? -1 : x > y;
+}
+
+/* Each of BLOCKS' statement lines (by id) into WORDS: 0 when they are
+   every line of first_line .. last_line (or none, first_line 0), else
+   their count and the lines, ascending (include/osp/abi.h `lines').  */
+void
+encode_lines (function *fun, const vec<block_info> &blocks,
+              vec<uint32_t> *words)
+{
+  const char *file = function_file (fun);
+  auto_vec<uint32_t> lines;
+  for (const block_info &bi : blocks)
+    {
+      lines.truncate (0);
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bi.bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        if (unsigned line = stmt_line (gsi_stmt (gsi), file))
+          lines.safe_push (line);
+      lines.qsort (line_cmp);
+      unsigned n = 0;
+      for (unsigned i = 0; i < lines.length (); i++)
+        if (n == 0 || lines[i] != lines[n - 1])
+          lines[n++] = lines[i];
+      lines.truncate (n);
+      /* The split entry block's opening line (number_blocks) is a run. */
+      if (n == 0 || lines[n - 1] - lines[0] + 1 == n)
+        {
+          words->safe_push (0);
+          continue;
+        }
+      gcc_checking_assert (lines[0] == bi.first_line
+                           && lines[n - 1] == bi.last_line);
+      words->safe_push (n);
+      for (uint32_t l : lines)
+        words->safe_push (l);
     }
 }
 

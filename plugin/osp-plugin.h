@@ -81,6 +81,8 @@ void number_blocks (function *fun, vec<block_info> *blocks,
                     vec<int> *id_of_bb_index);
 void encode_cfg (vec<block_info> *blocks, const vec<int> &id_of_bb_index,
                  vec<uint32_t> *words);
+void encode_lines (function *fun, const vec<block_info> &blocks,
+                   vec<uint32_t> *words);
 
 /* pathnum.cc: the P-DAG of one function, indexed by block id; successor
    slots in cfg order (succ_base[b] .. succ_base[b+1]-1).  */
@@ -212,6 +214,8 @@ struct fn_instr
   auto_vec<uint64_t> path_words;    /* the record's paths (encode_paths) */
   auto_vec<uint32_t> costs;         /* estimated cost by block id
                                        (block_costs, before any probe) */
+  auto_vec<uint32_t> line_words;    /* statement lines by block id
+                                       (encode_lines, before any probe) */
   bool paths;                       /* path register and path ends */
   bool checks;                      /* ... with PEP sample checks */
   bool counts;                      /* ... with inline counters */

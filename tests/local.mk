@@ -181,10 +181,14 @@ $(OSP_SAFETY_VIEWER_LOGS): viewer/ospview$(EXEEXT) tests/env.sh
 ## Source text only from the file compiled (issue 32): the plugin's recorded size and SHA-256,
 ## ospview --annotate and the TUI's detail pane on edited sources and crafted snapshots (one
 ## naming /etc/shadow), --merge keeping and checking the digests.
-OSP_SOURCE_TEXT_TESTS = tests/source-text.sh
+## Sources found from anywhere and line-accurate annotation (issue 35): the recorded compilation
+## directory, --source-dir and --source-map, the statement lines of each block at every -O level
+## (--annotate gives comments and `#if 0' code no share), older views, reproducible objects.
+OSP_SOURCE_TEXT_TESTS = tests/source-text.sh tests/source-lines.sh
 TESTS += $(OSP_SOURCE_TEXT_TESTS)
-EXTRA_DIST += $(OSP_SOURCE_TEXT_TESTS) tests/progs/source-check.c tests/progs/source-check.h
-OSP_SOURCE_TEXT_LOGS = tests/source-text.sh.log
+EXTRA_DIST += $(OSP_SOURCE_TEXT_TESTS) tests/progs/source-check.c tests/progs/source-check.h \
+	tests/progs/annotate-lines.c
+OSP_SOURCE_TEXT_LOGS = tests/source-text.sh.log tests/source-lines.sh.log
 $(OSP_SOURCE_TEXT_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
 ## ospview's terminal UI (viewer/tui.c, keys.c) driven through tmux: keys, screens, the forest,

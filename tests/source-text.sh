@@ -9,20 +9,21 @@
 #      wc -c and sha256sum of source-check.c (work, main) and source-check.h (header_mix), and
 #      the compile's directory as comp_dir.
 #   2. --annotate from the source directory lists both files with their text (the HOT and
-#      HEADER lines); after source-check.c is edited (one byte appended) it says "source changed
-#      or not found" for it, shows none of its text, and still shows the unchanged header.
+#      HEADER lines); after source-check.c is edited (one byte appended) it says "source-check.c:
+#      changed since it was compiled", shows none of its text, and still shows the unchanged
+#      header.
 #   3. Crafted snapshots (rewritten below with the checksums fixed, so they load): one whose
 #      functions name another file ($W/secret, readable, with more lines than the source) keeping
 #      the recorded digest; one that also gives the secret file's size; one naming /etc/shadow
 #      (the issue's case: shows nothing of it even as root) - annotate prints none of those
-#      files' lines and says "source changed or not found".  A view without digests (FNSRC
+#      files' lines and says "changed since it was compiled".  A view without digests (FNSRC
 #      dropped, as an older view) shows no text of the unchanged file either.  A snapshot naming
 #      a FIFO does not even open it (a writer blocked on it stays blocked): opening a device can
 #      have effects of its own.  A view whose FNSRC has one element too few is refused in one
 #      line.
 #   4. The TUI's detail pane (tmux; this part is skipped without tmux), on the subpaths through
 #      work(): the snapshot shows the HOT line's text; the crafted one naming $W/secret shows
-#      "source changed or not found" and none of the secret's text.
+#      "changed since it was compiled" and none of the secret's text.
 #   5. --merge keeps the digests (a snapshot merged with itself: the same file_sha256), and
 #      refuses, in one line, an input whose digest for a function differs.
 
@@ -165,17 +166,19 @@ sys.exit(1 if bad else 0)
 ( cd "$W/src" && "$OSPVIEW" --annotate "$SNAP" ) > "$W/ann.out" 2> "$W/ann.err" ||
   { osp_fail "--annotate: status $?"; osp_show "$W/ann.err"; }
 hot_text=$(sed -n "${HOT}p" "$W/src/source-check.c")
+# what ospview says instead of a file's text (viewer/srctext.c)
+NOSRC='changed since it was compiled|not found in|no checksum recorded'
 header_text=$(sed -n "${HEADER}p" "$W/src/source-check.h")
 grep -q -F -e "$hot_text" "$W/ann.out" || osp_fail "--annotate: the HOT line's text is not shown"
 grep -q -F -e "$header_text" "$W/ann.out" || osp_fail "--annotate: the header's HEADER line is not shown"
-grep -q 'source changed or not found' "$W/ann.out" &&
-  { osp_fail "--annotate of the unchanged sources says 'source changed or not found'"; osp_show "$W/ann.out"; }
+grep -q -E "$NOSRC" "$W/ann.out" &&
+  { osp_fail "--annotate of the unchanged sources says the source is not shown"; osp_show "$W/ann.out"; }
 
 cp "$W/src/source-check.c" "$W/orig.c" && echo '/* edited */' >> "$W/src/source-check.c" || exit 99
 ( cd "$W/src" && "$OSPVIEW" --annotate "$SNAP" ) > "$W/ann-ed.out" 2> "$W/ann-ed.err" ||
   { osp_fail "--annotate, edited: status $?"; osp_show "$W/ann-ed.err"; }
-grep -q '^(source changed or not found: source-check.c; ' "$W/ann-ed.out" ||
-  { osp_fail "--annotate of an edited file does not say 'source changed or not found'"; osp_show "$W/ann-ed.out"; }
+grep -q '^(source-check.c: changed since it was compiled; ' "$W/ann-ed.out" ||
+  { osp_fail "--annotate of an edited file does not say 'source-check.c: changed since it was compiled'"; osp_show "$W/ann-ed.out"; }
 no_text_of "$W/src/source-check.c" "$W/ann-ed.out" "--annotate, edited source-check.c"
 grep -q -F -e "$header_text" "$W/ann-ed.out" || osp_fail "--annotate, edited .c: the unchanged header's text is not shown"
 cp "$W/orig.c" "$W/src/source-check.c" || exit 99
@@ -191,8 +194,9 @@ python3 "$W/craft.py" "$SNAP" "$W/old.ospsnap" drop-fnsrc || { echo "error: craf
 for c in secret secret-size shadow old; do
   ( cd "$W/src" && "$OSPVIEW" --annotate "$W/$c.ospsnap" ) > "$W/ann-$c.out" 2> "$W/ann-$c.err" ||
     { osp_fail "--annotate $c.ospsnap: status $?"; osp_show "$W/ann-$c.err"; continue; }
-  grep -q 'source changed or not found' "$W/ann-$c.out" ||
-    osp_fail "--annotate $c.ospsnap does not say 'source changed or not found'"
+  case $c in old) want='source-check.c: no checksum recorded' ;; *) want='changed since it was compiled' ;; esac
+  grep -q "$want" "$W/ann-$c.out" ||
+    osp_fail "--annotate $c.ospsnap does not say '$want'"
 done
 no_text_of "$W/secret" "$W/ann-secret.out" "--annotate of a view naming another file"
 no_text_of "$W/secret" "$W/ann-secret-size.out" "--annotate of a view naming another file of its size"
@@ -210,8 +214,8 @@ wpid=$!
 python3 "$W/craft.py" "$SNAP" "$W/fifo.ospsnap" file source-check.c "$W/fifo" || exit 99
 ( cd "$W/src" && "$OSPVIEW" --annotate "$W/fifo.ospsnap" ) > "$W/ann-fifo.out" 2> "$W/ann-fifo.err" ||
   { osp_fail "--annotate fifo.ospsnap: status $?"; osp_show "$W/ann-fifo.err"; }
-grep -q 'source changed or not found' "$W/ann-fifo.out" ||
-  osp_fail "--annotate fifo.ospsnap does not say 'source changed or not found'"
+grep -q "fifo: not found in $W" "$W/ann-fifo.out" ||
+  osp_fail "--annotate fifo.ospsnap does not say 'fifo: not found in $W'"
 sleep 1
 [ -e "$W/fifo-opened" ] && osp_fail "--annotate opened a FIFO that a snapshot names"
 kill "$wpid" 2> /dev/null
@@ -260,8 +264,8 @@ if command -v tmux > /dev/null 2>&1; then
   }
   tui good "$SNAP" "^ +$HOT  .*s \\+= header_mix" "source-check.c:$((HOT - 1))-$HOT" ||
     { osp_fail "TUI: the detail pane does not show source-check.c's hot line"; osp_show "$W/good.txt"; }
-  tui bad "$W/secret.ospsnap" 'source changed or not found' 'work()' ||
-    osp_fail "TUI: a view naming another file does not say 'source changed or not found'"
+  tui bad "$W/secret.ospsnap" 'secret: changed since it was compiled' 'work()' ||
+    osp_fail "TUI: a view naming another file does not say 'changed since it was compiled'"
   no_text_of "$W/secret" "$W/bad.txt" "TUI detail pane of a view naming another file"
 else
   echo "note: tmux is not installed: the TUI part is skipped"

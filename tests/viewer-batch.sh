@@ -214,8 +214,11 @@ fi
 watch_end "$wpid" "$W/writer.stop" "$W/end.out" --screen=subpaths --top=1
 wait "$wpid"
 [ "$rc" -eq 0 ] || { osp_fail "attached until the end: exit status $rc"; osp_show "$W/end.err"; }
-tail -n 8 "$W/end.out" | grep -q "^viewer-demo  pid $wpid  ran .*  exited  view #[0-9]* (at exit)" ||
-  { osp_fail "the last refresh does not say exited"; tail -n 8 "$W/end.out"; }
+# the last refresh: from its "--- refresh N ---" line (the table and its first row's source)
+awk '/^--- refresh / { n = 0 } { l[n++] = $0 } END { for (i = 0; i < n; i++) print l[i] }' \
+  "$W/end.out" > "$W/end.last"
+grep -q "^viewer-demo  pid $wpid  ran .*  exited  view #[0-9]* (at exit)" "$W/end.last" ||
+  { osp_fail "the last refresh does not say exited"; cat "$W/end.last"; }
 "$OSPVIEW" -p "$wpid" -b 1 > /dev/null 2> "$W/gone.err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q "^ospview: no osp segment for pid $wpid" "$W/gone.err" ||

@@ -15,10 +15,12 @@
 #      ones, exit 1.
 #   3. --annotate (run where the relative source path resolves) lists the source with the HOT
 #      line marked ">>", the largest path shares and all the marks on the hot loop's lines, no
-#      line over 100% (a path counts once per line), the COLD line unmarked but with a share,
+#      line over 100% and their sum at most 100% (the lines' parts of the paths' work), the
+#      COLD line unmarked but with a share,
 #      uncovered lines blank; --annotate=FILE by base name; an unknown FILE is one line, exit 1;
-#      run from another directory it lists only the covered lines and says "source changed or not
-#      found".
+#      run from another directory it finds the source in the recorded compilation directory;
+#      with the tree moved it lists only the covered lines and says "export-loop.c: not found
+#      in ...", and finds it again with --source-dir or --source-map.
 #   4. A damaged, a truncated and a missing snapshot, segment files with a bad checksum, torn or
 #      without a view: one stderr line, exit 1, for each export.
 #   5. A view without an EDGES section (progs/viewer-writer.c's segment file, read with
@@ -69,7 +71,7 @@ has_work_path ()
 # --- the program -------------------------------------------------------------------------------
 mkdir -p "$W/src" "$W/elsewhere" || exit 99
 cp "$SRC/tests/progs/export-loop.c" "$W/src/" || exit 99
-# compiled under the relative name export-loop.c: found from $W/src, not from $W/elsewhere
+# compiled under the relative name export-loop.c in $W/src (the recorded compilation directory)
 ( cd "$W/src" && osp_compile "$W/loop" osp_cc -O1 -g export-loop.c -o "$W/loop" ) ||
   { echo "error: cannot build export-loop.c with the plugin"; exit 99; }
 HOT=$(grep -n '/\* HOT \*/' "$W/src/export-loop.c" | cut -d: -f1)
@@ -316,6 +318,10 @@ else:
 over = [n for n, r in rows.items() if pct(r[2]) > 100.005]
 if over:
     bad.append("lines %r have path shares over 100%% (a path counted twice?)" % over)
+# the lines' parts of the paths' work: at most 100% in all (each printed rounded to 0.01)
+total = sum(pct(r[2]) for r in rows.values())
+if total > 100 + 0.005 * len(rows):
+    bad.append("the path shares of the lines sum to %.2f%%, over 100%%" % total)
 if cold in rows and rows[cold][0] == ">>":
     bad.append("the COLD line is marked: %r" % (rows[cold],))
 if cold not in rows or not rows[cold][2]:
@@ -326,7 +332,7 @@ if found:
 else:
     if 1 in rows:
         bad.append("line 1 (not covered) listed without the source")
-    if not any(l.startswith("(source changed or not found: export-loop.c;") for l in lines):
+    if not any(l.startswith("(export-loop.c: not found in ") for l in lines):
         bad.append("no note that the source was not found")
 for b in bad:
     print("annotate: " + b)
@@ -343,11 +349,25 @@ grep -q '^==== export-loop.c (.*work().*) ====$' "$W/ann.out" || osp_fail "--ann
 one_line_error "--annotate=nosuch.c" "$W/annx.err" $? &&
   { grep -q "nosuch.c.*export-loop.c" "$W/annx.err" ||
       osp_fail "--annotate=nosuch.c does not list the view's files: $(cat "$W/annx.err")"; }
+# from another directory: the recorded compilation directory finds it
 ( cd "$W/elsewhere" && "$OSPVIEW" --annotate "$SNAP" ) > "$W/ann2.out" 2> "$W/ann2.err"
 rc=$?
-[ "$rc" -eq 0 ] && [ ! -s "$W/ann2.err" ] || { osp_fail "--annotate, no source: status $rc"; osp_show "$W/ann2.err"; }
-python3 "$W/check_ann.py" "$W/ann2.out" "$HOT" "$COLD" 0 "$LOOP" ||
-  { osp_fail "--annotate without the source (above)"; osp_show "$W/ann2.out"; }
+[ "$rc" -eq 0 ] && [ ! -s "$W/ann2.err" ] || { osp_fail "--annotate elsewhere: status $rc"; osp_show "$W/ann2.err"; }
+python3 "$W/check_ann.py" "$W/ann2.out" "$HOT" "$COLD" 1 "$LOOP" ||
+  { osp_fail "--annotate from another directory (above)"; osp_show "$W/ann2.out"; }
+# the tree moved: not found where it was compiled, found with --source-dir or --source-map
+mv "$W/src" "$W/moved" || exit 99
+( cd "$W/elsewhere" && "$OSPVIEW" --annotate "$SNAP" ) > "$W/ann3.out" 2> "$W/ann3.err"
+rc=$?
+[ "$rc" -eq 0 ] && [ ! -s "$W/ann3.err" ] || { osp_fail "--annotate, no source: status $rc"; osp_show "$W/ann3.err"; }
+python3 "$W/check_ann.py" "$W/ann3.out" "$HOT" "$COLD" 0 "$LOOP" ||
+  { osp_fail "--annotate without the source (above)"; osp_show "$W/ann3.out"; }
+for opt in "--source-dir=$W/moved" "--source-map=$W/src=$W/moved" "--source-map=$W/src/=$W/moved/"; do
+  ( cd "$W/elsewhere" && "$OSPVIEW" "$opt" --annotate "$SNAP" ) > "$W/ann4.out" 2> "$W/ann4.err" &&
+    python3 "$W/check_ann.py" "$W/ann4.out" "$HOT" "$COLD" 1 "$LOOP" ||
+    { osp_fail "--annotate $opt (above)"; osp_show "$W/ann4.err"; osp_show "$W/ann4.out"; }
+done
+mv "$W/moved" "$W/src" || exit 99
 
 # --- 4. bad input -------------------------------------------------------------------------------
 cp "$SNAP" "$W/bad.ospsnap" && size=$(wc -c < "$SNAP") &&

@@ -129,6 +129,22 @@ refresh (const struct source *s, const struct ospview_opts *o, void **buf,
           return 1;
         }
       print_table (&t);
+      /* the first row's code, as the UI's detail pane shows it */
+      if (rec == NULL && t.n > 0
+          && (scr == SCR_PATHS || scr == SCR_SUBPATHS))
+        {
+          uint64_t at = t.rows[0].index;
+          const struct osp_vpath *p
+              = scr == SCR_PATHS ? view_path (&v, at) : NULL;
+          const struct osp_vsubpath *sp
+              = scr == SCR_SUBPATHS ? view_subpath (&v, at) : NULL;
+          if (p != NULL || sp != NULL)
+            {
+              printf ("\nsource of the first row:\n");
+              src_print_blocks (stdout, &v, p ? p->ids : sp->ids,
+                                p ? p->len : sp->len);
+            }
+        }
       scr_table_free (&t);
     }
   return 0;

@@ -8,25 +8,35 @@
  * listed whole from the source, lines ">>" marked at HOT_MARK of the
  * hottest line's share; when the source is not the file compiled (edited
  * since, another directory, not found, a view without digests: srctext.c)
- * only the covered lines are listed, and the listing says "source
- * changed or not found".  Files without a hot line are named at the end.
+ * only the covered lines are listed, and the listing says why in one line
+ * ("FILE: changed since it was compiled", "FILE: not found in DIRS").
+ * Files without a hot line are named at the end.
  *
- * Why it looks like this: a reader wants the hot path next to the code.
- * A line's share is the sum of the shares of the rows whose blocks cover
- * it, each row counted once per line (its blocks' line ranges are merged
- * first), so no line is over 100% of the paths.  Line ranges come from
- * the profiled program and may be of any size: each merged range is two
- * events (its first line, one past its last) and a sweep over the sorted
- * events gives spans of equal shares, so a range costs only its
- * endpoints, never a walk over its lines.  Source lines are printed as
- * they are (control characters but tabs as '?'): they are the user's own
- * file, not the view's strings.
+ * Why it looks like this: a reader wants the hot path next to the code,
+ * and a line's number to say how much of the time went there, as a
+ * sampling profiler's annotation does.  So a line's share is its part of
+ * the rows' work: each row (a hot subpath in the first column, a
+ * Ball-Larus path in the second) weighs its estimated executions times,
+ * per block it passes, the block's estimated cost (the view's COSTS),
+ * and a block's part is split evenly over its statement lines (the
+ * plugin records them: BLINES, LINES), never over the comments, blank
+ * lines or `#if 0' code between them.  Each column is divided by its
+ * rows' whole work, so over all files it sums to at most 100% (blocks
+ * without a line count in the whole but on no line).  A view without
+ * statement lines (layout minor < 4) spreads a block over its range.
+ * Ranges come from the profiled program and may be of any size: each
+ * piece is two events (its first line, one past its last) and a sweep
+ * over the sorted events gives spans of equal shares, so a range costs
+ * only its endpoints, never a walk over its lines.  Source lines are
+ * printed as they are (control characters but tabs as '?'): they are
+ * the user's own file, not the view's strings.
  */
 #define _GNU_SOURCE
 #include "export.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,8 +94,8 @@ files_build (struct files *fs, const struct view *v)
   return 0;
 }
 
-/* A change of the line shares: at LINE of FILE, column COL (0 subpaths,
-   1 paths) gains D (one row's share, or minus it) and C rows. */
+/* A change of the line shares: from LINE of FILE on, column COL (0
+   subpaths, 1 paths) gains D work per line (or loses it) and C pieces. */
 struct ev
 {
   uint32_t file, col;
@@ -101,21 +111,6 @@ struct span
   uint64_t from, to;
   double share[2];
 };
-
-struct ivl
-{
-  uint32_t file;
-  uint64_t first, last;
-};
-
-static int
-ivl_cmp (const void *pa, const void *pb)
-{
-  const struct ivl *a = pa, *b = pb;
-  if (a->file != b->file)
-    return a->file < b->file ? -1 : 1;
-  return a->first < b->first ? -1 : a->first > b->first;
-}
 
 static int
 ev_cmp (const void *pa, const void *pb)
@@ -134,46 +129,53 @@ struct lines
   size_t nev, evcap;
   struct span *sp;
   size_t nsp, spcap;
-  struct ivl *iv;       /* scratch: one row's intervals */
-  size_t ivcap;
+  double total[2];      /* each column's whole work */
 };
 
-/* One row: its blocks' line ranges merged per file (so a line counts the
-   row once), each merged range two events in column 0 (a subpath) or 1
-   (a Ball-Larus path).  An ex_rows callback. */
+/* Work D on each of the lines [FIRST, LAST] of FILE, column COL. */
+static int
+lines_add (struct lines *L, uint32_t file, uint32_t col, uint64_t first,
+           uint64_t last, double d)
+{
+  if (ex_grow ((void **) &L->ev, &L->evcap, L->nev + 2, sizeof *L->ev))
+    return -1;
+  L->ev[L->nev++] = (struct ev) { file, col, first, d, 1 };
+  L->ev[L->nev++] = (struct ev) { file, col, last + 1, -d, -1 };
+  return 0;
+}
+
+/* One row: per block it passes, its executions times the block's cost,
+   split over the block's statement lines.  An ex_rows callback. */
 static int
 lines_row (void *ctx, const struct ex_row *r)
 {
   struct lines *L = ctx;
   const struct view *v = L->v;
-  uint64_t ids = r->ids;
-  uint32_t len = r->len, col = r->is_path ? 1 : 0;
-  double share = r->share;
-  if (ex_grow ((void **) &L->iv, &L->ivcap, len ? len : 1, sizeof *L->iv) != 0)
-    return -1;
-  size_t n = 0;
-  for (uint32_t k = 0; k < len; k++)
+  uint32_t col = r->is_path ? 1 : 0;
+  double w = r->estimate;
+  if (!(w > 0) || !isfinite (w))
+    return 0;
+  for (uint32_t k = 0; k < r->len; k++)
     {
-      const struct osp_vblock *b = view_block (v, v->ids[ids + k]);
-      if (b->first_line == 0)
+      uint32_t bi = v->ids[r->ids + k];
+      const struct osp_vblock *b = view_block (v, bi);
+      double work = w * view_cost (v, bi);
+      L->total[col] += work;
+      if (b->first_line == 0 || !(work > 0))
         continue;
-      L->iv[n++] = (struct ivl) { L->fs->of_fn[b->fn], b->first_line,
-                                  ex_last_line (b) };
-    }
-  ospview_sort (L->iv, n, sizeof *L->iv, ivl_cmp);
-  for (size_t i = 0; i < n;)
-    {
-      struct ivl m = L->iv[i++];
-      while (i < n && L->iv[i].file == m.file && L->iv[i].first <= m.last + 1)
+      uint32_t file = L->fs->of_fn[b->fn], n;
+      const uint32_t *at = view_block_lines (v, bi, &n);
+      if (at == NULL) /* every line of its range */
         {
-          if (L->iv[i].last > m.last)
-            m.last = L->iv[i].last;
-          i++;
+          uint64_t first = b->first_line, last = ex_last_line (b);
+          if (lines_add (L, file, col, first, last,
+                         work / (double) (last - first + 1)) != 0)
+            return -1;
+          continue;
         }
-      if (ex_grow ((void **) &L->ev, &L->evcap, L->nev + 2, sizeof *L->ev))
-        return -1;
-      L->ev[L->nev++] = (struct ev) { m.file, col, m.first, share, 1 };
-      L->ev[L->nev++] = (struct ev) { m.file, col, m.last + 1, -share, -1 };
+      for (uint32_t j = 0; j < n; j++)
+        if (lines_add (L, file, col, at[j], at[j], work / n) != 0)
+          return -1;
     }
   return 0;
 }
@@ -199,12 +201,16 @@ lines_sweep (struct lines *L)
         }
       if (cnt[0] == 0 && cnt[1] == 0)
         continue;
-      /* the span runs to the next event (of this file: a range always
+      /* the span runs to the next event (of this file: a piece always
          closes in its own file) */
       uint64_t to = i < L->nev ? L->ev[i].line : line + 1;
       if (ex_grow ((void **) &L->sp, &L->spcap, L->nsp + 1, sizeof *L->sp))
         return -1;
-      L->sp[L->nsp++] = (struct span) { file, line, to, { sum[0], sum[1] } };
+      struct span sp = { file, line, to, { 0, 0 } };
+      for (int c = 0; c < 2; c++)
+        if (L->total[c] > 0 && sum[c] > 0)
+          sp.share[c] = sum[c] / L->total[c];
+      L->sp[L->nsp++] = sp;
     }
   return 0;
 }
@@ -214,7 +220,6 @@ lines_free (struct lines *L)
 {
   free (L->ev);
   free (L->sp);
-  free (L->iv);
 }
 
 /* A source file read whole (at most SRC_TEXT_MAX bytes, and only the
@@ -226,13 +231,15 @@ struct text
   size_t n;
 };
 
-/* PATH's text, only when it is the file compiled (srctext.c): WANT. */
+/* PATH's text, compiled in COMP_DIR, only when it is the file compiled
+   (srctext.c): WANT; else WHY. */
 static int
-text_read (struct text *t, const char *path, const struct osp_vfnsrc *want)
+text_read (struct text *t, const char *path, const char *comp_dir,
+           const struct osp_vfnsrc *want, char *why, size_t whylen)
 {
   memset (t, 0, sizeof *t);
   size_t got = 0;
-  t->buf = src_text_load (path, want, &got);
+  t->buf = src_find (path, comp_dir, want, &got, why, whylen);
   if (t->buf == NULL)
     return -1;
   size_t n = 1;
@@ -328,12 +335,15 @@ annotate_file (const struct ann *a, const struct files *fs, uint32_t fi,
   printf (") ====\n");
   struct text t;
   struct osp_vfnsrc want;
-  int ok = *path && src_want (v, fs->by_file + fs->start[fi], nfn, &want)
-           && text_read (&t, path, &want) == 0;
+  char why[1024];
+  src_want (v, fs->by_file + fs->start[fi], nfn, &want);
+  int ok = text_read (&t, path,
+                      src_comp_dir (v, fs->by_file[fs->start[fi]]), &want,
+                      why, sizeof why) == 0;
   if (!ok)
     {
-      printf ("(" SRC_TEXT_NONE ": ");
-      ex_put (stdout, *path ? path : "(no file name)", EX_PLAIN);
+      printf ("(");
+      ex_put (stdout, why, EX_PLAIN);
       printf ("; only the covered lines are listed)\n");
     }
   printf ("%2s %9s %9s %6s  %s\n", "", "subpaths", "paths", "line",
@@ -424,17 +434,21 @@ export_annotate (const struct view *v, const char *want)
   printf ("ospview --annotate: ");
   ex_put (stdout, view_str (v, v->run.program), EX_PLAIN);
   printf (", pid %lld, view #%llu\n"
-          "subpaths: the summed shares of the hot subpaths covering the "
-          "line, of %llu blocks seen (overlapping subpaths may sum past "
-          "100%%)\n"
-          "paths: the summed shares of the Ball-Larus paths covering the "
-          "line, of %llu path ends\n"
+          "subpaths: the line's part of the work of the view's %llu hot "
+          "subpaths\n"
+          "paths: the line's part of the work of the view's %llu "
+          "Ball-Larus paths (of %llu path ends)\n"
+          "  (work: estimated executions x block cost, a block's split "
+          "over its %s; each column sums to at most 100%% over all "
+          "files)\n"
           ">>: at least %.0f%% of the hottest line's %s share "
           "(sampled estimates)\n",
           (long long) v->run.pid, (unsigned long long) v->hdr->seq,
-          (unsigned long long) v->run.blocks_seen,
-          (unsigned long long) v->run.path_ends, 100 * HOT_MARK,
-          a.col ? "paths" : "subpaths");
+          (unsigned long long) v->nsubpaths, (unsigned long long) v->npaths,
+          (unsigned long long) v->run.path_ends,
+          v->blines != NULL ? "statement lines"
+                            : "line range: this view has no statement lines",
+          100 * HOT_MARK, a.col ? "paths" : "subpaths");
   size_t k = 0;
   for (uint32_t fi = 0; fi < fs.n; fi++)
     {

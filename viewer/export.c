@@ -33,10 +33,11 @@
  * Shares: a subpath's share is a fraction of the blocks seen, a
  * Ball-Larus path's a fraction of all path ends (run.path_ends), a forest
  * node's a fraction of its parent's; all are sampled estimates unless the
- * run says exact.  An edge's, block's or line's share (DOT, annotate) is
- * the sum of the shares of the rows that pass it, each row counted once
- * (so overlapping subpaths may sum past 100%); ex_rows hands both exports
- * the same rows.
+ * run says exact.  An edge's or block's share (DOT) is the sum of the
+ * shares of the rows that pass it, each row counted once (so overlapping
+ * subpaths may sum past 100%); a line's (annotate) is its part of the
+ * rows' work (export-annotate.c), which sums to at most 100%.  ex_rows
+ * hands both exports the same rows.
  */
 #define _GNU_SOURCE
 #include "export.h"
@@ -104,13 +105,14 @@ ex_rows (const struct view *v, int (*fn) (void *, const struct ex_row *),
   for (uint64_t i = 0; i < v->nsubpaths && rc == 0; i++)
     {
       const struct osp_vsubpath *s = view_subpath (v, i);
-      struct ex_row r = { s->ids, s->len, s->share, 0, UINT32_MAX };
+      struct ex_row r = { s->ids, s->len, s->share, s->estimate, 0,
+                           UINT32_MAX };
       rc = fn (ctx, &r);
     }
   for (uint64_t i = 0; i < v->npaths && rc == 0; i++)
     {
       const struct osp_vpath *p = view_path (v, i);
-      struct ex_row r = { p->ids, p->len, p->share, 1, p->fn };
+      struct ex_row r = { p->ids, p->len, p->share, p->estimate, 1, p->fn };
       rc = fn (ctx, &r);
     }
   return rc;

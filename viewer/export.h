@@ -100,6 +100,7 @@ struct ex_row
   uint64_t ids;      /* its blocks: v->ids[ids], ... v->ids[ids + len - 1] */
   uint32_t len;
   double share;      /* of the blocks seen (subpath), of the path ends */
+  double estimate;   /* its estimated executions */
   int is_path;       /* a Ball-Larus path, else a hot subpath */
   uint32_t fn;       /* a path's function; UINT32_MAX for a subpath */
 };

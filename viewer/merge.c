@@ -1023,6 +1023,10 @@ write_structure (struct vbuild *b, const struct merge *m)
           uint32_t at = vb_block (b, &out);
           if (!m->no_costs && at != UINT32_MAX)
             vb_cost (b, at, view_cost (v, sf->block0 + k));
+          uint32_t nl;
+          const uint32_t *lines = view_block_lines (v, sf->block0 + k, &nl);
+          if (v->blines != NULL && at != UINT32_MAX)
+            vb_lines (b, at, lines, nl);
         }
     }
   /* Edges of each function from its first input (grouped by source block

@@ -71,8 +71,12 @@ usage (FILE *out)
 "      --json           the view as JSON (doc/SNAPSHOT.md has the schema)\n"
 "      --dot=FUNCTION   FUNCTION's control-flow graph in Graphviz DOT, hot\n"
 "                       paths heavier and coloured by share\n"
-"      --annotate[=FILE] source listing with each line's share of the hot\n"
-"                       paths (FILE: one source file; default: all)\n"
+"      --annotate[=FILE] source listing with each line's part of the hot\n"
+"                       paths' work (FILE: one source file; default: all)\n"
+"      --source-dir DIR look for source files in DIR too (repeatable)\n"
+"      --source-map OLD=NEW  the tree compiled in OLD is now in NEW\n"
+"                       (repeatable; source text is shown only when the\n"
+"                       file is the one compiled: same size and SHA-256)\n"
 "  -b, --batch N        print the screens as text N times, no terminal UI\n"
 "  -d, --delay SECONDS  between refreshes (default 1; batch may use 0)\n"
 "      --screen=LIST    subpaths, paths, forest, functions or all (default;\n"
@@ -297,7 +301,8 @@ main (int argc, char **argv)
 {
   enum { OPT_SEGMENT = 256, OPT_SCREEN, OPT_TOP, OPT_FILTER, OPT_SORT,
          OPT_VERSION, OPT_KEYS, OPT_SAVE, OPT_JSON, OPT_DOT, OPT_ANNOTATE,
-         OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE, OPT_RECENT };
+         OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE, OPT_RECENT, OPT_SOURCE_DIR,
+         OPT_SOURCE_MAP };
   static const struct option longs[] = {
     { "list", no_argument, 0, 'l' },
     { "pid", required_argument, 0, 'p' },
@@ -317,6 +322,8 @@ main (int argc, char **argv)
     { "sort", required_argument, 0, OPT_SORT },
     { "reverse", no_argument, 0, 'r' },
     { "recent", optional_argument, 0, OPT_RECENT },
+    { "source-dir", required_argument, 0, OPT_SOURCE_DIR },
+    { "source-map", required_argument, 0, OPT_SOURCE_MAP },
     { "help", no_argument, 0, 'h' },
     { "version", no_argument, 0, OPT_VERSION },
     { "keys", no_argument, 0, OPT_KEYS },
@@ -440,6 +447,15 @@ main (int argc, char **argv)
                    optarg, "");
             o.recent = d;
           }
+        break;
+      case OPT_SOURCE_DIR:
+        if (*optarg == '\0' || src_add_dir (optarg) != 0)
+          bad ("--source-dir: '%s' is not a directory name%s", optarg, "");
+        break;
+      case OPT_SOURCE_MAP:
+        if (src_add_map (optarg) != 0)
+          bad ("--source-map: '%s' is not OLD=NEW (the recorded directory "
+               "OLD is now NEW)%s", optarg, "");
         break;
       case 'h':
         usage (stdout);

@@ -130,9 +130,6 @@ ospview_hash_mix (uint64_t z)
 
 /* The largest source file whose text is shown. */
 #define SRC_TEXT_MAX (16u << 20)
-/* What every place that would show source text says instead when the
-   file is not the one compiled (or the view does not say which it was). */
-#define SRC_TEXT_NONE "source changed or not found"
 
 /* The digest the N functions FNS (indices into V's FUNCS) agree their
    file had: 1 with *OUT, or 0 when any has none or two differ. */
@@ -140,9 +137,34 @@ int src_want (const struct view *v, const uint32_t *fns, size_t n,
               struct osp_vfnsrc *out);
 /* PATH's bytes (malloc'ed, NUL-appended, *LEN of them) when they are
    exactly what WANT records - size and SHA-256 of what was read, at most
-   SRC_TEXT_MAX bytes - else NULL (say SRC_TEXT_NONE). */
+   SRC_TEXT_MAX bytes - else NULL. */
 char *src_text_load (const char *path, const struct osp_vfnsrc *want,
                      size_t *len);
+/* FILE's text as it was compiled in COMP_DIR (the view's FNSRC) with the
+   contents WANT, looked for by --source-map, --source-dir, in COMP_DIR
+   and from here (srctext.c); NULL with WHY, one line: "FILE: changed
+   since it was compiled", "FILE: not found in DIRS", "FILE: no checksum
+   recorded ...". */
+char *src_find (const char *file, const char *comp_dir,
+                const struct osp_vfnsrc *want, size_t *len, char *why,
+                size_t whylen);
+/* --source-dir DIR and --source-map OLD=NEW (kept: ARG is not copied);
+   0, or -1 (a map without '=' or with an empty side, out of memory). */
+int src_add_dir (const char *dir);
+int src_add_map (const char *arg);
+/* The statement lines of the N blocks BLOCKS (indices into V's BLOCKS),
+   ascending and distinct, the first MAX of them into OUT (*MORE: there
+   are more); a block of a view without statement lines gives the lines
+   of its range.  How many were written. */
+size_t src_lines_of (const struct view *v, const uint32_t *blocks, size_t n,
+                     uint32_t *out, size_t max, int *more);
+/* The blocks V->ids[IDS, IDS + LEN) as steps (consecutive blocks of one
+   function), each with its statement lines' text (or one line saying why
+   not), to O: the source of a row in batch mode. */
+void src_print_blocks (FILE *o, const struct view *v, uint64_t ids,
+                       uint32_t len);
+/* The recorded compilation directory of function FI ("" unknown). */
+const char *src_comp_dir (const struct view *v, uint32_t fi);
 
 /* ---- snapshot.c ------------------------------------------------------ */
 

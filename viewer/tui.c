@@ -397,20 +397,20 @@ static void
 src_free (struct tui_src *s)
 {
   free (s->path);
+  free (s->dir);
   free (s->text);
   free (s->line);
   memset (s, 0, sizeof *s);
 }
 
-/* PATH's text, only when it is the file compiled (srctext.c). */
+/* PATH's text, compiled in S->dir, only when it is the file compiled
+   (srctext.c). */
 static int
 src_load_text (struct tui_src *s, const char *path)
 {
   size_t len;
-  s->text = src_text_load (path, &s->want, &len);
-  if (s->text == NULL)
-    return snprintf (s->why, sizeof s->why, SRC_TEXT_NONE), -1;
-  return 0;
+  s->text = src_find (path, s->dir, &s->want, &len, s->why, sizeof s->why);
+  return s->text != NULL ? 0 : -1;
 }
 
 static void
@@ -437,13 +437,15 @@ src_index_lines (struct tui_src *s)
 /* The cached file PATH with the contents WANT (read now if it is not
    cached: the least recently used entry makes room). */
 static struct tui_src *
-src_get (struct tui *t, const char *path, const struct osp_vfnsrc *want)
+src_get (struct tui *t, const char *path, const char *dir,
+         const struct osp_vfnsrc *want)
 {
   struct tui_src *lru = &t->src[0];
   for (int i = 0; i < TUI_NSRC; i++)
     {
       struct tui_src *s = &t->src[i];
-      if (s->path && strcmp (s->path, path) == 0
+      if (s->path && strcmp (s->path, path) == 0 && s->dir
+          && strcmp (s->dir, dir) == 0
           && s->want.flags == want->flags && s->want.size == want->size
           && memcmp (s->want.sha256, want->sha256, sizeof want->sha256) == 0)
         {
@@ -455,8 +457,12 @@ src_get (struct tui *t, const char *path, const struct osp_vfnsrc *want)
     }
   src_free (lru);
   lru->path = strdup (path);
-  if (lru->path == NULL)
-    return NULL;
+  lru->dir = strdup (dir);
+  if (lru->path == NULL || lru->dir == NULL)
+    {
+      src_free (lru);
+      return NULL;
+    }
   lru->used = ++t->src_clock;
   lru->want = *want;
   if (src_load_text (lru, path) == 0)
@@ -521,51 +527,54 @@ dl_free (struct dlines *d)
   memset (d, 0, sizeof *d);
 }
 
-/* Source lines FIRST..LAST of F's file, or why there are none (said once
-   per file and pane: *WARNED). */
+/* The statement lines of the N blocks BLOCKS of F (at most MAX of them)
+   with their text, or why there is none (said once per file and pane:
+   *WARNED). */
 static void
 dl_source (struct tui *t, struct dlines *d, const struct osp_vfn *f,
-           uint32_t first, uint32_t last, const struct tui_src **warned)
+           const uint32_t *blocks, size_t n, size_t max,
+           const struct tui_src **warned)
 {
   const char *path = view_str (&t->view, f->file);
-  if (first == 0 || *path == '\0')
+  uint32_t lines[STEP_LINES];
+  int more;
+  if (max > STEP_LINES)
+    max = STEP_LINES;
+  size_t nl = src_lines_of (&t->view, blocks, n, lines, max, &more);
+  if (nl == 0 || *path == '\0')
     return;
   /* F's index, for its digest (a view strides FUNCS by fn_size) */
   uint32_t fi = (uint32_t) (((const char *) f - (const char *) t->view.fns)
                             / t->view.fn_size);
   struct osp_vfnsrc want;
   src_want (&t->view, &fi, 1, &want);
-  struct tui_src *s = src_get (t, path, &want);
+  struct tui_src *s = src_get (t, path, src_comp_dir (&t->view, fi), &want);
   if (s == NULL || s->text == NULL)
     {
       if (s != NULL && *warned != s)
-        dl_add (d, 0, "        (source not shown: %s: %s)", path, s->why);
+        dl_add (d, 0, "        (source not shown: %s)", s->why);
       *warned = s;
       return;
     }
   char buf[OUT_MAX];
-  uint32_t shown = 0;
-  for (uint32_t l = first; l <= last && l >= first; l++)
+  for (size_t i = 0; i < nl; i++)
     {
-      if (shown == STEP_LINES)
-        {
-          dl_add (d, 0, "        ... %u more lines", last - l + 1);
-          break;
-        }
-      const char *text = src_line (s, l, buf, sizeof buf);
+      const char *text = src_line (s, lines[i], buf, sizeof buf);
       if (text == NULL)
         {
-          dl_add (d, 0, "%7u  (past the end of %s)", l, path);
-          break;
+          dl_add (d, 0, "%7u  (past the end of %s)", lines[i], path);
+          return;
         }
-      dl_add (d, 0, "%7u  %s", l, text);
-      shown++;
+      dl_add (d, 0, "%7u  %s", lines[i], text);
     }
+  if (more && max == STEP_LINES)
+    dl_add (d, 0, "        ... more lines");
 }
 
 struct dstep
 {
   uint32_t fi, first, last;
+  uint32_t at, n; /* its blocks: v->ids[at, at + n) of the row's */
 };
 
 /* The blocks IDS[at, at + len) as steps, each with its source lines
@@ -576,7 +585,7 @@ dl_path (struct tui *t, struct dlines *d, uint64_t at, uint32_t len)
 {
   const struct view *v = &t->view;
   const struct tui_src *warned = NULL;
-  struct dstep st = { UINT32_MAX, 0, 0 };
+  struct dstep st = { UINT32_MAX, 0, 0, 0, 0 };
   for (uint32_t i = 0; i <= len; i++)
     {
       const struct osp_vblock *b
@@ -588,6 +597,7 @@ dl_path (struct tui *t, struct dlines *d, uint64_t at, uint32_t len)
         {
           if (b->last_line > st.last)
             st.last = b->last_line;
+          st.n++;
           continue;
         }
       if (st.fi != UINT32_MAX)
@@ -602,10 +612,13 @@ dl_path (struct tui *t, struct dlines *d, uint64_t at, uint32_t len)
           else
             dl_add (d, 1, "%s() %s:%u-%u", view_str (v, f->name), file,
                     st.first, st.last);
-          dl_source (t, d, f, st.first, st.last, &warned);
+          dl_source (t, d, f, v->ids + at + st.at, st.n, STEP_LINES,
+                     &warned);
         }
       if (b == NULL)
         break;
+      st.at = i;
+      st.n = 1;
       st.fi = b->fn;
       st.first = b->first_line;
       st.last = b->last_line > b->first_line ? b->last_line : b->first_line;
@@ -627,9 +640,27 @@ dl_function (struct tui *t, struct dlines *d, const struct osp_vfn *f)
       if (b->count != OSP_VIEW_NONE)
         snprintf (cnt, sizeof cnt, "  entered %llu",
                   (unsigned long long) b->count);
-      dl_add (d, 1, "block %u  lines %u-%u%s", b->block, b->first_line,
-              b->last_line, cnt);
-      dl_source (t, d, f, b->first_line, b->first_line, &warned);
+      /* its statement lines (a range in an older view), or none */
+      uint32_t bi = f->block0 + i, lines[6];
+      int more;
+      size_t nl = src_lines_of (v, &bi, 1, lines, 6, &more);
+      char where[96] = "(no line)";
+      size_t w = 0;
+      for (size_t k = 0; k < nl && w < sizeof where; k++)
+        {
+          int m = snprintf (where + w, sizeof where - w, "%s%u",
+                            k ? ", " : nl > 1 || more ? "lines " : "line ",
+                            lines[k]);
+          w += m > 0 ? (size_t) m : 0;
+        }
+      if (more && w < sizeof where)
+        snprintf (where + w, sizeof where - w, ", ...");
+      if (v->blines == NULL && b->first_line != 0
+          && b->last_line > b->first_line)
+        snprintf (where, sizeof where, "lines %u-%u", b->first_line,
+                  b->last_line);
+      dl_add (d, 1, "block %u  %s%s", b->block, where, cnt);
+      dl_source (t, d, f, &bi, 1, 1, &warned);
     }
 }
 

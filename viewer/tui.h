@@ -38,10 +38,11 @@ struct tui_cursor
 struct tui_src
 {
   char *path;
+  char *dir;               /* the directory it was compiled in */
   char *text;              /* the file, NUL-terminated; NULL: unreadable */
   size_t *line;            /* offsets of the line starts */
   size_t nlines;
-  char why[96];            /* why it could not be read */
+  char why[512];           /* why it could not be read (srctext.c) */
   struct osp_vfnsrc want;  /* the contents it must have (srctext.c) */
   unsigned long used;      /* for the LRU choice */
 };

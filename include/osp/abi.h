@@ -72,7 +72,7 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 6u
+#define OSP_ABI_VERSION 7u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
@@ -147,7 +147,7 @@ enum osp_fn_flags
   OSP_FN_COUNTS_ATOMIC = 1u << 4 /* ... added to atomically (counts-update=atomic) */
 };
 
-/* One instrumented function.  Size 112 bytes, alignment 8 on LP64; the plugin
+/* One instrumented function.  Size 128 bytes, alignment 8 on LP64; the plugin
  * pins the alignment (DECL_USER_ALIGN) but readers still scan the section in
  * 8-byte steps for OSP_FN_MAGIC so that padding can never derail them.
  *
@@ -188,7 +188,20 @@ enum osp_fn_flags
  * its statements of GCC's estimate_num_insns with eni_time_weights, taken
  * before osp inserted anything (plugin/numbering.cc).  The runtime weighs
  * counts by it into work figures (doc/osp.md, "Work").  NULL: no costs
- * known (every block then weighs 1). */
+ * known (every block then weighs 1).
+ *
+ * lines (ABI 7) holds lines_len words, for block b = 0 .. nblocks-1:
+ *     0          the block's statement lines are every line of
+ *                line_first .. line_last (none when line_first is 0)
+ *     n, l1..ln  else: its n >= 2 distinct statement lines, ascending,
+ *                l1 = line_first and ln = line_last
+ * (the lines of its statements in `file', taken before osp inserted
+ * anything).  ospview --annotate gives a block's share to these lines
+ * only, not to the comments or `#if 0' lines its range spans.  NULL: only
+ * the ranges are known.
+ *
+ * file and comp_dir are the names as DWARF records them (DW_AT_name,
+ * DW_AT_comp_dir): -ffile-prefix-map and -fdebug-prefix-map apply. */
 struct osp_fn_record
 {
   uint32_t magic;       /* OSP_FN_MAGIC */
@@ -209,6 +222,9 @@ struct osp_fn_record
   const uint8_t *file_sha256; /* the 32 bytes of their SHA-256, or NULL */
   const char *comp_dir;   /* the compile's working directory ("" unknown) */
   const uint32_t *costs;  /* nblocks estimated block costs, or NULL (ABI 6) */
+  const uint32_t *lines;  /* lines_len words: statement lines (ABI 7), or NULL */
+  uint32_t lines_len;
+  uint32_t reserved2;     /* 0 */
 };
 
 #ifdef __cplusplus

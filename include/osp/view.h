@@ -65,6 +65,13 @@
  *   FNWORK   struct osp_vfnwork per function, in FUNCS order: its own
  *            blocks' executions and work over the whole run (minor 3); a
  *            view without it has no per-function work
+ *   BLINES   struct osp_vblines per block, in BLOCKS order: where its
+ *            statement lines are in LINES (minor 4)
+ *   LINES    uint32 source lines: each block's statement lines that are
+ *            not simply every line of its range, ascending (minor 4).  A
+ *            view without BLINES takes every line of a block's range
+ *            (ospview --annotate then also covers the comments and
+ *            `#if 0' lines inside it)
  */
 #ifndef OSP_VIEW_H
 #define OSP_VIEW_H
@@ -107,7 +114,9 @@ enum osp_view_kind
   OSP_VS_EDGES = 10,
   OSP_VS_FNSRC = 11,
   OSP_VS_COSTS = 12,
-  OSP_VS_FNWORK = 13
+  OSP_VS_FNWORK = 13,
+  OSP_VS_BLINES = 14,
+  OSP_VS_LINES = 15
 };
 
 struct osp_view_header
@@ -266,6 +275,16 @@ struct osp_vfnsrc
   uint32_t flags;       /* OSP_VSRC_DIGEST, or 0 */
   uint64_t size;        /* bytes of the file as compiled */
   uint8_t sha256[32];   /* their SHA-256 */
+};
+
+/* A block's statement lines (osp/abi.h `lines'): LINES[at, at + n),
+   ascending, the first being its first_line and the last its last_line,
+   when n > 0; every line of first_line .. last_line when n is 0 (none
+   when first_line is 0). */
+struct osp_vblines
+{
+  uint32_t at;          /* index into LINES */
+  uint32_t n;           /* 0, or at least 2 */
 };
 
 /* A function's self figures: the executions of its blocks and their work

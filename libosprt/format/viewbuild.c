@@ -36,7 +36,8 @@ vb_free (struct vbuild *b)
   struct vb_array *arrs[] = { &b->fns,      &b->blocks, &b->edges,
                               &b->ids,      &b->subpaths, &b->paths,
                               &b->forest,   &b->stats, &b->fnsrc,
-                              &b->costs,    &b->fnwork };
+                              &b->costs,    &b->fnwork, &b->blines,
+                              &b->lines };
   for (size_t i = 0; i < sizeof arrs / sizeof arrs[0]; i++)
     free (arrs[i]->p);
   memset (b, 0, sizeof *b);
@@ -143,6 +144,33 @@ vb_fnwork (struct vbuild *b, uint32_t fn, const struct osp_vfnwork *w)
   fnwork_grow (b, (size_t) fn + 1);
   if (!b->oom)
     ((struct osp_vfnwork *) b->fnwork.p)[fn] = *w;
+}
+
+/* BLINES at least N long, the new ones "every line of the range". */
+static void
+blines_grow (struct vbuild *b, size_t n)
+{
+  static const struct osp_vblines range;
+  while (b->blines.n < n)
+    APPEND (blines, struct osp_vblines, &range, );
+}
+
+void
+vb_lines (struct vbuild *b, uint32_t block, const uint32_t *lines,
+          uint32_t n)
+{
+  blines_grow (b, (size_t) block + 1);
+  if (b->oom || n == 0)
+    return;
+  if (b->lines.n + n > UINT32_MAX)
+    {
+      b->oom = 1; /* vb_finish says so: no 32-bit index names them */
+      return;
+    }
+  struct osp_vblines l = { (uint32_t) b->lines.n, n };
+  for (uint32_t k = 0; k < n; k++)
+    APPEND (lines, uint32_t, &lines[k], );
+  ((struct osp_vblines *) b->blines.p)[block] = l;
 }
 
 uint32_t
@@ -285,7 +313,7 @@ osp_vemit_end (struct osp_vemit *e)
   e->at = osp_view_align8 (end);
 }
 
-#define NSECTIONS 13
+#define NSECTIONS 15
 
 int
 vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
@@ -302,11 +330,14 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
   fnsrc_grow (b, b->fns.n);
   /* Set at all: one per block / function (a merged view whose inputs
      all had them); else left out. */
-  int costs = b->costs.n > 0, fnwork = b->fnwork.n > 0;
+  int costs = b->costs.n > 0, fnwork = b->fnwork.n > 0,
+      lines = b->blines.n > 0;
   if (costs)
     costs_grow (b, b->blocks.n);
   if (fnwork)
     fnwork_grow (b, b->fns.n);
+  if (lines)
+    blines_grow (b, b->blocks.n);
   if (b->oom)
     return osp_errf (err, errlen, "out of memory building the view");
   struct
@@ -314,26 +345,32 @@ vb_finish (struct vbuild *b, uint64_t time_ns, uint64_t seq, void **out,
     uint32_t kind, elem;
     const void *data;
     uint64_t count;
+    int off; /* a section left out */
   } sec[NSECTIONS] = {
-    { OSP_VS_STRINGS, 1, b->strings.buf, b->strings.len },
-    { OSP_VS_RUN, sizeof (struct osp_vrun), &b->run, 1 },
-    { OSP_VS_FUNCS, sizeof (struct osp_vfn), b->fns.p, b->fns.n },
-    { OSP_VS_BLOCKS, sizeof (struct osp_vblock), b->blocks.p, b->blocks.n },
-    { OSP_VS_EDGES, sizeof (struct osp_vedge), b->edges.p, b->edges.n },
-    { OSP_VS_FNSRC, sizeof (struct osp_vfnsrc), b->fnsrc.p, b->fns.n },
-    { OSP_VS_STATS, sizeof (struct osp_vstat), b->stats.p, b->stats.n },
-    { OSP_VS_IDS, sizeof (uint32_t), b->ids.p, b->ids.n },
+    { OSP_VS_STRINGS, 1, b->strings.buf, b->strings.len, 0 },
+    { OSP_VS_RUN, sizeof (struct osp_vrun), &b->run, 1, 0 },
+    { OSP_VS_FUNCS, sizeof (struct osp_vfn), b->fns.p, b->fns.n, 0 },
+    { OSP_VS_BLOCKS, sizeof (struct osp_vblock), b->blocks.p, b->blocks.n, 0 },
+    { OSP_VS_EDGES, sizeof (struct osp_vedge), b->edges.p, b->edges.n, 0 },
+    { OSP_VS_FNSRC, sizeof (struct osp_vfnsrc), b->fnsrc.p, b->fns.n, 0 },
+    { OSP_VS_STATS, sizeof (struct osp_vstat), b->stats.p, b->stats.n, 0 },
+    { OSP_VS_IDS, sizeof (uint32_t), b->ids.p, b->ids.n, 0 },
     { OSP_VS_SUBPATHS, sizeof (struct osp_vsubpath), b->subpaths.p,
-      b->subpaths.n },
-    { OSP_VS_PATHS, sizeof (struct osp_vpath), b->paths.p, b->paths.n },
+      b->subpaths.n, 0 },
+    { OSP_VS_PATHS, sizeof (struct osp_vpath), b->paths.p, b->paths.n, 0 },
     { OSP_VS_FOREST, sizeof (struct osp_vforest), b->forest.p,
-      b->forest.n },
-    { OSP_VS_COSTS, sizeof (uint32_t), b->costs.p, b->blocks.n },
-    { OSP_VS_FNWORK, sizeof (struct osp_vfnwork), b->fnwork.p, b->fns.n },
+      b->forest.n, 0 },
+    { OSP_VS_COSTS, sizeof (uint32_t), b->costs.p, b->blocks.n, !costs },
+    { OSP_VS_FNWORK, sizeof (struct osp_vfnwork), b->fnwork.p, b->fns.n,
+      !fnwork },
+    { OSP_VS_BLINES, sizeof (struct osp_vblines), b->blines.p, b->blocks.n,
+      !lines },
+    { OSP_VS_LINES, sizeof (uint32_t), b->lines.p, b->lines.n, !lines },
   };
-  int nsec = NSECTIONS - !fnwork - !costs;
-  if (!costs && fnwork)
-    sec[NSECTIONS - 2] = sec[NSECTIONS - 1];
+  int nsec = 0;
+  for (int i = 0; i < NSECTIONS; i++)
+    if (!sec[i].off)
+      sec[nsec++] = sec[i];
   uint64_t size = osp_view_head_size ((uint32_t) nsec);
   for (int i = 0; i < nsec; i++)
     size += osp_view_align8 (sec[i].count * sec[i].elem);

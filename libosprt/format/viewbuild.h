@@ -83,6 +83,9 @@ struct vbuild
   /* COSTS and FNWORK, as far as set; written only when something was set
      (the rest: cost 1, no work), else the view has neither section */
   struct vb_array costs, fnwork;
+  /* BLINES and LINES: written when a block's lines were set (the rest:
+     every line of their range) */
+  struct vb_array blines, lines;
   int oom;
 };
 
@@ -108,6 +111,10 @@ uint32_t vb_block (struct vbuild *b, const struct osp_vblock *bl);
    meaning: every block weighs 1, no per-function work). */
 void vb_cost (struct vbuild *b, uint32_t block, uint32_t cost);
 void vb_fnwork (struct vbuild *b, uint32_t fn, const struct osp_vfnwork *w);
+/* Block BLOCK's N statement lines (ascending, from its first line to its
+   last; view_block_lines); N 0 or never set: every line of its range. */
+void vb_lines (struct vbuild *b, uint32_t block, const uint32_t *lines,
+               uint32_t n);
 void vb_edge (struct vbuild *b, const struct osp_vedge *e);
 /* The LEN block indices at IDS as a new run: the index of its first
    element in IDS (for the rows' `ids' field). */

@@ -81,6 +81,8 @@ static const struct kind_info kinds[] = {
   [OSP_VS_FNSRC] = { "FNSRC", sizeof (struct osp_vfnsrc), 0 },
   [OSP_VS_COSTS] = { "COSTS", sizeof (uint32_t), 1 },
   [OSP_VS_FNWORK] = { "FNWORK", sizeof (struct osp_vfnwork), 0 },
+  [OSP_VS_BLINES] = { "BLINES", sizeof (struct osp_vblines), 0 },
+  [OSP_VS_LINES] = { "LINES", sizeof (uint32_t), 1 },
 };
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
@@ -104,6 +106,15 @@ ACCESSOR (osp_vstat, view_stat, stats, nstats, stat_size)
 ACCESSOR (osp_vedge, view_edge, edges, nedges, edge_size)
 ACCESSOR (osp_vfnsrc, view_fnsrc, fnsrc, nfnsrc, fnsrc_size)
 ACCESSOR (osp_vfnwork, view_fnwork, fnwork, nfnwork, fnwork_size)
+ACCESSOR (osp_vblines, view_blines, blines, nblines, blines_size)
+
+const uint32_t *
+view_block_lines (const struct view *v, uint64_t block, uint32_t *n)
+{
+  const struct osp_vblines *l = view_blines (v, block);
+  *n = l != NULL ? l->n : 0;
+  return *n > 0 ? v->lines + l->at : NULL;
+}
 
 _Static_assert (offsetof (struct osp_vsubpath, threshold)
                     == OSP_VSUBPATH_SIZE_1_3,
@@ -351,6 +362,44 @@ check_costs (const struct view *v, char *err, size_t errlen)
         return fail (err, errlen, "function %llu: its executions or work "
                      "is negative or not a number",
                      (unsigned long long) i);
+    }
+  return 0;
+}
+
+/* BLINES: one per block, each run inside LINES, ascending, from the
+   block's first line to its last; the runs together at most LINES long
+   (so a reader's walk over every block's lines is linear in the view). */
+static int
+check_lines (const struct view *v, char *err, size_t errlen)
+{
+  if ((v->blines == NULL) != (v->lines == NULL))
+    return fail (err, errlen, "BLINES without LINES or LINES without "
+                 "BLINES");
+  if (v->blines != NULL && v->nblines != v->nblocks)
+    return fail (err, errlen, "BLINES has %llu elements for %llu blocks",
+                 (unsigned long long) v->nblines,
+                 (unsigned long long) v->nblocks);
+  uint64_t total = 0;
+  for (uint64_t i = 0; i < v->nblines; i++)
+    {
+      const struct osp_vblines *l = view_blines (v, i);
+      const struct osp_vblock *b = view_block (v, i);
+      if (l->n == 0)
+        continue;
+      total += l->n;
+      if (l->n < 2 || (uint64_t) l->at + l->n > v->nlines
+          || total > v->nlines)
+        return fail (err, errlen, "block %llu: its lines (%u at %u) are "
+                     "not inside LINES", (unsigned long long) i, l->n,
+                     l->at);
+      const uint32_t *w = v->lines + l->at;
+      if (w[0] != b->first_line || w[l->n - 1] != b->last_line)
+        return fail (err, errlen, "block %llu: its lines do not run from "
+                     "its first line to its last", (unsigned long long) i);
+      for (uint32_t k = 1; k < l->n; k++)
+        if (w[k] <= w[k - 1])
+          return fail (err, errlen, "block %llu: its lines are not "
+                       "ascending", (unsigned long long) i);
     }
   return 0;
 }
@@ -652,6 +701,12 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
   TAKE (OSP_VS_EDGES, edges, nedges, edge_size);
   TAKE (OSP_VS_FNSRC, fnsrc, nfnsrc, fnsrc_size);
   TAKE (OSP_VS_FNWORK, fnwork, nfnwork, fnwork_size);
+  TAKE (OSP_VS_BLINES, blines, nblines, blines_size);
+  if (found[OSP_VS_LINES] != NULL)
+    {
+      v->lines = (const void *) (base + found[OSP_VS_LINES]->offset);
+      v->nlines = found[OSP_VS_LINES]->count;
+    }
   if (found[OSP_VS_COSTS] != NULL)
     {
       v->costs = (const void *) (base + found[OSP_VS_COSTS]->offset);
@@ -673,6 +728,8 @@ view_parse (struct view *v, const void *buf, size_t len, char *err,
     rc = check_fnsrc (v, &sc, err, errlen);
   if (rc == 0)
     rc = check_costs (v, err, errlen);
+  if (rc == 0)
+    rc = check_lines (v, err, errlen);
   if (rc == 0)
     rc = check_work (v, err, errlen);
   if (rc == 0)

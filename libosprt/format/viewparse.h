@@ -42,9 +42,13 @@ struct view
   uint64_t ncosts;
   const struct osp_vfnwork *fnwork; /* NULL (minor < 3), or one per function */
   uint64_t nfnwork;
+  const struct osp_vblines *blines; /* NULL (minor < 4), or one per block */
+  uint64_t nblines;
+  const uint32_t *lines; /* their statement lines (NULL with blines) */
+  uint64_t nlines;
   /* element strides as written (>= the sizes above) */
   uint32_t fn_size, block_size, subpath_size, path_size, forest_size,
-      stat_size, edge_size, fnsrc_size, fnwork_size;
+      stat_size, edge_size, fnsrc_size, fnwork_size, blines_size;
 };
 
 /* Validate the LEN bytes at BUF (8-byte aligned) as a view and fill V.
@@ -88,6 +92,11 @@ int view_subpath_evidence (const struct view *v, uint64_t i,
                            struct view_evidence *out);
 /* Function I's self executions and work, NULL when the view has none. */
 const struct osp_vfnwork *view_fnwork (const struct view *v, uint64_t i);
+/* Block BLOCK's statement lines: *N of them, ascending, at the pointer
+   returned; NULL (*N 0) when they are every line of its range
+   first_line .. last_line (a view without BLINES: minor < 4). */
+const uint32_t *view_block_lines (const struct view *v, uint64_t block,
+                                  uint32_t *n);
 /* Block BLOCK's estimated cost (1 in a view without COSTS), and the sum
    over the id run [IDS, IDS + LEN): one execution's work of a row. */
 uint32_t view_cost (const struct view *v, uint64_t block);

@@ -137,6 +137,10 @@ struct osp_block
   uint32_t nsucc, succ; /* succ: index of the first edge in osp_fn.edges */
   uint32_t cost;        /* the plugin's estimated cost (abi.h `costs'), 1
                            for a record without costs */
+  /* Its statement lines (abi.h `lines'): osp_fn.lines[lines ..
+     lines + nlines) when nlines > 0, else every line of line_first ..
+     line_last. */
+  uint32_t lines, nlines;
 };
 
 struct osp_edge
@@ -164,6 +168,8 @@ struct osp_fn
   int has_sha256;
   uint8_t file_sha256[32];
   struct osp_block *blocks;
+  uint32_t *lines;  /* the blocks' statement lines (osp_block.lines) */
+  uint32_t nlines;
   struct osp_edge *edges;
   uint64_t *totals; /* blockcount.c: merged counts, under osp_threads_lock */
   /* Global id of block 0: the sum of nblocks of functions 1..id-1, so

@@ -172,11 +172,43 @@ check_paths (const struct osp_fn_record *r)
   return NULL;
 }
 
+/* The statement-line words of R (abi.h `lines'), whose cfg is known
+   good: each block's lines inside its range, ascending.  NULL or why. */
+static const char *
+check_lines (const struct osp_fn_record *r)
+{
+  if (r->lines == NULL)
+    return r->lines_len != 0 ? "lines_len without lines" : NULL;
+  const uint32_t *w = r->cfg;
+  uint64_t pos = 0;
+  for (uint32_t b = 0; b < r->nblocks; b++)
+    {
+      uint32_t first = w[0], last = w[1];
+      w += 4 + 2 * (size_t) w[3];
+      if (pos >= r->lines_len)
+        return "lines shorter than its blocks";
+      uint32_t n = r->lines[pos++];
+      if (n == 0)
+        continue;
+      if (n < 2 || n > r->lines_len - pos)
+        return "a block's line count out of range";
+      if (r->lines[pos] != first || r->lines[pos + n - 1] != last)
+        return "a block's lines do not span its range";
+      for (uint32_t k = 1; k < n; k++)
+        if (r->lines[pos + k] <= r->lines[pos + k - 1])
+          return "a block's lines not ascending";
+      pos += n;
+    }
+  return pos != r->lines_len ? "lines longer than its blocks" : NULL;
+}
+
 const char *
 osp_record_check (const struct osp_fn_record *r)
 {
   const char *why = check_cfg (r);
-  return why ? why : check_paths (r);
+  if (why == NULL)
+    why = check_paths (r);
+  return why ? why : check_lines (r);
 }
 
 /* A private copy of S, cut at OSP_STR_MAX, control characters replaced so
@@ -205,6 +237,7 @@ free_fn (struct osp_fn *f)
   free (f->file);
   free (f->comp_dir);
   free (f->blocks);
+  free (f->lines);
   free (f->edges);
   free (f->totals);
   free (f->kept);
@@ -237,20 +270,31 @@ copy_fn (const struct osp_fn_record *r, const char **why)
   f->blocks = calloc (r->nblocks, sizeof *f->blocks);
   f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
   f->totals = calloc (r->nblocks, sizeof *f->totals);
+  if (r->lines != NULL && r->lines_len > r->nblocks)
+    {
+      f->nlines = r->lines_len - r->nblocks;
+      f->lines = malloc (f->nlines * sizeof *f->lines);
+    }
   if (r->flags & OSP_FN_PATH_COUNTS)
     f->kept = calloc (r->npaths, sizeof *f->kept);
   if (!f->name || !f->file || !f->comp_dir || !f->blocks || !f->edges
-      || !f->totals
+      || !f->totals || (f->nlines && !f->lines)
       || (!f->kept && (r->flags & OSP_FN_PATH_COUNTS)))
     {
       free_fn (f);
       return NULL;
     }
   const uint32_t *w = r->cfg;
-  uint32_t e = 0;
+  const uint32_t *lw = r->lines;
+  uint32_t e = 0, nl = 0;
   for (uint32_t b = 0; b < r->nblocks; b++)
     {
       struct osp_block *bl = &f->blocks[b];
+      /* the record's pool without its per-block counts (check_lines) */
+      bl->lines = nl;
+      bl->nlines = lw ? *lw++ : 0;
+      for (uint32_t k = 0; k < bl->nlines; k++)
+        f->lines[nl++] = *lw++;
       bl->line_first = w[0];
       bl->line_last = w[1];
       bl->flags = w[2];

@@ -135,8 +135,9 @@ struct rowset
 };
 
 /* The sections every view has besides the row sections: STRINGS, RUN,
-   FUNCS, BLOCKS, EDGES, FNSRC, COSTS, FNWORK, STATS, IDS. */
-#define NFIXED 10
+   FUNCS, BLOCKS, EDGES, FNSRC, COSTS, FNWORK, STATS, IDS, BLINES,
+   LINES. */
+#define NFIXED 12
 /* At most one row section per row kind (rowkinds, below). */
 #define NROWSETS 3
 
@@ -147,7 +148,7 @@ struct plan
   struct osp_strtab strings;
   struct statlist stats;
   uint32_t *fname, *ffile, *fdir, *block0; /* per function */
-  uint64_t nblocks, nedges;
+  uint64_t nblocks, nedges, nlines;
   struct rowset rows[NROWSETS];
   unsigned nrows;
   /* The subpaths with known blocks (indices into p->subpaths.subs) and
@@ -439,10 +440,11 @@ plan_make (struct plan *pl, const struct osp_profile *p,
       pl->fdir[i] = osp_strtab_intern (&pl->strings, p->fns[i]->comp_dir);
       pl->block0[i] = (uint32_t) pl->nblocks;
       pl->nblocks += p->fns[i]->nblocks;
+      pl->nlines += p->fns[i]->nlines;
       for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
         pl->nedges += p->fns[i]->blocks[b].nsucc;
     }
-  if (pl->nblocks > UINT32_MAX)
+  if (pl->nblocks > UINT32_MAX || pl->nlines > UINT32_MAX)
     return -1;
   struct osp_stat_out so = { .fn = stat_sink, .arg = &pl->stats };
   osp_report_stats (&so, p, run->opts);
@@ -476,6 +478,8 @@ plan_make (struct plan *pl, const struct osp_profile *p,
               + (uint64_t) p->nfns * sizeof (struct osp_vfnwork)
               + osp_view_align8 (pl->nblocks * sizeof (uint32_t))
               + pl->nblocks * sizeof (struct osp_vblock)
+              + pl->nblocks * sizeof (struct osp_vblines)
+              + osp_view_align8 (pl->nlines * sizeof (uint32_t))
               + pl->nedges * sizeof (struct osp_vedge)
               + pl->stats.n * sizeof (struct osp_vstat);
   return 0;
@@ -645,6 +649,35 @@ write_functions (struct osp_vemit *o, const struct plan *pl)
   for (uint32_t i = 0; i < p->nfns; i++)
     for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
       cv[pl->block0[i] + b] = p->fns[i]->blocks[b].cost;
+  osp_vemit_end (o);
+
+  /* Statement lines: each block's run of the pool, the pool. */
+  struct osp_vblines *lv = (struct osp_vblines *) osp_vemit_section (
+      o, OSP_VS_BLINES, sizeof *lv, pl->nblocks);
+  uint32_t at = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      const struct osp_fn *f = p->fns[i];
+      for (uint32_t b = 0; b < f->nblocks; b++)
+        {
+          struct osp_vblines v = { 0, f->blocks[b].nlines };
+          if (v.n > 0)
+            v.at = at + f->blocks[b].lines;
+          memcpy (&lv[pl->block0[i] + b], &v, sizeof v);
+        }
+      at += f->nlines;
+    }
+  osp_vemit_end (o);
+  uint32_t *lp = (uint32_t *) osp_vemit_section (o, OSP_VS_LINES,
+                                                 sizeof *lp, pl->nlines);
+  at = 0;
+  for (uint32_t i = 0; i < p->nfns; i++)
+    {
+      if (p->fns[i]->nlines)
+        memcpy (lp + at, p->fns[i]->lines,
+                p->fns[i]->nlines * sizeof *lp);
+      at += p->fns[i]->nlines;
+    }
   osp_vemit_end (o);
 
   /* Out of memory: every function's figures 0 (the view stays valid). */

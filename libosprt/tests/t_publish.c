@@ -89,8 +89,9 @@ view_check (const void *buf, size_t len, struct view *v)
   memset (v, 0, sizeof *v);
   if (view_parse (v, buf, len, err, sizeof err) != 0)
     return err;
-  if (v->hdr->nsections != 13 || v->fnsrc == NULL || v->stats == NULL
-      || v->costs == NULL || v->fnwork == NULL)
+  if (v->hdr->nsections != 15 || v->fnsrc == NULL || v->stats == NULL
+      || v->costs == NULL || v->fnwork == NULL || v->blines == NULL
+      || v->lines == NULL)
     return "not every section of this minor version";
   return NULL;
 }
@@ -358,10 +359,12 @@ test_view (void)
     }
   CHECK_EQ (v.hdr->seq, 5);
   CHECK_EQ (v.hdr->time_ns, 22);
-  CHECK_EQ (v.hdr->nsections, 13);
+  CHECK_EQ (v.hdr->nsections, 15);
   /* minor 3: a cost per block, self figures per function */
   CHECK_EQ (v.ncosts, v.nblocks);
   CHECK_EQ (v.nfnwork, v.nfns);
+  /* minor 4: where each block's statement lines are */
+  CHECK_EQ (v.nblines, v.nblocks);
   CHECK_EQ (v.run.pid, 4242);
   CHECK_EQ (v.run.instance_id, 0xabcdef);
   CHECK_EQ (v.run.exited, 1);

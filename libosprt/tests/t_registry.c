@@ -92,6 +92,38 @@ test_check (void)
   h.nblocks = 2;
   h.cfg_len = 8;
   CHECK (osp_record_check (&h) == NULL);
+
+  /* Statement lines (ABI 7): block 1 spans 11..15, statements on 11, 13
+     and 15; the others are runs (0). */
+  uint32_t lcfg[64];
+  memcpy (lcfg, cfg, sizeof cfg);
+  lcfg[7] = 15; /* block 1's last line */
+  uint32_t lines[8] = { 0, 3, 11, 13, 15, 0, 0, 0 };
+  h = r;
+  h.cfg = lcfg;
+  h.lines = lines;
+  h.lines_len = 6;
+  CHECK (osp_record_check (&h) == NULL);
+  h.lines_len = 5; /* the last block's word cut */
+  CHECK (osp_record_check (&h) != NULL);
+  h.lines_len = 7; /* a word too many */
+  CHECK (osp_record_check (&h) != NULL);
+  h.lines_len = 6;
+  lines[3] = 16; /* not ascending */
+  CHECK (osp_record_check (&h) != NULL);
+  lines[3] = 13;
+  lines[2] = 12; /* not from the block's first line */
+  CHECK (osp_record_check (&h) != NULL);
+  lines[2] = 11;
+  lines[1] = 1; /* one line is a run: 0 */
+  CHECK (osp_record_check (&h) != NULL);
+  lines[1] = UINT32_MAX; /* past the words */
+  CHECK (osp_record_check (&h) != NULL);
+  lines[1] = 3;
+  h.lines = NULL; /* a length without words */
+  CHECK (osp_record_check (&h) != NULL);
+  h.lines_len = 0; /* no lines: the ranges */
+  CHECK (osp_record_check (&h) == NULL);
 }
 
 /* A fake osp_fns section: records separated by zero padding, one
@@ -214,6 +246,12 @@ test_copies (void)
   uint32_t *cfg = calloc (64, sizeof *cfg);
   char *name = strdup ("heap_fn\twith\ttabs"), *file = strdup ("heap.c");
   osp_test_chain (&r[0], cfg, name, file, 4, 50);
+  /* block 2 spans 52..57 with statements on 52, 55 and 57 */
+  cfg[2 * 6 + 1] = 57;
+  uint32_t *lines = calloc (8, sizeof *lines);
+  memcpy (lines, (uint32_t[]) { 0, 0, 3, 52, 55, 57, 0 }, 7 * sizeof *lines);
+  r[0].lines = lines;
+  r[0].lines_len = 7;
   __osp_register_module (OSP_ABI_VERSION, r, r + 2);
   struct osp_fn *f = osp_fn_of_record (&r[0]);
   CHECK (f != NULL);
@@ -224,12 +262,18 @@ test_copies (void)
   free (name);
   free (file);
   free (cfg);
+  memset (lines, 0xff, 8 * sizeof *lines);
+  free (lines);
   /* A new mapping at the same address starts unregistered (id 0). */
   memset (r, 0, 2 * sizeof *r);
   free (r);
   CHECK (f && strcmp (f->name, "heap_fn?with?tabs") == 0);
   CHECK (f && strcmp (f->file, "heap.c") == 0);
   CHECK (f && f->blocks[3].line_first == 53);
+  CHECK (f && f->blocks[2].nlines == 3 && f->blocks[3].nlines == 0);
+  CHECK (f && f->nlines == 3 && f->lines[f->blocks[2].lines] == 52
+         && f->lines[f->blocks[2].lines + 1] == 55
+         && f->lines[f->blocks[2].lines + 2] == 57);
   CHECK_EQ (count_of ("heap_fn?with?tabs", 3), 5);
   CHECK_EQ (stat_of (&osp_stats.modules), 2);
 }
@@ -387,8 +431,8 @@ scenario_abi_arg (void)
   static struct osp_fn_record rec __attribute__ ((aligned (8)));
   static uint32_t cfg[16];
   osp_test_chain (&rec, cfg, "f", "f.c", 2, 1);
-  __osp_register_module (7, &rec, &rec + 1);
-  __osp_register_module (7, &rec, &rec + 1);
+  __osp_register_module (OSP_ABI_VERSION + 1, &rec, &rec + 1);
+  __osp_register_module (OSP_ABI_VERSION + 1, &rec, &rec + 1);
   CHECK_EQ (stat_of (&osp_stats.functions), 0);
   CHECK_EQ (stat_of (&osp_stats.abi_mismatches), 1);
   /* Degenerate ranges are harmless. */
@@ -434,8 +478,9 @@ main (int argc, char **argv)
   CHECK_EQ (osp_test_run ("abi_arg", "report=none", NULL, err), 0);
   e = osp_test_slurp (err);
   char want[128];
-  snprintf (want, sizeof want, "was built for osp ABI 7 but this runtime "
-            "is ABI %u; that module runs unprofiled\n", OSP_ABI_VERSION);
+  snprintf (want, sizeof want, "was built for osp ABI %u but this runtime "
+            "is ABI %u; that module runs unprofiled\n", OSP_ABI_VERSION + 1,
+            OSP_ABI_VERSION);
   CHECK_CONTAINS (e, want);
   CHECK (e && strchr (e, '\n') == e + strlen (e) - 1);
   free (e);
