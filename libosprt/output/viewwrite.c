@@ -53,7 +53,7 @@
 
 #include "format/grow.h"
 #include "format/strtab.h"
-#include "format/viewbuild.h"
+#include "format/viewemit.h"
 #include "osp/view.h"
 
 /* ---- statistics ------------------------------------------------------ */
