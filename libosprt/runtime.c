@@ -276,6 +276,32 @@ leave (void)
   osp_in_runtime = 0;
 }
 
+/* When the entries look for a viewer's request (publish.c,
+   osp_entry_poll; no runtime lock is held).  In mode=subpaths an entry
+   comes only when a countdown runs out, and looks each time.  Where every
+   block entry comes into the hook (mode=blocks and subpaths-exact), a
+   thread looks once every POLL_EVERY of its entries, counted down in
+   T->poll_left (1 in a new thread: its first entry looks): the two loads
+   and the test of a look at each were about 2% of a mode=blocks run's
+   instructions, and 256 entries take microseconds, so an attach is
+   noticed as soon as before, to a human.  The countdown is T's, not a
+   thread-local of its own, and is counted before the entry's work: T is
+   at hand in a register there, where a thread-local would cost one more
+   load of its offset and a look after the work would keep T in a
+   callee-saved register across the call.  (Lost entries, in the hook
+   below, look each time: they are few, and may be all a program has.) */
+#define POLL_EVERY 256
+
+static inline void
+poll_sometimes (struct osp_thread *t)
+{
+  if (__builtin_expect (--t->poll_left == 0, 0))
+    {
+      t->poll_left = POLL_EVERY;
+      osp_entry_poll ();
+    }
+}
+
 /* Inlined into each entry point (the trampolines' and the C ones), so
    that passing the mark costs no call. */
 static inline __attribute__ ((always_inline)) void
@@ -290,29 +316,34 @@ block_hook_body (struct osp_fn_record *rec, uint32_t block)
         {
           struct osp_fn *fn = osp_fn_of_record (rec);
           struct osp_thread *t;
-          /* Whether to look for a viewer's request (publish.c; no lock
-             is held here): at each entry in mode=subpaths, where one
-             comes only when a countdown runs out, and only every few
-             hundred where every block entry comes (mode=blocks polls in
-             osp_blocks_hit, OSP_POLL_EVERY; subpaths-exact once a
-             batch).  mode=blocks is tested first: its entries are the
-             many, the others' cost more than a test each anyway. */
-          int poll = 1;
+          /* Each way looks for a viewer's request (poll_sometimes);
+             mode=blocks is tested first: its entries are the many, the
+             others' cost more than a test each anyway. */
           if (fn == NULL)
-            lost (&osp_stats.unregistered_hits);
+            {
+              lost (&osp_stats.unregistered_hits);
+              osp_entry_poll ();
+            }
           else if (block >= fn->nblocks || (t = osp_thread_self ()) == NULL)
-            lost (&osp_stats.hits_lost);
+            {
+              lost (&osp_stats.hits_lost);
+              osp_entry_poll ();
+            }
           else if (osp_opts.mode == OSP_MODE_BLOCKS)
             {
+              poll_sometimes (t);
               osp_blocks_hit (t, fn, block);
-              poll = 0;
             }
           else if (osp_opts.mode == OSP_MODE_SUBPATHS)
-            osp_sampler_hit (t, fn, block);
+            {
+              osp_sampler_hit (t, fn, block);
+              osp_entry_poll ();
+            }
           else
-            poll = osp_exact_hit (t, fn->block_base + block);
-          if (__builtin_expect (poll, 0))
-            osp_entry_poll ();
+            {
+              poll_sometimes (t);
+              osp_exact_hit (t, fn->block_base + block);
+            }
         }
     }
   else if (ph == OSP_PHASE_NEW)

@@ -18,9 +18,10 @@
 #   3 profile   libosprt/profile/
 #   4 output    libosprt/output/
 #   5 runtime   runtime.c, runtime.h, trampoline.S (start-up, exit, the ABI entry points)
-#   6 reader    libosprt/format/viewparse.[ch], the view reader: a library of its own
+#   6 reader    libosprt/format/viewparse.[ch], viewbuild.[ch], errmsg.[ch]: the view and
+#               snapshot reader, the view builder and their messages, a library of their own
 #               (libospformat-read.la) that ospview and the unit tests link and libosprt.so
-#               does not, so no runtime file may include it (it would link, then fail to load)
+#               does not, so no runtime file may include them (it would link, then fail to load)
 # Public headers (include/osp/, "osp/...") and system headers may be included anywhere.
 
 # The allowed exceptions, one per line: FILE (relative to libosprt/) and the header it may
@@ -47,7 +48,7 @@ layers_check ()
         if (p ~ /^collect\//) return 2
         if (p ~ /^profile\//) return 3
         if (p ~ /^output\//) return 4
-        if (p ~ /^format\/viewparse\.[ch]$/) return 6
+        if (p ~ /^format\/(viewparse|viewbuild|errmsg)\.[ch]$/) return 6
         if (p ~ /^format\//) return 0
         if (p ~ /^sha256\.[ch]$/) return 0
         if (p ~ /^(runtime\.[ch]|trampoline\.S)$/) return 5
@@ -108,7 +109,7 @@ fi
 
 # 2. The check itself, on a copy: each injected include must fail the check with a line naming
 #    the file, the line and why: one pointing up (base includes the outputs), the view reader
-#    in a runtime file, the umbrella in a runtime file.
+#    and the view builder in a runtime file, the umbrella in a runtime file.
 mkdir -p "$W/copy" && cp -R "$rt/." "$W/copy/" || { osp_fail "cannot copy libosprt/"; osp_done; }
 
 # refused FILE HEADER WHY: FILE (relative to libosprt/) with #include "HEADER" appended fails
@@ -129,5 +130,6 @@ refused ()
 }
 refused base/mathx.c output/output.h "base may not include output"
 refused output/viewwrite.c format/viewparse.h "output may not include reader"
+refused output/viewwrite.c format/viewbuild.h "output may not include reader"
 refused collect/estimate.c osprt.h "osprt.h is the umbrella"
 osp_done

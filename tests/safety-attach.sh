@@ -116,7 +116,7 @@ osp_same "live: exit status" "$W/live-plain.rc" "$W/live.rc"
 
 # ---- 2b. the modes where every block entry runs the hook ----
 # There the entries look for a viewer's request once every few hundred per thread
-# (runtime.c, OSP_POLL_EVERY; subpaths-exact: once a batch), not at each: a request is still
+# (runtime.c, poll_sometimes), not at each: a request is still
 # answered.
 for m in blocks subpaths-exact; do
   LIVE_OPTS=:mode=$m live "$W/live-$m" live

@@ -117,10 +117,12 @@ int osp_running (void);
    pending, else one more of the word it points at, which
    is non-zero when the work is due; then osp_entry_work runs, with no
    runtime lock held.  The owner sets osp_entry_work once, before it first
-   points osp_entry_watch anywhere. */
+   points osp_entry_watch anywhere.  Always inlined: GCC would call it out
+   of line from the hook's rare path that looks, and the hook then saves
+   its live registers around every look, not only around the work. */
 extern _Atomic (const _Atomic uint32_t *) osp_entry_watch;
 extern void (*osp_entry_work) (void);
-static inline void
+static inline __attribute__ ((always_inline)) void
 osp_entry_poll (void)
 {
   const _Atomic uint32_t *w

@@ -64,14 +64,6 @@ osp_blocks_hit (struct osp_thread *t, const struct osp_fn *fn, uint32_t b)
     }
   uint64_t v = atomic_load_explicit (&c[b], memory_order_relaxed);
   atomic_store_explicit (&c[b], v + 1, memory_order_relaxed);
-  /* A viewer's request (publish.c), every OSP_POLL_EVERY entries of the
-     thread; here rather than in the hook, which would have to keep T in
-     a callee-saved register across this call.  No lock is held. */
-  if (__builtin_expect (--t->poll_left == 0, 0))
-    {
-      t->poll_left = OSP_POLL_EVERY;
-      osp_entry_poll ();
-    }
 }
 
 /* Thread T's counters of function ID (may be NULL).  Any thread. */

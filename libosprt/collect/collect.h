@@ -88,18 +88,11 @@ struct osp_thread
      also when refused: forest_refused says so). */
   struct osp_kstream *kstream;
   int forest_refused;
-  /* mode=blocks (blockcount.c): block entries left until this thread
-     next looks for a viewer's request (osp_entry_poll); starts at 1. */
+  /* runtime.c's hook (poll_sometimes), the only user: block entries
+     left until this thread next looks for a viewer's request; starts
+     at 1. */
   uint32_t poll_left;
 };
-
-/* How many block entries of a thread, in mode=blocks, between two looks
-   at osp_entry_poll.  Every entry there runs the hook, and the two loads
-   and the test of a poll at each were about 2% of a run's instructions;
-   a per-thread countdown is one decrement in memory and a branch.  256
-   entries of that hook take microseconds, so an attach is noticed as
-   soon as before, to a human. */
-#define OSP_POLL_EVERY 256
 
 /* Add BY to T's walk counter C (T's own thread only): a relaxed load and
    store, not a read-modify-write, since only the owner writes it. */
@@ -157,8 +150,7 @@ void osp_thread_settle (struct osp_thread *t);
 
 /* ---- blockcount.c ---------------------------------------------------- */
 
-/* Count one entry of block B of FN on thread T (B < FN->nblocks); every
-   OSP_POLL_EVERY entries of T, look for a viewer's request. */
+/* Count one entry of block B of FN on thread T (B < FN->nblocks). */
 void osp_blocks_hit (struct osp_thread *t, const struct osp_fn *fn,
                      uint32_t b);
 /* Add T's counters into the functions' totals.  Under osp_threads_lock. */
@@ -216,10 +208,8 @@ extern pthread_mutex_t osp_exact_lock;
 
 /* Reserve the table (mode=subpaths-exact).  Returns 0 or -1. */
 int osp_exact_init (const struct osp_options *o);
-/* The hook in mode=subpaths-exact (every block).  Nonzero when this entry
-   filled the batch and counted it (every 256 entries or so): the hook
-   polls for a viewer's request then, not at every entry. */
-int osp_exact_hit (struct osp_thread *t, uint32_t gid);
+/* The hook in mode=subpaths-exact (every block): GID passed on thread T. */
+void osp_exact_hit (struct osp_thread *t, uint32_t gid);
 /* On T's own thread: count T's pending blocks into the table. */
 void osp_exact_sync (struct osp_thread *t);
 /* The same for the exact batch: drop its blocks and its history. */

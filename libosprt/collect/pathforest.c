@@ -70,6 +70,7 @@
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"
+#include "format/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -436,7 +437,7 @@ struct collect
   const uint64_t *hot; /* per IPF node: the largest count in its subtree */
   const uint32_t *by_id;
   uint32_t nids;
-  uint32_t cap;        /* rows allocated */
+  size_t cap;          /* rows allocated */
   uint64_t base;       /* the tree's hottest count */
   uint32_t prune;
 };
@@ -485,15 +486,8 @@ add_rows (struct collect *c, uint32_t w, uint32_t parent, uint32_t depth)
       f->rows_cut++;
       return 0;
     }
-  if (f->nrows == c->cap)
-    {
-      uint32_t cap = c->cap ? 2 * c->cap : 256;
-      struct osp_forest_row *r = realloc (f->rows, cap * sizeof *r);
-      if (r == NULL)
-        return -1;
-      f->rows = r;
-      c->cap = cap;
-    }
+  if (osp_grow (&f->rows, &c->cap, f->nrows + 1, sizeof *f->rows, 256) != 0)
+    return -1;
   uint32_t me = f->nrows++;
   f->rows[me] = (struct osp_forest_row) {
     .parent = parent,

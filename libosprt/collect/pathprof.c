@@ -86,6 +86,7 @@
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"
+#include "format/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -460,24 +461,6 @@ counted (const struct osp_fn *fn, const struct osp_options *o)
   return osp_paths_counted (fn, o->paths);
 }
 
-/* Make room for N more elements of SIZE bytes in *A (capacity *CAP,
-   *USED in use).  Returns 0 or -1. */
-static int
-room_for (void *a, size_t *cap, size_t used, size_t n, size_t size)
-{
-  if (used + n <= *cap)
-    return 0;
-  size_t c = *cap ? *cap : 64;
-  while (c < used + n)
-    c *= 2;
-  void *g = realloc (*(void **) a, c * size);
-  if (g == NULL)
-    return -1;
-  *(void **) a = g;
-  *cap = c;
-  return 0;
-}
-
 /* Append the rows of FN (function index FI), read from its counters, to
    PP (steps as offsets, *W words of them used; room for CAP[0] rows and
    CAP[1] words), and make its edge profile EDGES from them. */
@@ -497,9 +480,9 @@ copy_counted (struct osp_path_profile *pp, uint32_t fi,
           pp->invalid++;
           continue;
         }
-      if (room_for (&pp->rows, &cap[0], pp->nrows, 1, sizeof *pp->rows)
-          || room_for (&pp->step_words, &cap[1], *w, n,
-                       sizeof *pp->step_words))
+      if (osp_grow (&pp->rows, &cap[0], pp->nrows + 1, sizeof *pp->rows, 64)
+          || osp_grow (&pp->step_words, &cap[1], *w + n,
+                       sizeof *pp->step_words, 64))
         return -1;
       memcpy (pp->step_words + *w, scratch, n * sizeof *scratch);
       pp->rows[pp->nrows++] = (struct osp_path_row) {

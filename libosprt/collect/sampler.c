@@ -104,6 +104,7 @@
 #define _GNU_SOURCE
 #include "collect/collect.h"
 #include "collect/sampler.h"
+#include "format/grow.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -621,29 +622,13 @@ copy_item (const struct hl_item *it, void *arg)
   struct collect *c = arg;
   if (c->failed)
     return;
-  if (c->n == c->cap)
+  if (osp_grow (&c->subs, &c->cap, c->n + 1, sizeof *c->subs, 256) != 0
+      || osp_grow (&c->words, &c->wcap, c->nwords + it->len,
+                   sizeof *c->words, 1024)
+             != 0)
     {
-      size_t cap = c->cap ? 2 * c->cap : 256;
-      struct osp_subpath *s = realloc (c->subs, cap * sizeof *s);
-      if (s == NULL)
-        {
-          c->failed = 1;
-          return;
-        }
-      c->subs = s;
-      c->cap = cap;
-    }
-  if (c->nwords + it->len > c->wcap)
-    {
-      size_t cap = 2 * c->wcap + it->len + 1024;
-      uint32_t *w = realloc (c->words, cap * sizeof *w);
-      if (w == NULL)
-        {
-          c->failed = 1;
-          return;
-        }
-      c->words = w;
-      c->wcap = cap;
+      c->failed = 1;
+      return;
     }
   memcpy (c->words + c->nwords, it->blocks, it->len * sizeof *c->words);
   /* blocks holds the offset until the copying is over (realloc moves). */

@@ -132,7 +132,7 @@ process (struct osp_thread *t, struct osp_exact_thread *x)
   x->n = x->hist = keep;
 }
 
-int
+void
 osp_exact_hit (struct osp_thread *t, uint32_t gid)
 {
   struct osp_exact_thread *x = t->exact;
@@ -144,7 +144,7 @@ osp_exact_hit (struct osp_thread *t, uint32_t gid)
         {
           atomic_fetch_add_explicit (&osp_stats.hits_lost, 1,
                                      memory_order_relaxed);
-          return 1;
+          return;
         }
       t->exact = x;
     }
@@ -153,10 +153,8 @@ osp_exact_hit (struct osp_thread *t, uint32_t gid)
   osp_walk_bump (t, OSP_W_STARTS, 1);
   osp_walk_bump (t, OSP_W_DRAWN, 1);
   x->buf[x->n++] = gid;
-  if (x->n != bufcap)
-    return 0;
-  process (t, x);
-  return 1;
+  if (x->n == bufcap)
+    process (t, x);
 }
 
 void

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* grow.h - the one growth rule of the view format's arrays (grow.c), and
- * of ospview's, which grows its own arrays through it (ospview_grow).
- * Called from outputs and the viewer only: never from the runtime's
- * hooks, which allocate nothing. */
+/* grow.h - the one growth rule of the growing arrays (grow.c): the view
+ * format's, the runtime's (the registry's modules; the copies a profile
+ * takes of the collectors' tables, the statistics of a view) and
+ * ospview's, which grows its own through it (ospview_grow).  Never
+ * called from the runtime's hooks, which allocate nothing (registering a
+ * module and taking a profile do). */
 #ifndef OSP_GROW_H
 #define OSP_GROW_H
 

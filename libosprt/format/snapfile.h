@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* snapfile.h - files written whole or not at all, and snapshot files
  * (include/osp/snapshot.h): written by the runtime (reports, snapshot=)
- * and ospview (s, --save, --merge), read and checked by ospview. */
+ * and ospview (s, --save, --merge), read and checked by ospview
+ * (osp_snap_check, viewparse.h). */
 #ifndef OSP_SNAPFILE_H
 #define OSP_SNAPFILE_H
 
@@ -43,13 +44,5 @@ int osp_snap_write (const char *path, const void *view, uint64_t len,
 /* The same with file mode MODE (osp_file_replace_mode). */
 int osp_snap_write_mode (const char *path, const void *view, uint64_t len,
                          uint32_t flags, const char *writer, unsigned mode);
-
-/* Check the header of the snapshot file of LEN bytes at BYTES and its
-   view's checksum; *H its copy (the writer's name NUL-terminated).  0, or
-   -1 with a one-line ERR naming the problem (not a snapshot, another
-   version, truncated, a checksum mismatch, ...).  The view itself is
-   view_parse's (viewparse.h). */
-int osp_snap_check (const void *bytes, uint64_t len,
-                    struct osp_snap_header *h, char *err, size_t errlen);
 
 #endif

@@ -2,9 +2,11 @@
 /* viewbuild.h - building a profile view (include/osp/view.h) from parts.
  *
  * The runtime writes views from its own profile (libosprt/output/viewwrite.c,
- * through the emitter below);
- * the viewer makes new ones out of old ones (ospview --merge, and whatever
- * else wants to write a snapshot that is not a copy).  A builder collects
+ * through the emitter of viewemit.h, which the builder shares); the
+ * viewer makes new ones out of old ones (ospview --merge, and whatever
+ * else wants to write a snapshot that is not a copy).  The builder is in
+ * libospformat-read.la with the reader, which ospview and the tests link
+ * and the runtime does not (libosprt/format/local.mk).  A builder collects
  * the elements section by section, in any order, with the caller's
  * indices (a function's index is the order it was added, a block's
  * likewise, IDS runs are returned by vb_ids), then vb_finish lays them
@@ -26,46 +28,7 @@
 
 #include "osp/view.h"
 #include "strtab.h"
-
-/* ---- the layout every writer of a view shares ------------------------
- * The runtime's viewwrite.c (which sizes its view first and writes it into
- * the publisher's buffer) and vb_finish below both lay a view out through
- * these: the header, the table of sections, each section 8-aligned with
- * its CRC-32 over count x elem_size bytes and zeroed padding after it. */
-
-static inline uint64_t
-osp_view_align8 (uint64_t x)
-{
-  return (x + 7) & ~(uint64_t) 7;
-}
-
-/* The bytes before the first section: header and a table of N sections. */
-static inline uint64_t
-osp_view_head_size (uint32_t nsections)
-{
-  return osp_view_align8 (sizeof (struct osp_view_header))
-         + (uint64_t) nsections * sizeof (struct osp_view_section);
-}
-
-struct osp_vemit
-{
-  char *base;
-  uint64_t at; /* next free byte, 8-aligned */
-  struct osp_view_section *toc;
-  uint32_t nsections;
-};
-
-/* Start the view of SIZE bytes at BUF (8-aligned, room for SIZE): its
-   header (NSECTIONS, TIME_NS, SEQ) and the room of its section table. */
-void osp_vemit_begin (struct osp_vemit *e, void *buf, uint64_t size,
-                      uint32_t nsections, uint64_t time_ns, uint64_t seq);
-/* Start the next section, KIND of COUNT elements of ELEM bytes: where to
-   write them. */
-void *osp_vemit_section (struct osp_vemit *e, uint32_t kind, uint32_t elem,
-                         uint64_t count);
-/* The section just written: its CRC, its padding zeroed, the next offset
-   (E->at, the view's size after the last). */
-void osp_vemit_end (struct osp_vemit *e);
+#include "viewemit.h"
 
 /* A growable array of fixed-size elements (private to viewbuild.c). */
 struct vb_array

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "crc32.h"
+#include "errmsg.h"
 
 static int fail (char *err, size_t errlen, const char *fmt, ...)
     __attribute__ ((format (printf, 3, 4)));
@@ -802,4 +803,53 @@ view_stat_str (const struct view *v, const char *name)
         return view_str (v, (uint32_t) s->value);
     }
   return NULL;
+}
+
+/* ---- snapshot files --------------------------------------------------- */
+
+/* Every field, in the order include/osp/snapshot.h lists them: a
+   snapshot comes from disk, perhaps damaged or hostile. */
+int
+osp_snap_check (const void *bytes, uint64_t len, struct osp_snap_header *h,
+                char *err, size_t errlen)
+{
+  const char *file = bytes;
+  if (len < 8 || memcmp (file, OSP_SNAP_MAGIC, 8) != 0)
+    return osp_errf (err, errlen, "not an osp snapshot (bad magic number)");
+  if (len < sizeof *h)
+    return osp_errf (err, errlen, "truncated: %llu bytes, shorter than the "
+                     "%zu-byte header", (unsigned long long) len, sizeof *h);
+  memcpy (h, file, sizeof *h);
+  if (h->byte_order != OSP_SNAP_BYTE_ORDER)
+    return osp_errf (err, errlen, "written with another byte order "
+                     "(0x%08x)", h->byte_order);
+  if (h->major != OSP_SNAP_MAJOR)
+    return osp_errf (err, errlen, "format version %u.%u, this ospview reads "
+                     "%u.x", h->major, h->minor, OSP_SNAP_MAJOR);
+  if (h->header_size < sizeof *h || h->header_size > len)
+    return osp_errf (err, errlen, "header size %u out of range (%zu..%llu)",
+                     h->header_size, sizeof *h, (unsigned long long) len);
+  /* The CRC covers the writer's whole header, its crc field zeroed. */
+  uint32_t want = h->header_crc32;
+  uint32_t zero = 0;
+  size_t at = offsetof (struct osp_snap_header, header_crc32);
+  uint32_t crc = osp_crc32 (0, file, at);
+  crc = osp_crc32 (crc, &zero, sizeof zero);
+  crc = osp_crc32 (crc, file + at + sizeof zero,
+                   h->header_size - at - sizeof zero);
+  if (crc != want)
+    return osp_errf (err, errlen, "header checksum mismatch (corrupted)");
+  if (h->view_offset % 8 != 0 || h->view_offset < h->header_size
+      || h->view_offset > len)
+    return osp_errf (err, errlen, "view offset %llu out of range",
+                     (unsigned long long) h->view_offset);
+  if (h->view_size != len - h->view_offset)
+    return osp_errf (err, errlen, "truncated or extended: the view should be "
+                     "%llu bytes, the file holds %llu after the header",
+                     (unsigned long long) h->view_size,
+                     (unsigned long long) (len - h->view_offset));
+  if (osp_crc32 (0, file + h->view_offset, h->view_size) != h->view_crc32)
+    return osp_errf (err, errlen, "view checksum mismatch (corrupted)");
+  h->writer[sizeof h->writer - 1] = '\0';
+  return 0;
 }

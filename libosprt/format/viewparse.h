@@ -2,8 +2,10 @@
 /* viewparse.h - a profile view (include/osp/view.h) validated and given a
  * C shape (viewparse.c): the one validation every reader of a view uses
  * (ospview's screens, --merge, --diff and exports, the fuzz target, the
- * runtime's unit tests).  Part of the view format library
- * (libosprt/format/, libospformat.la).
+ * runtime's unit tests); and the check of a snapshot file's header
+ * (include/osp/snapshot.h) before its view is parsed.  The reader of the
+ * view format library (libosprt/format/, libospformat-read.la), which
+ * ospview and the tests link and the runtime does not.
  */
 #ifndef OSP_VIEWPARSE_H
 #define OSP_VIEWPARSE_H
@@ -11,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "osp/snapshot.h"
 #include "osp/view.h"
 
 /* A validated view: pointers into the caller's copy of the bytes. */
@@ -111,5 +114,13 @@ const struct osp_vstat *view_stat_named (const struct view *v,
 int view_stat_u64 (const struct view *v, const char *name, uint64_t *out);
 int view_stat_f64 (const struct view *v, const char *name, double *out);
 const char *view_stat_str (const struct view *v, const char *name);
+
+/* Check the header of the snapshot file of LEN bytes at BYTES and its
+   view's checksum; *H its copy (the writer's name NUL-terminated).  0, or
+   -1 with a one-line ERR naming the problem (not a snapshot, another
+   version, truncated, a checksum mismatch, ...).  The view itself is
+   view_parse's. */
+int osp_snap_check (const void *bytes, uint64_t len,
+                    struct osp_snap_header *h, char *err, size_t errlen);
 
 #endif

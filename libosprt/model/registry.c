@@ -58,6 +58,7 @@
  */
 #define _GNU_SOURCE
 #include "model/model.h"
+#include "format/grow.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -77,7 +78,8 @@ static uint64_t nblocks_total; /* global ids in use; under the lock */
 /* Under osp_registry_lock.  At most one module per registered function,
    so the table is bounded by max_functions too. */
 static struct osp_module *mods;
-static uint32_t nmods, mods_cap;
+static uint32_t nmods;
+static size_t mods_cap;
 static int abi_warned;
 
 /* Longest name or file kept; longer strings are cut. */
@@ -333,15 +335,8 @@ module_index (uintptr_t start, uintptr_t stop)
   for (uint32_t i = 0; i < nmods; i++)
     if (mods[i].start == start && mods[i].stop == stop)
       return (int) i;
-  if (nmods == mods_cap)
-    {
-      uint32_t cap = mods_cap ? 2 * mods_cap : 16;
-      struct osp_module *m = realloc (mods, cap * sizeof *m);
-      if (m == NULL)
-        return -1;
-      mods = m;
-      mods_cap = cap;
-    }
+  if (osp_grow (&mods, &mods_cap, (size_t) nmods + 1, sizeof *mods, 16) != 0)
+    return -1;
   mods[nmods] = (struct osp_module) { start, stop, 0, 0 };
   return (int) nmods++;
 }

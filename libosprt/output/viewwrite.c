@@ -51,8 +51,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "format/grow.h"
 #include "format/strtab.h"
-#include "format/viewbuild.h"
+#include "format/viewemit.h"
 #include "osp/view.h"
 
 /* ---- statistics ------------------------------------------------------ */
@@ -72,17 +73,10 @@ stat_sink (void *arg, const char *name, enum osp_stat_kind kind, uint64_t u,
   struct statlist *l = arg;
   if (l->oom)
     return;
-  if (l->n == l->cap)
+  if (osp_grow (&l->v, &l->cap, l->n + 1, sizeof *l->v, 128) != 0)
     {
-      size_t cap = l->cap ? 2 * l->cap : 128;
-      struct osp_vstat *v = realloc (l->v, cap * sizeof *v);
-      if (v == NULL)
-        {
-          l->oom = 1;
-          return;
-        }
-      l->v = v;
-      l->cap = cap;
+      l->oom = 1;
+      return;
     }
   struct osp_vstat *st = &l->v[l->n++];
   memset (st, 0, sizeof *st);

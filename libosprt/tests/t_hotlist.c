@@ -531,33 +531,48 @@ precoin_offer (struct precoin *q, const uint32_t *blocks, uint32_t len)
     precoin_flush (q);
 }
 
-/* MODE 0: every offer through hl_offer; 1: through a precoin caller. */
-static void
-test_unbiased (int mode)
+/* What coverage () found over its seeds. */
+struct cover
 {
-  /* Target: one sequence offered N times, every 4th offer; the rest is
-     Zipf noise over 30000 sequences of 2..64 ids, enough to force several
-     raises in 64 KiB.  Mode 2 (the gain limit): the noise is 50
-     sequences of 4 ids, which never fill the bound, and max_gain = 2
-     raises the threshold instead: m <= 64 KiB / 24 bytes a record. */
-  struct pool p;
-  const uint32_t gain = mode == 2 ? 2 : 0;
-  const uint64_t most = 2 * (65536 / 24 + 1);
-  uint64_t largest = 0;
-  if (mode == 2)
-    pool_init (&p, 50, len_4, 1.0, 3);
-  else
-    pool_init (&p, 30000, len_2_64, 1.0, 3);
+  int seeds;
+  double n;                       /* the target's offers, N */
+  double mean, mean_abs;          /* of the estimates of N, |errors| */
+  double mean_tau, mean_count;    /* of the thresholds, the target's counts */
+  double rate;                    /* of the seeds whose 95% interval holds N */
+  uint64_t min_res;               /* the fewest raises of a seed */
+  uint64_t largest;               /* the largest sample of a seed */
+  uint64_t most_used, most_peak;  /* the largest mem_used, mem_peak */
+  uint64_t mem_bytes;             /* the hot-lists' bound */
+};
+
+/* The estimator's coverage under policy POL: 200 hot-lists of 64 KiB (one
+   a seed), each offered 100000 offers of which every 4th is one target
+   sequence of 4 ids, N = 25000 of them, and the rest Zipf noise from P.
+   Each seed estimates N from the target's count c and the threshold tau,
+   with a 95% interval:
+     HL_CONCISE   c * tau, +/- 1.96 sqrt (c) tau (each offer kept with
+                  probability 1/tau);
+     HL_COUNTING  c + tau - 1, between c plus the 2.5% and the 97.5%
+                  quantiles of the Geometric(1/tau) offers missed before
+                  the target got in.
+   GAIN is the hot-lists' gain limit (0: none); PRECOIN (concise only):
+   the offers go through a caller that flips the coin itself (precoin). */
+static void
+coverage (enum hl_policy pol, uint32_t gain, int precoin,
+          const struct pool *p, struct cover *r)
+{
   const uint32_t target[4] = { 0xdead, 0xbeef, 1, 2 };
   const int seeds = 200, offers = 100000;
   const double N = offers / 4;
   int covered = 0;
-  double sum_est = 0, sum_tau = 0, sum_count = 0;
-  uint64_t min_res = UINT64_MAX;
+  double sum_est = 0, sum_abs = 0, sum_tau = 0, sum_count = 0;
+  *r = (struct cover) { .seeds = seeds, .n = N, .min_res = UINT64_MAX };
   for (int sd = 0; sd < seeds; sd++)
     {
-      struct hotlist *h = make_gain (65536, 64, HL_CONCISE, HL_ENC_SEQUENCE,
+      struct hotlist *h = make_gain (65536, 64, pol, HL_ENC_SEQUENCE,
                                      1000 + (uint64_t) sd, gain);
+      if (pol == HL_COUNTING)
+        CHECK_EQ (hl_admit_cut (h), UINT64_MAX);
       uint64_t s = 5000 + (uint64_t) sd;
       struct precoin q = { .h = h, .s = 7000 + (uint64_t) sd };
       for (int t = 0; t < offers; t++)
@@ -566,121 +581,124 @@ test_unbiased (int mode)
           uint32_t len = 4;
           if (t % 4 != 0)
             {
-              uint32_t i = zipf_pick (&p, &s);
-              b = p.seq[i];
-              len = p.len[i];
+              uint32_t i = zipf_pick (p, &s);
+              b = p->seq[i];
+              len = p->len[i];
             }
-          if (mode != 1)
-            hl_offer (h, b, len);
-          else
+          if (precoin)
             precoin_offer (&q, b, len);
+          else
+            hl_offer (h, b, len);
         }
       precoin_flush (&q);
       struct hl_stats st;
       hl_get_stats (h, &st);
-      if (mode == 1)
+      if (pol == HL_COUNTING)
+        CHECK_EQ (hl_admit_cut (h), UINT64_MAX); /* every offer is seen */
+      if (precoin)
         {
           CHECK_EQ (st.offered + q.declined, (uint64_t) offers);
           CHECK (q.declined > st.offered);
           CHECK (st.admitted < st.offered); /* raises between coin and offer */
         }
-      if (st.resamples < min_res)
-        min_res = st.resamples;
-      if (st.sample_size > largest)
-        largest = st.sample_size;
-      if (mode == 2)
-        CHECK (st.mem_used < st.mem_bytes / 2); /* raised by the gain */
+      if (st.resamples < r->min_res)
+        r->min_res = st.resamples;
+      if (st.sample_size > r->largest)
+        r->largest = st.sample_size;
+      if (st.mem_used > r->most_used)
+        r->most_used = st.mem_used;
+      if (st.mem_peak > r->most_peak)
+        r->most_peak = st.mem_peak;
+      r->mem_bytes = st.mem_bytes;
       struct find f = { 4, target, 0 };
       hl_foreach (h, find_fn, &f);
       double c = (double) f.count, tau = st.threshold;
-      double est = c * tau, half = 1.96 * sqrt (c) * tau;
+      double est;
+      if (pol == HL_COUNTING)
+        {
+          double lo = tau > 1 ? log (0.975) / log1p (-1 / tau) : 0;
+          double hi = tau > 1 ? log (0.025) / log1p (-1 / tau) : 0;
+          est = c + tau - 1;
+          covered += c + floor (lo) <= N && N <= c + ceil (hi);
+        }
+      else
+        {
+          double half = 1.96 * sqrt (c) * tau;
+          est = c * tau;
+          covered += est - half <= N && N <= est + half;
+        }
       sum_est += est;
+      sum_abs += fabs (est - N);
       sum_tau += tau;
       sum_count += c;
-      covered += est - half <= N && N <= est + half;
       hl_destroy (h);
     }
-  double mean = sum_est / seeds, rate = (double) covered / seeds;
+  r->mean = sum_est / seeds;
+  r->mean_abs = sum_abs / seeds;
+  r->mean_tau = sum_tau / seeds;
+  r->mean_count = sum_count / seeds;
+  r->rate = (double) covered / seeds;
+}
+
+/* Concise samples.  MODE 0: every offer through hl_offer; 1: through a
+   precoin caller; 2: the gain limit. */
+static void
+test_unbiased (int mode)
+{
+  /* The noise: Zipf over 30000 sequences of 2..64 ids, enough to force
+     several raises in 64 KiB.  Mode 2 (the gain limit): 50 sequences of
+     4 ids, which never fill the bound, and max_gain = 2 raises the
+     threshold instead: m <= 64 KiB / 24 bytes a record. */
+  struct pool p;
+  const uint64_t most = 2 * (65536 / 24 + 1);
+  if (mode == 2)
+    pool_init (&p, 50, len_4, 1.0, 3);
+  else
+    pool_init (&p, 30000, len_2_64, 1.0, 3);
+  struct cover r;
+  coverage (HL_CONCISE, mode == 2 ? 2 : 0, mode == 1, &p, &r);
   printf ("unbiased (%s): %d seeds, N = %.0f, mean count*tau = %.1f (%+.2f%%), "
           "mean tau %.1f, mean count %.1f, >= %llu raises, 95%% interval "
           "coverage %.1f%%\n",
           mode == 2 ? "gain limit" : mode ? "caller's coin" : "hl_offer",
-          seeds, N, mean,
-          100 * (mean - N) / N, sum_tau / seeds,
-          sum_count / seeds, (unsigned long long) min_res, 100 * rate);
-  CHECK (min_res >= 3);
+          r.seeds, r.n, r.mean, 100 * (r.mean - r.n) / r.n, r.mean_tau,
+          r.mean_count, (unsigned long long) r.min_res, 100 * r.rate);
+  CHECK (r.min_res >= 3);
   if (mode == 2)
     {
       printf ("gain limit: largest sample %llu points (at most %llu)\n",
-              (unsigned long long) largest, (unsigned long long) most);
-      CHECK (largest <= most);
+              (unsigned long long) r.largest, (unsigned long long) most);
+      CHECK (r.largest <= most);
+      CHECK (r.most_used < r.mem_bytes / 2); /* raised by the gain */
     }
-  CHECK (mean > 0.98 * N && mean < 1.02 * N);
-  CHECK (rate >= 0.90 && rate <= 0.99);
+  CHECK (r.mean > 0.98 * r.n && r.mean < 1.02 * r.n);
+  CHECK (r.rate >= 0.90 && r.rate <= 0.99);
   pool_free (&p);
 }
 
 /* Counting samples: the same hot target among Zipf noise that fills the
    bound.  count + tau - 1 estimates its offers, N, without bias; N lies
-   between count plus the 2.5% and the 97.5% quantiles of the
-   Geometric(1/tau) offers missed before it got in about 95% of the time;
-   and the error is far below concise samples' (which keep 1/tau of the
-   points).  Below the bound every count is exact. */
+   in the interval about 95% of the time; and the error is far below
+   concise samples' (which keep 1/tau of the points).  Below the bound
+   every count is exact. */
 static void
 test_counting (void)
 {
   struct pool p;
   pool_init (&p, 30000, len_2_64, 1.0, 3);
-  const uint32_t target[4] = { 0xdead, 0xbeef, 1, 2 };
-  const int seeds = 200, offers = 100000;
-  const double N = offers / 4;
-  int covered = 0;
-  double sum_est = 0, sum_abs = 0, sum_tau = 0;
-  uint64_t min_res = UINT64_MAX;
-  for (int sd = 0; sd < seeds; sd++)
-    {
-      struct hotlist *h = make_gain (65536, 64, HL_COUNTING, HL_ENC_SEQUENCE,
-                                     1000 + (uint64_t) sd, 2);
-      CHECK_EQ (hl_admit_cut (h), UINT64_MAX);
-      uint64_t s = 5000 + (uint64_t) sd;
-      for (int t = 0; t < offers; t++)
-        {
-          if (t % 4 == 0)
-            hl_offer (h, target, 4);
-          else
-            {
-              uint32_t i = zipf_pick (&p, &s);
-              hl_offer (h, p.seq[i], p.len[i]);
-            }
-        }
-      struct hl_stats st;
-      hl_get_stats (h, &st);
-      CHECK_EQ (hl_admit_cut (h), UINT64_MAX); /* every offer is seen */
-      CHECK (st.mem_peak <= st.mem_bytes);
-      if (st.resamples < min_res)
-        min_res = st.resamples;
-      struct find f = { 4, target, 0 };
-      hl_foreach (h, find_fn, &f);
-      double c = (double) f.count, tau = st.threshold;
-      double est = c + tau - 1;
-      double lo = tau > 1 ? log (0.975) / log1p (-1 / tau) : 0;
-      double hi = tau > 1 ? log (0.025) / log1p (-1 / tau) : 0;
-      sum_est += est;
-      sum_abs += fabs (est - N);
-      sum_tau += tau;
-      covered += c + floor (lo) <= N && N <= c + ceil (hi);
-      hl_destroy (h);
-    }
-  double mean = sum_est / seeds, rate = (double) covered / seeds;
+  struct cover r;
+  coverage (HL_COUNTING, 2, 0, &p, &r);
   printf ("counting: %d seeds, N = %.0f, mean count + tau - 1 = %.1f "
           "(%+.2f%%), mean |error| %.2f%%, mean tau %.1f, >= %llu raises, "
           "95%% interval coverage %.1f%%\n",
-          seeds, N, mean, 100 * (mean - N) / N, 100 * sum_abs / seeds / N,
-          sum_tau / seeds, (unsigned long long) min_res, 100 * rate);
-  CHECK (min_res >= 3);
-  CHECK (mean > 0.995 * N && mean < 1.005 * N);
-  CHECK (sum_abs / seeds / N < 0.01); /* concise: ~6% here */
-  CHECK (rate >= 0.90 && rate <= 0.99);
+          r.seeds, r.n, r.mean, 100 * (r.mean - r.n) / r.n,
+          100 * r.mean_abs / r.n, r.mean_tau, (unsigned long long) r.min_res,
+          100 * r.rate);
+  CHECK (r.most_peak <= r.mem_bytes);
+  CHECK (r.min_res >= 3);
+  CHECK (r.mean > 0.995 * r.n && r.mean < 1.005 * r.n);
+  CHECK (r.mean_abs / r.n < 0.01); /* concise: ~6% here */
+  CHECK (r.rate >= 0.90 && r.rate <= 0.99);
 
   /* Below the bound: tau stays 1 and every count is the exact number of
      offers. */

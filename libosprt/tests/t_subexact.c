@@ -3,10 +3,14 @@
  * block stream over two functions, every subpath of length 2..16 has
  * exactly its number of occurrences, no more and no fewer entries; with a
  * table too small, what is not counted is counted as exact_dropped; the
- * report shows the exact form (estimate = count, error 0). */
+ * report shows the exact form (estimate = count, error 0); a thread whose
+ * batch cannot be allocated loses its entries and still looks for a
+ * viewer's request only once every few hundred of them. */
 #include "testutil.h"
 
 #include "osprt.h"
+
+#include <sys/resource.h>
 
 static struct osp_fn_record recs[2] __attribute__ ((aligned (8)));
 static uint32_t cfg_a[64], cfg_b[64];
@@ -157,6 +161,70 @@ scenario_full (void)
   return osp_test_failures ? 1 : 0;
 }
 
+static unsigned polls;
+
+static void
+count_poll (void)
+{
+  polls++;
+}
+
+/* The address space this process has mapped, in bytes (0 unknown). */
+static unsigned long long
+vm_bytes (void)
+{
+  unsigned long long pages = 0;
+  FILE *f = fopen ("/proc/self/statm", "r");
+  if (f != NULL)
+    {
+      if (fscanf (f, "%llu", &pages) != 1)
+        pages = 0;
+      fclose (f);
+    }
+  return pages * (unsigned long long) sysconf (_SC_PAGESIZE);
+}
+
+/* exact_max=65536: the batch (256 KB and more) is a mapping of its own,
+   which an address space limit just above what is mapped refuses.  Every
+   entry is lost then; the entries must still look for a viewer's request
+   only once every few hundred (runtime.c, poll_sometimes), as the others
+   of the mode: they looked at each (osp_exact_hit said "look" whenever
+   it had no batch). */
+static int
+scenario_nomem (void)
+{
+  osp_test_chain (&recs[0], cfg_a, "fa", "a.c", 3, 10);
+  __osp_register_module (OSP_ABI_VERSION, recs, recs + 1);
+  /* The thread's state first, as the first entry would make it. */
+  osp_in_runtime = OSP_RUNTIME_PINNED;
+  CHECK (osp_thread_self () != NULL);
+  osp_in_runtime = 0;
+  struct rlimit old, r;
+  CHECK_EQ (getrlimit (RLIMIT_AS, &old), 0);
+  unsigned long long vm = vm_bytes ();
+  CHECK (vm > 0);
+  r = old;
+  r.rlim_cur = (rlim_t) (vm + 128 * 1024);
+  if (old.rlim_max != RLIM_INFINITY && r.rlim_cur > old.rlim_max)
+    r.rlim_cur = old.rlim_max;
+  static const _Atomic uint32_t due = 1; /* a request always waits */
+  osp_entry_work = count_poll;
+  uint64_t lost0 = atomic_load (&osp_stats.hits_lost);
+  uint32_t entries = 8 * 256;
+  CHECK_EQ (setrlimit (RLIMIT_AS, &r), 0);
+  atomic_store (&osp_entry_watch, &due);
+  for (uint32_t i = 0; i < entries; i++)
+    osp_test_block (&recs[0], i % 3);
+  atomic_store (&osp_entry_watch, NULL);
+  CHECK_EQ (setrlimit (RLIMIT_AS, &old), 0);
+  uint64_t lost = atomic_load (&osp_stats.hits_lost) - lost0;
+  fprintf (stderr, "nomem: %u entries, %llu lost, %u looks\n", entries,
+           (unsigned long long) lost, polls);
+  CHECK_EQ (lost, entries);
+  CHECK (polls >= 1 && polls <= entries / 64);
+  return osp_test_failures ? 1 : 0;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -164,6 +232,8 @@ main (int argc, char **argv)
     return scenario_exact ();
   if (argc > 1 && strcmp (argv[1], "full") == 0)
     return scenario_full ();
+  if (argc > 1 && strcmp (argv[1], "nomem") == 0)
+    return scenario_nomem ();
   CHECK_EQ (osp_test_run ("exact",
                           "mode=subpaths-exact:exact_max=16:report=none",
                           NULL, NULL),
@@ -171,6 +241,11 @@ main (int argc, char **argv)
   CHECK_EQ (osp_test_run ("full",
                           "mode=subpaths-exact:exact_max=16:exact_bytes=64K:"
                           "report=none",
+                          NULL, NULL),
+            0);
+  CHECK_EQ (osp_test_run ("nomem",
+                          "mode=subpaths-exact:exact_max=65536:"
+                          "exact_bytes=64K:report=none:publish=off",
                           NULL, NULL),
             0);
   return osp_test_done ("t_subexact");
