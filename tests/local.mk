@@ -46,6 +46,7 @@ OSP_E2E_TESTS = \
 	tests/safety-address-space.sh \
 	tests/bench.sh \
 	tests/commit-subjects.sh \
+	tests/manpages.sh \
 	tests/licenses.sh
 
 TESTS += $(OSP_E2E_TESTS)
