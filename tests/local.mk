@@ -47,6 +47,7 @@ OSP_E2E_TESTS = \
 	tests/bench.sh \
 	tests/commit-subjects.sh \
 	tests/manpages.sh \
+	tests/readme.sh \
 	tests/licenses.sh
 
 TESTS += $(OSP_E2E_TESTS)
