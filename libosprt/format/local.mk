@@ -29,7 +29,8 @@ libosprt_format_libospformat_la_SOURCES = \
 	libosprt/format/viewbuild.h \
 	libosprt/format/viewbuild.c \
 	libosprt/format/steps.h \
-	libosprt/format/steps.c
+	libosprt/format/steps.c \
+	libosprt/format/workshare.h
 OSPFORMAT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt/format
 libosprt_format_libospformat_la_CPPFLAGS = $(OSPFORMAT_CPPFLAGS)
 libosprt_format_libospformat_la_CFLAGS = -std=c11 -fvisibility=hidden \
