@@ -6,7 +6,8 @@
 ## (viewparse.c, the one validation every reader uses), building one (viewbuild.c, and the
 ## section emitter the runtime's viewwrite.c shares), the CRC-32 of its sections, its string
 ## table, snapshot files and files written whole (snapfile.c), a path's blocks as steps
-## (steps.c: the text report and ospview's rows read alike).  Two libtool convenience
+## (steps.c: the text report and ospview's rows read alike), a row's work share (workshare.h:
+## the runtime's reports and ospview's exports share one rule).  Two libtool convenience
 ## libraries, never installed: libospformat.la, what writing a view needs, linked into libosprt
 ## (its symbols stay hidden there, -fvisibility=hidden), ospview and the tests; and
 ## libospformat-read.la, the reader (viewparse.c), linked into ospview and the unit tests only:

@@ -211,6 +211,18 @@ test_settle (void)
   CHECK (fabs (s[0].share - 0.6) < 1e-3); /* of 10000 - 2 + 1 */
   CHECK (fabs (s[3].share + s[4].share - 1.0) < 1e-12);
   CHECK (fabs (s[2].share - 10.0 / 9997) < 1e-12);
+
+  /* Path rows by the same rule: one sample (100 +/- 196) after a row
+     whose interval just reaches 0 (10 +/- 10), which the estimate put
+     second before. */
+  struct osp_path_row r[3] = {
+    { .id = 1, .estimate = 100, .err95 = 196 },
+    { .id = 2, .estimate = 10, .err95 = 10 },
+    { .id = 3, .estimate = 50, .err95 = 0, .exact = 1 },
+  };
+  qsort (r, 3, sizeof *r, osp_path_row_cmp);
+  CHECK (r[0].id == 3 && r[1].id == 2 && r[2].id == 1);
+  CHECK (osp_few (r[2].estimate, r[2].err95) && !osp_few (10, 10));
 }
 
 /* ---- the walk through the hook ---------------------------------------- */
