@@ -402,7 +402,8 @@ j_rows (struct jw *w, const struct view *v)
   for (uint64_t i = 0; i < v->npaths; i++)
     {
       const struct osp_vpath *p = view_path (v, i);
-      osp_work_unit_add (&paths, p->estimate * view_run_cost (v, p->ids, p->len),
+      osp_work_unit_add (&paths,
+                         p->estimate * view_run_cost (v, p->ids, p->len),
                          p->share);
     }
   for (uint64_t i = 0; i < v->nforest; i++)

@@ -253,7 +253,8 @@ int
 osp_path_row_cmp (const void *a, const void *b)
 {
   const struct osp_path_row *x = a, *y = b;
-  int c = by_few (osp_few (x->estimate, x->err95), osp_few (y->estimate, y->err95));
+  int c = by_few (osp_few (x->estimate, x->err95),
+                  osp_few (y->estimate, y->err95));
   if (c != 0)
     return c;
   c = by_interval (x->estimate, x->err95, y->estimate, y->err95);

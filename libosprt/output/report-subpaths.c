@@ -166,9 +166,9 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                s->share);
       osp_print_block_ids (out, p, s->blocks, s->len);
       double cost = osp_gids_cost (p, s->blocks, s->len);
-      osp_print_work_fields (
-          out, s->estimate * cost, s->err95 * cost,
-          osp_work_share (&units[osp_work_class (s->len)], s->estimate * cost));
+      const struct osp_work_unit *u = &units[osp_work_class (s->len)];
+      osp_print_work_fields (out, s->estimate * cost, s->err95 * cost,
+                             osp_work_share (u, s->estimate * cost));
       fputc ('\n', out);
     }
   return 0;
