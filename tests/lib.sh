@@ -193,18 +193,24 @@ osp_check_report ()
       next
     }
     $1 == "path" {
-      if (NF != 10 || !num($2) || !num($3) || !num($4) || !dec($5) || !dec($6) || !num($7) ||
-          $8 !~ /^[0-9.e+-]+$/ || !num($9) || $10 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/)
+      # ... <blocks> <work> <work err95> <work share>; rank "-": too few samples (shares.c)
+      if (NF != 13 || !(num($2) || $2 == "-") || !num($3) || !num($4) || !dec($5) || !dec($6) ||
+          !num($7) || $8 !~ /^[0-9.e+-]+$/ || !num($9) ||
+          $10 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/ || !dec($11) || !dec($12) ||
+          $13 !~ /^[0-9.e+-]+$/)
         { bad("bad path row"); next }
+      if ($2 == "-") punranked = 1; else if (punranked) bad("ranked path row after an unranked one")
       pfn[NR] = $3; nb = split($10, pb, ","); for (i = 1; i <= nb; i++) onpath[pb[i]] = 1
       next
     }
     $1 == "forest" {
       # forest <row> <parent|-> <depth> <fid> <path id> <count> <estimate> <err95> <share> <blocks>
+      #        <work> <work err95> <work share>
       if ($2 != ++nforest) bad("forest row " $2 " out of sequence (want " nforest ")")
-      if (NF != 11 || !num($2) || !(num($3) || $3 == "-") || !num($4) || !num($5) || !num($6) ||
+      if (NF != 14 || !num($2) || !(num($3) || $3 == "-") || !num($4) || !num($5) || !num($6) ||
           $7 !~ /^[0-9]+$/ || !dec($8) || !dec($9) || $10 !~ /^[0-9.e+-]+$/ ||
-          $11 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/)
+          $11 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/ || !dec($12) || !dec($13) ||
+          $14 !~ /^[0-9.e+-]+$/)
         { bad("bad forest row"); next }
       if ($3 == "-" && $4 != 0) bad("forest root with depth " $4)
       if ($3 != "-" && ($3 + 0 >= $2 + 0 || $4 != fdepth[$3] + 1)) bad("forest row parent/depth mismatch")
@@ -217,7 +223,10 @@ osp_check_report ()
       next
     }
     $1 == "subpath" {
-      if (NF != 8 || !(num($2) || $2 == "-") || !num($3) || !dec($4) || !dec($5) || !num($6)) bad("bad subpath row")
+      # ... <blocks> <work> <work err95> <work share>
+      if (NF != 11 || !(num($2) || $2 == "-") || !num($3) || !dec($4) || !dec($5) || !num($6) ||
+          !dec($9) || !dec($10) || $11 !~ /^[0-9.e+-]+$/)
+        bad("bad subpath row")
       next
     }
     $1 == "edge" {

@@ -36,6 +36,7 @@ OSP_E2E_TESTS = \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
 	tests/honest-rows.sh \
+	tests/work-tables.sh \
 	tests/publish.sh \
 	tests/safety-privileges.sh \
 	tests/safety-fds.sh \

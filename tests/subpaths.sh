@@ -45,7 +45,8 @@ check_subpath_report ()
       # ranks 1..n, then the rows too few samples to rank: rank "-" (shares.c)
       if ($2 == "-") unranked = 1
       else if (unranked || $2 != ++rank) { bad("rank out of order"); next }
-      if (NF != 8 || !num($3) || !dec($4) || !dec($5) || !num($6) || $7 !~ /^[0-9.e+-]+$/) { bad("bad subpath row"); next }
+      if (NF != 11 || !num($3) || !dec($4) || !dec($5) || !num($6) || $7 !~ /^[0-9.e+-]+$/ ||
+          !dec($9) || !dec($10) || $11 !~ /^[0-9.e+-]+$/) { bad("bad subpath row"); next }
       n = split($8, b, ",")
       if (n != $3) bad("length " $3 " but " n " blocks")
       for (i = 1; i <= n; i++) if (!(b[i] in blk)) bad("block " b[i] " has no block row")

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "export.h"
+#include "workshare.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -262,10 +263,38 @@ j_run (struct jw *w, const struct source *s, const struct view *v)
   j_close (w, '}');
 }
 
+/* Function I's self work and executions (FNWORK, the runtime's figures
+   over the whole run) and their shares of the sums TOT (work, execs) over
+   all functions: each adds up to 1, as the functions screen's.  null
+   without FNWORK. */
+static void
+j_fnwork (struct jw *w, const struct view *v, uint64_t i, const double *tot)
+{
+  const struct osp_vfnwork *fw = view_fnwork (v, i);
+  if (fw == NULL)
+    {
+      j_str (w, "work", NULL);
+      j_str (w, "work_share", NULL);
+      j_str (w, "execs", NULL);
+      j_str (w, "execs_share", NULL);
+      return;
+    }
+  j_f64 (w, "work", fw->work);
+  j_f64 (w, "work_share", tot[0] > 0 ? fw->work / tot[0] : 0);
+  j_f64 (w, "execs", fw->execs);
+  j_f64 (w, "execs_share", tot[1] > 0 ? fw->execs / tot[1] : 0);
+}
+
 static void
 j_functions (struct jw *w, const struct view *v)
 {
   int have_edges = v->edges != NULL;
+  double tot[2] = { 0, 0 };
+  for (uint64_t i = 0; i < v->nfnwork; i++)
+    {
+      tot[0] += view_fnwork (v, i)->work;
+      tot[1] += view_fnwork (v, i)->execs;
+    }
   j_open (w, "functions", '[', 0);
   for (uint64_t i = 0; i < v->nfns; i++)
     {
@@ -288,6 +317,7 @@ j_functions (struct jw *w, const struct view *v)
         }
       j_line (w, "first_line", f->first_line);
       j_u64 (w, "calls", f->calls);
+      j_fnwork (w, v, i, tot);
       j_open (w, "blocks", '[', 0);
       for (uint32_t b = 0; b < f->nblocks; b++)
         {
@@ -349,10 +379,57 @@ j_functions (struct jw *w, const struct view *v)
   j_close (w, ']');
 }
 
+/* A row's work (ESTIMATE x COST, COST its blocks' summed cost), its 95%
+   half-width and its share of U (libosprt/format/workshare.h, the
+   runtime's rule: of the subpaths of its length, of all path ends); null
+   in a view without COSTS, whose blocks have no cost. */
+static void
+j_work (struct jw *w, const struct view *v, double estimate, double err95,
+        double cost, const struct osp_work_unit *u)
+{
+  if (v->costs == NULL)
+    {
+      j_str (w, "work", NULL);
+      j_str (w, "work_err95", NULL);
+      j_str (w, "work_share", NULL);
+      return;
+    }
+  j_f64 (w, "work", estimate * cost);
+  j_f64 (w, "work_err95", err95 * cost);
+  j_f64 (w, "work_share", osp_work_share (u, estimate * cost));
+}
+
 static int
 j_rows (struct jw *w, const struct view *v)
 {
   int rc = 0;
+  /* The units of the work shares: the subpaths of each length class,
+     every path row, the forest's roots (whose shares are of all path
+     ends counted). */
+  struct osp_work_unit sub[32], paths = { 0, 0 }, forest = { 0, 0 };
+  memset (sub, 0, sizeof sub);
+  for (uint64_t i = 0; i < v->nsubpaths; i++)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      osp_work_unit_add (&sub[osp_work_class (s->len)],
+                         s->estimate * view_run_cost (v, s->ids, s->len),
+                         s->share);
+    }
+  for (uint64_t i = 0; i < v->npaths; i++)
+    {
+      const struct osp_vpath *p = view_path (v, i);
+      osp_work_unit_add (&paths,
+                         p->estimate * view_run_cost (v, p->ids, p->len),
+                         p->share);
+    }
+  for (uint64_t i = 0; i < v->nforest; i++)
+    {
+      const struct osp_vforest *n = view_forest (v, i);
+      if (n->parent == OSP_VIEW_NO_PARENT)
+        osp_work_unit_add (&forest,
+                           n->estimate * view_run_cost (v, n->ids, n->len),
+                           n->share);
+    }
   j_open (w, "subpaths", '[', 0);
   for (uint64_t i = 0; i < v->nsubpaths && rc == 0; i++)
     {
@@ -366,6 +443,8 @@ j_rows (struct jw *w, const struct view *v)
       /* false: too few samples to rank (the runtime's flag, shares.c;
          views before minor 4: the same rule, viewparse.h) */
       j_bool (w, "ranked", view_subpath_ranked (v, i));
+      j_work (w, v, s->estimate, s->err95, view_run_cost (v, s->ids, s->len),
+              &sub[osp_work_class (s->len)]);
       rc = j_blocks (w, v, s->ids, s->len);
       j_close (w, '}');
     }
@@ -383,6 +462,8 @@ j_rows (struct jw *w, const struct view *v)
       j_f64 (w, "err95", p->err95);
       j_f64 (w, "share", p->share);
       j_u64 (w, "branches", p->branches);
+      j_work (w, v, p->estimate, p->err95, view_run_cost (v, p->ids, p->len),
+              &paths);
       rc = j_blocks (w, v, p->ids, p->len);
       j_close (w, '}');
     }
@@ -403,6 +484,8 @@ j_rows (struct jw *w, const struct view *v)
       j_f64 (w, "estimate", n->estimate);
       j_f64 (w, "err95", n->err95);
       j_f64 (w, "share", n->share);
+      j_work (w, v, n->estimate, n->err95, view_run_cost (v, n->ids, n->len),
+              &forest);
       rc = j_blocks (w, v, n->ids, n->len);
       j_close (w, '}');
     }

@@ -262,16 +262,20 @@ enum osp_est_kind
 void osp_estimate (struct osp_subpath *s, const struct osp_options *o,
                    double threshold, uint64_t blocks_seen, uint64_t starts,
                    enum osp_est_kind kind);
-/* qsort order: low end of the 95% interval max (0, estimate - err95)
-   descending, then estimate descending, then length, then block ids. */
+/* qsort order: the ranked (not osp_subpath_few) first, then the low end
+   of the 95% interval max (0, estimate - err95) descending, then estimate
+   descending, then length, then block ids. */
 int osp_subpath_cmp (const void *a, const void *b);
 /* shares.c: after the sort, each share of its length class (N / the
-   class's subpaths, or of the class's estimates when they add up to more)
-   and the entries too uncertain to rank (osp_subpath_few) moved after the
-   others, each group in its order. */
+   class's subpaths, or of the class's estimates when they add up to
+   more).  The order is the sort's. */
 void osp_subpaths_settle (struct osp_subpath *subs, size_t n,
                           uint64_t blocks_seen);
-/* Whether S's 95% interval is wider than its estimate: not ranked. */
+/* Whether an ESTIMATE with 95% half-width ERR95 rests on too few samples
+   to rank (the interval is wider than the estimate): subpaths and path
+   rows alike (shares.c). */
+int osp_few (double estimate, double err95);
+/* osp_few of S's estimate. */
 int osp_subpath_few (const struct osp_subpath *s);
 /* S's length class (0..31: the exponent of a power-of-two length). */
 unsigned osp_subpath_class (uint32_t len);
@@ -285,8 +289,9 @@ unsigned osp_subpath_class (uint32_t len);
 struct osp_path_row;
 void osp_path_estimate (struct osp_path_row *r, enum osp_path_policy policy,
                         double scale);
-/* qsort order of path rows: low end of the 95% interval descending, then
-   estimate descending, then function id, then path id. */
+/* qsort order of path rows: the ranked (not osp_few) first, then the low
+   end of the 95% interval descending, then estimate descending, then
+   function id, then path id. */
 int osp_path_row_cmp (const void *a, const void *b);
 
 /* ---- pathsample.c ---------------------------------------------------- */

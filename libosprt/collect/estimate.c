@@ -193,11 +193,24 @@ by_interval (double est_x, double err_x, double est_y, double err_y)
   return 0;
 }
 
+/* Rows too uncertain to rank (shares.c: err95 > N) come after every
+   ranked one whatever their estimates: their low end is 0 like that of a
+   ranked row whose interval just reaches 0, and the estimate, the next
+   key, would put a long subpath sampled once first among those. */
+static int
+by_few (int few_x, int few_y)
+{
+  return few_x == few_y ? 0 : few_x ? 1 : -1;
+}
+
 int
 osp_subpath_cmp (const void *a, const void *b)
 {
   const struct osp_subpath *x = a, *y = b;
-  int c = by_interval (x->estimate, x->err95, y->estimate, y->err95);
+  int c = by_few (osp_subpath_few (x), osp_subpath_few (y));
+  if (c != 0)
+    return c;
+  c = by_interval (x->estimate, x->err95, y->estimate, y->err95);
   if (c != 0)
     return c;
   if (x->len != y->len)
@@ -222,8 +235,10 @@ osp_subpath_cmp (const void *a, const void *b)
  * built with instrument=counts alone) is exact in every policy that
  * reports it: N = count, err95 = 0.  share = N / the sum of all estimates
  * (pathprof.c): the fraction of all recorded path ends.  Ranking is the
- * subpaths' rule (the low end of the interval, then the estimate), then
- * function id and path id, so equal runs give identical reports. */
+ * subpaths' rule (rows with too few samples last: one sample or two of
+ * counter or timer, 1.96 sqrt (s) > s; then the low end of the interval,
+ * then the estimate), then function id and path id, so equal runs give
+ * identical reports. */
 void
 osp_path_estimate (struct osp_path_row *r, enum osp_path_policy policy,
                    double scale)
@@ -241,7 +256,11 @@ int
 osp_path_row_cmp (const void *a, const void *b)
 {
   const struct osp_path_row *x = a, *y = b;
-  int c = by_interval (x->estimate, x->err95, y->estimate, y->err95);
+  int c = by_few (osp_few (x->estimate, x->err95),
+                  osp_few (y->estimate, y->err95));
+  if (c != 0)
+    return c;
+  c = by_interval (x->estimate, x->err95, y->estimate, y->err95);
   if (c != 0)
     return c;
   if (x->fi != y->fi) /* fns are in id order */

@@ -26,13 +26,18 @@
  */
 #include "collect/collect.h"
 
-#include <stdlib.h>
 #include <string.h>
+
+int
+osp_few (double estimate, double err95)
+{
+  return err95 > estimate;
+}
 
 int
 osp_subpath_few (const struct osp_subpath *s)
 {
-  return s->err95 > s->estimate;
+  return osp_few (s->estimate, s->err95);
 }
 
 void
@@ -55,21 +60,6 @@ osp_subpaths_settle (struct osp_subpath *subs, size_t n, uint64_t blocks_seen)
         of = w;
       s->share = of > 0 ? s->estimate / of : 0;
     }
-  /* Stable: the ranked first, then the others, each in the sort's order.
-     Without memory the order stays the sort's, in which the unranked come
-     last already (their low end is 0). */
-  struct osp_subpath *tmp = malloc ((n ? n : 1) * sizeof *tmp);
-  if (tmp == NULL)
-    return;
-  size_t k = 0;
-  for (size_t i = 0; i < n; i++)
-    if (!osp_subpath_few (&subs[i]))
-      tmp[k++] = subs[i];
-  for (size_t i = 0; i < n; i++)
-    if (osp_subpath_few (&subs[i]))
-      tmp[k++] = subs[i];
-  memcpy (subs, tmp, n * sizeof *subs);
-  free (tmp);
 }
 
 unsigned

@@ -7,7 +7,8 @@
 ## view out (viewemit.c, shared by the runtime's viewwrite.c and by the builder viewbuild.c
 ## that ospview --merge uses), the CRC-32 of its sections, its string
 ## table, snapshot files and files written whole (snapfile.c), a path's blocks as steps
-## (steps.c: the text report and ospview's rows read alike).  Two libtool convenience
+## (steps.c: the text report and ospview's rows read alike), a row's work share (workshare.h:
+## the runtime's reports and ospview's exports share one rule).  Two libtool convenience
 ## libraries, never installed: libospformat.la, what writing a view needs, linked into libosprt
 ## (its symbols stay hidden there, -fvisibility=hidden), ospview and the tests; and
 ## libospformat-read.la, what only ospview and the tests call (the reader viewparse.c, the
@@ -30,7 +31,8 @@ libosprt_format_libospformat_la_SOURCES = \
 	libosprt/format/viewemit.h \
 	libosprt/format/viewemit.c \
 	libosprt/format/steps.h \
-	libosprt/format/steps.c
+	libosprt/format/steps.c \
+	libosprt/format/workshare.h
 OSPFORMAT_CPPFLAGS = -I$(top_srcdir)/include -I$(top_srcdir)/libosprt/format
 libosprt_format_libospformat_la_CPPFLAGS = $(OSPFORMAT_CPPFLAGS)
 libosprt_format_libospformat_la_CFLAGS = -std=c11 -fvisibility=hidden \

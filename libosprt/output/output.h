@@ -147,6 +147,25 @@ int osp_format_forest_text (FILE *out, const struct osp_profile *p,
    EXECS[i] and WORK[i] for fns[i]: from block counts in mode=blocks, else
    from the path estimates; 0 for a function with neither.  Returns 0. */
 int osp_fn_work (const struct osp_profile *p, double *execs, double *work);
+/* Rows by work (format/workshare.h has the shares): the summed estimated
+   cost of the blocks GIDS[0..LEN) (global ids; an id of no function
+   weighs 0), and of the N path steps STEPS of fns[FI]. */
+double osp_gids_cost (const struct osp_profile *p, const uint32_t *gids,
+                      uint32_t len);
+double osp_steps_cost (const struct osp_profile *p, uint32_t fi,
+                       const struct osp_path_step *steps, uint32_t n);
+/* The work share units of P's rows: UNITS[c] the subpaths of length
+   class c (32 of them), *PATHS every path row, *FOREST the forest's
+   roots (their shares are of every path end counted). */
+struct osp_work_unit;
+void osp_work_units (const struct osp_profile *p, struct osp_work_unit *units,
+                     struct osp_work_unit *paths,
+                     struct osp_work_unit *forest);
+/* A row's work, its 95% half-width and work share into a tsv row: the
+   fields after its blocks ("\t%.3f\t%.3f\t%.9g"). */
+void osp_print_work_fields (FILE *out, double work, double err95,
+                            double share);
+
 /* The work section (osp_sections): shown in mode=blocks and wherever paths
    are; `work' rows (tsv), "functions by self work" (text), no stats. */
 int osp_work_shown (const struct osp_profile *p);

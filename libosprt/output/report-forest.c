@@ -30,6 +30,7 @@
  */
 #define _GNU_SOURCE
 #include "output/output.h"
+#include "format/workshare.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -67,6 +68,8 @@ osp_format_forest_tsv (FILE *out, const struct osp_profile *p,
   uint32_t *gids = gids_buffer (f);
   if (gids == NULL)
     return -1;
+  struct osp_work_unit units[32], paths, forest;
+  osp_work_units (p, units, &paths, &forest);
   for (uint32_t r = 0; r < f->nrows; r++)
     {
       const struct osp_forest_row *row = &f->rows[r];
@@ -83,6 +86,10 @@ osp_format_forest_tsv (FILE *out, const struct osp_profile *p,
                row->estimate, row->err95, row->share / 100.0);
       row_gids (p, row, gids);
       osp_print_block_ids (out, p, gids, row->nsteps);
+      /* a node's work is its own path's (the last of its n-gram) */
+      double cost = osp_steps_cost (p, row->fi, row->steps, row->nsteps);
+      osp_print_work_fields (out, row->estimate * cost, row->err95 * cost,
+                             osp_work_share (&forest, row->estimate * cost));
       fputc ('\n', out);
     }
   free (gids);
@@ -208,9 +215,12 @@ text_header (FILE *out, const struct osp_profile *p)
              f->prune);
   else
     fprintf (out, "  every node is shown;");
-  fprintf (out, " each line: %s, %% of the parent's, the node's path (its "
-           "n-gram is the paths from the root down to it)\n",
-           burst ? "estimate +/- 95%" : "count");
+  fprintf (out, " each line: %s, %% of the parent's, work (%s x the "
+           "node's path's block costs) and its %% of the work of all path "
+           "ends counted, the node's path (its n-gram is the paths from the "
+           "root down to it)\n",
+           burst ? "estimate +/- 95%" : "count",
+           burst ? "estimate" : "count");
 
   if (f->refused)
     fprintf (out, "osp: %llu threads had no forest stream: raise "
@@ -298,6 +308,8 @@ osp_format_forest_text (FILE *out, const struct osp_profile *p,
       free (last);
       return -1;
     }
+  struct osp_work_unit units[32], paths, forest;
+  osp_work_units (p, units, &paths, &forest);
   int rc = 0;
   for (uint32_t r = 0; r < f->nrows && rc == 0; r++)
     {
@@ -315,7 +327,11 @@ osp_format_forest_text (FILE *out, const struct osp_profile *p,
         fprintf (out, "%.0f +/- %.0f", row->estimate, row->err95);
       else
         fprintf (out, "%llu", (unsigned long long) row->count);
-      fprintf (out, " %.2f%%  ", row->share);
+      double work
+          = row->estimate * osp_steps_cost (p, row->fi, row->steps,
+                                            row->nsteps);
+      fprintf (out, " %.2f%%  work %.0f %.2f%%  ", row->share, work,
+               100.0 * osp_work_share (&forest, work));
       row_gids (p, row, gids);
       rc = osp_print_blocks (out, p, gids, row->nsteps);
       fputc ('\n', out);

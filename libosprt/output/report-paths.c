@@ -20,6 +20,7 @@
  */
 #define _GNU_SOURCE
 #include "output/output.h"
+#include "format/workshare.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,15 +66,25 @@ osp_format_paths_tsv (FILE *out, const struct osp_profile *p,
   uint32_t *gids = malloc (longest_row (pp, pp->nrows) * sizeof *gids);
   if (gids == NULL)
     return -1;
+  struct osp_work_unit units[32], paths, forest;
+  osp_work_units (p, units, &paths, &forest);
   for (uint32_t r = 0; r < pp->nrows; r++)
     {
       const struct osp_path_row *row = &pp->rows[r];
-      fprintf (out, "path\t%u\t%u\t%llu\t%.3f\t%.3f\t%llu\t%.9g\t%u\t", r + 1,
-               p->fns[row->fi]->id, (unsigned long long) row->id,
+      /* a sampled row too uncertain to rank (collect/shares.c): rank `-',
+         after the ranked ones (estimate.c's order) */
+      char rank[16] = "-";
+      if (!osp_few (row->estimate, row->err95))
+        snprintf (rank, sizeof rank, "%u", r + 1);
+      fprintf (out, "path\t%s\t%u\t%llu\t%.3f\t%.3f\t%llu\t%.9g\t%u\t",
+               rank, p->fns[row->fi]->id, (unsigned long long) row->id,
                row->estimate, row->err95, (unsigned long long) row->samples,
                row->share, row->branches);
       row_gids (p, row, gids);
       osp_print_block_ids (out, p, gids, row->nsteps);
+      double cost = osp_steps_cost (p, row->fi, row->steps, row->nsteps);
+      osp_print_work_fields (out, row->estimate * cost, row->err95 * cost,
+                             osp_work_share (&paths, row->estimate * cost));
       fputc ('\n', out);
     }
   free (gids);
@@ -193,36 +204,66 @@ text_header (FILE *out, const struct osp_profile *p,
              (unsigned long long) pp->threads, pp->counted_plain);
 }
 
+/* One row of the text list, RANK 0 for an unranked one ("-"). */
+static int
+text_path_row (FILE *out, const struct osp_profile *p,
+               const struct osp_options *o, const struct osp_path_row *row,
+               size_t rank, const struct osp_work_unit *unit, uint32_t *gids)
+{
+  int exact = o->paths == OSP_PATHS_EXHAUSTIVE;
+  char err[32] = "", rk[24] = "-";
+  if (!exact && row->exact)
+    snprintf (err, sizeof err, "exact");
+  else if (!exact)
+    snprintf (err, sizeof err, "+/- %.0f", row->err95);
+  if (rank)
+    snprintf (rk, sizeof rk, "%zu", rank);
+  double work
+      = row->estimate * osp_steps_cost (p, row->fi, row->steps, row->nsteps);
+  fprintf (out, "%5s %14.0f %12s %6.2f%% %16.0f %6.2f%% %8u  ", rk,
+           row->estimate, err, 100.0 * row->share, work,
+           100.0 * osp_work_share (unit, work), row->branches);
+  row_gids (p, row, gids);
+  int rc = osp_print_blocks (out, p, gids, row->nsteps);
+  fputc ('\n', out);
+  return rc;
+}
+
+/* The TOP first rows (all ranked), then up to report_top of the rows too
+   uncertain to rank, which come after the ranked ones (estimate.c). */
 static int
 text_paths (FILE *out, const struct osp_profile *p,
-            const struct osp_options *o, size_t top)
+            const struct osp_options *o, size_t top, uint32_t ranked)
 {
   const struct osp_path_profile *pp = &p->paths;
   int exact = o->paths == OSP_PATHS_EXHAUSTIVE;
-  uint32_t *gids = malloc (longest_row (pp, top) * sizeof *gids);
+  uint32_t *gids = malloc (longest_row (pp, pp->nrows) * sizeof *gids);
   if (gids == NULL)
     return -1;
-  fprintf (out, "\nhottest paths (%zu of %u%s):\n", top, pp->nrows,
+  struct osp_work_unit units[32], paths, forest;
+  osp_work_units (p, units, &paths, &forest);
+  fprintf (out, "\nhottest paths (%zu of %u%s):\n", top, ranked,
            o->paths == OSP_PATHS_TIMER
                ? "; timer samples, not scaled to counts"
                : "");
-  fprintf (out, "%5s %14s %12s %7s %8s  %s\n", "rank",
+  fprintf (out, "%5s %14s %12s %7s %16s %7s %8s  %s\n", "rank",
            o->paths == OSP_PATHS_TIMER ? "samples" : "estimate",
-           exact ? "" : "+/- 95%", "share", "branches", "path");
+           exact ? "" : "+/- 95%", "share", "work", "work%", "branches",
+           "path");
   int rc = 0;
   for (size_t r = 0; r < top && rc == 0; r++)
+    rc = text_path_row (out, p, o, &pp->rows[r], r + 1, &paths, gids);
+  uint32_t few = pp->nrows - ranked;
+  if (few > 0 && rc == 0)
     {
-      const struct osp_path_row *row = &pp->rows[r];
-      char err[32] = "";
-      if (!exact && row->exact)
-        snprintf (err, sizeof err, "exact");
-      else if (!exact)
-        snprintf (err, sizeof err, "+/- %.0f", row->err95);
-      fprintf (out, "%5zu %14.0f %12s %6.2f%% %8u  ", r + 1, row->estimate,
-               err, 100.0 * row->share, row->branches);
-      row_gids (p, row, gids);
-      rc = osp_print_blocks (out, p, gids, row->nsteps);
-      fputc ('\n', out);
+      size_t ftop = few < o->report_top ? few : o->report_top;
+      fprintf (out,
+               "\ntoo few samples to rank (%zu of %u paths: the 95%% "
+               "interval is wider than the estimate):\n",
+               ftop, few);
+      for (size_t r = 0; r < ftop && rc == 0; r++)
+        rc = text_path_row (out, p, o, &pp->rows[ranked + r], 0, &paths,
+                            gids);
     }
   free (gids);
   return rc;
@@ -312,10 +353,17 @@ int
 osp_format_paths_text (FILE *out, const struct osp_profile *p,
                        const struct osp_options *o)
 {
-  size_t top = p->paths.nrows < o->report_top ? p->paths.nrows
-                                              : o->report_top;
+  const struct osp_path_profile *pp = &p->paths;
+  uint32_t ranked = 0;
+  while (ranked < pp->nrows
+         && !osp_few (pp->rows[ranked].estimate, pp->rows[ranked].err95))
+    ranked++;
+  size_t top = ranked < o->report_top ? ranked : o->report_top;
   text_header (out, p, o);
-  if (text_paths (out, p, o, top) != 0)
+  if (text_paths (out, p, o, top, ranked) != 0)
     return -1;
-  return text_edges (out, p, o, top);
+  /* the edges of the functions on the first rows, ranked or not: an edge
+     profile sums every sample, however few each path has */
+  return text_edges (out, p, o,
+                     pp->nrows < o->report_top ? pp->nrows : o->report_top);
 }

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include "output/output.h"
 #include "format/steps.h"
+#include "format/workshare.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,8 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
     }
   free (used);
 
+  struct osp_work_unit units[32], paths, forest;
+  osp_work_units (p, units, &paths, &forest);
   for (uint32_t r = 0; r < sp->nsubs; r++)
     {
       const struct osp_subpath *s = &sp->subs[r];
@@ -162,6 +165,10 @@ osp_format_subpaths_tsv (FILE *out, const struct osp_profile *p,
                s->len, s->estimate, s->err95, (unsigned long long) s->count,
                s->share);
       osp_print_block_ids (out, p, s->blocks, s->len);
+      double cost = osp_gids_cost (p, s->blocks, s->len);
+      const struct osp_work_unit *u = &units[osp_work_class (s->len)];
+      osp_print_work_fields (out, s->estimate * cost, s->err95 * cost,
+                             osp_work_share (u, s->estimate * cost));
       fputc ('\n', out);
     }
   return 0;
@@ -235,23 +242,34 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
 
 /* ---- subpaths: text -------------------------------------------------- */
 
-/* One row of the text list, RANK 0 for an unranked one ("-"); its share
-   is added to LISTED of its length class. */
+/* What the text list adds up: per length class, the listed rows' shares
+   of count and of work, and whether the class has a row listed. */
+struct listed
+{
+  double count[32], work[32];
+  unsigned char shown[32];
+};
+
+/* One row of the text list, RANK 0 for an unranked one ("-"); its shares
+   are added to L's of its length class (UNITS: format/workshare.h). */
 static int
 print_subpath_row (FILE *out, const struct osp_profile *p,
                    const struct osp_subpath *s, size_t rank, int exact,
-                   double *listed, unsigned char *shown_class)
+                   const struct osp_work_unit *units, struct listed *l)
 {
   char err[32] = "", rk[24] = "-";
   if (!exact)
     snprintf (err, sizeof err, "+/- %.0f", s->err95);
   if (rank)
     snprintf (rk, sizeof rk, "%zu", rank);
-  fprintf (out, "%5s %14.0f %12s %6.2f%% %5u  ", rk, s->estimate, err,
-           100.0 * s->share, s->len);
   unsigned c = osp_subpath_class (s->len);
-  listed[c] += s->share;
-  shown_class[c] = 1;
+  double work = s->estimate * osp_gids_cost (p, s->blocks, s->len);
+  double wshare = osp_work_share (&units[c], work);
+  fprintf (out, "%5s %14.0f %12s %6.2f%% %16.0f %6.2f%% %5u  ", rk,
+           s->estimate, err, 100.0 * s->share, work, 100.0 * wshare, s->len);
+  l->count[c] += s->share;
+  l->work[c] += wshare;
+  l->shown[c] = 1;
   if (osp_print_blocks (out, p, s->blocks, s->len) != 0)
     return -1;
   fputc ('\n', out);
@@ -339,13 +357,14 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
     ranked++;
   size_t top = ranked < o->report_top ? ranked : o->report_top;
   fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, ranked);
-  fprintf (out, "%5s %14s %12s %7s %5s  %s\n", "rank", "estimate",
-           exact ? "" : "+/- 95%", "share", "len", "path");
-  double listed[32] = { 0 };
-  unsigned char shown_class[32] = { 0 };
+  fprintf (out, "%5s %14s %12s %7s %16s %7s %5s  %s\n", "rank", "estimate",
+           exact ? "" : "+/- 95%", "share", "work", "work%", "len", "path");
+  struct osp_work_unit units[32], paths, forest;
+  osp_work_units (p, units, &paths, &forest);
+  struct listed l;
+  memset (&l, 0, sizeof l);
   for (size_t r = 0; r < top; r++)
-    if (print_subpath_row (out, p, &sp->subs[r], r + 1, exact, listed,
-                           shown_class)
+    if (print_subpath_row (out, p, &sp->subs[r], r + 1, exact, units, &l)
         != 0)
       return -1;
   uint32_t few = sp->nsubs - ranked;
@@ -358,25 +377,34 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                ftop, few);
       for (size_t r = 0; r < ftop; r++)
         if (print_subpath_row (out, p, &sp->subs[ranked + r], 0, exact,
-                               listed, shown_class)
+                               units, &l)
             != 0)
           return -1;
     }
-  int any = 0;
-  for (unsigned c = 0; c < 32; c++)
-    if (shown_class[c])
-      {
-        double pct = 100.0 * listed[c];
-        if (pct > 100.0) /* rounding only: shares.c keeps a class <= 1 */
-          pct = 100.0;
-        fprintf (out, "%s len %u: listed %.2f%% + other %.2f%%",
-                 any ? "," : "\nshares are of the subpaths of the same "
-                             "length:",
-                 1u << c, pct, 100.0 - pct);
-        any = 1;
-      }
-  if (any)
-    fputc ('\n', out);
+  /* Work shares are of the same class (format/workshare.h), so the
+     report's one order (by the interval of the count) is not mixed with
+     an order of raw work, in which longer rows weigh more. */
+  for (int by_work = 0; by_work < 2; by_work++)
+    {
+      int any = 0;
+      for (unsigned c = 0; c < 32; c++)
+        if (l.shown[c])
+          {
+            double pct = 100.0 * (by_work ? l.work[c] : l.count[c]);
+            if (pct > 100.0) /* rounding only: a class adds up to <= 1 */
+              pct = 100.0;
+            fprintf (out, "%s len %u: listed %.2f%% + other %.2f%%",
+                     any ? ","
+                     : by_work ? "work shares are of the work of the subpaths "
+                           "of the same length:"
+                         : "\nshares are of the subpaths of the same "
+                           "length:",
+                     1u << c, pct, 100.0 - pct);
+            any = 1;
+          }
+      if (any)
+        fputc ('\n', out);
+    }
   return 0;
 }
 

@@ -17,8 +17,92 @@
  */
 #define _GNU_SOURCE
 #include "output/output.h"
+#include "format/workshare.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+/* ---- rows by work ------------------------------------------------------
+ * The subpath, path and forest tables carry each row's work (its estimate
+ * times its blocks' summed cost), the 95% half-width scaled alike (the
+ * cost is a constant of the row), and its work share (format/
+ * workshare.h: of its length class for subpaths, of all path ends for
+ * paths and forest rows). */
+
+double
+osp_gids_cost (const struct osp_profile *p, const uint32_t *gids,
+               uint32_t len)
+{
+  double c = 0;
+  for (uint32_t k = 0; k < len; k++)
+    {
+      uint32_t b = 0;
+      uint32_t fi = osp_fn_index_of_block (p->fns, p->nfns, gids[k], &b);
+      if (fi != UINT32_MAX)
+        c += p->fns[fi]->blocks[b].cost;
+    }
+  return c;
+}
+
+double
+osp_steps_cost (const struct osp_profile *p, uint32_t fi,
+                const struct osp_path_step *steps, uint32_t n)
+{
+  if (fi >= p->nfns)
+    return 0;
+  const struct osp_fn *f = p->fns[fi];
+  double c = 0;
+  for (uint32_t k = 0; k < n; k++)
+    if (steps[k].block < f->nblocks)
+      c += f->blocks[steps[k].block].cost;
+  return c;
+}
+
+void
+osp_work_units (const struct osp_profile *p, struct osp_work_unit *units,
+                struct osp_work_unit *paths, struct osp_work_unit *forest)
+{
+  memset (units, 0, 32 * sizeof *units);
+  memset (paths, 0, sizeof *paths);
+  memset (forest, 0, sizeof *forest);
+  if (osp_subpath_mode (p))
+    for (uint32_t r = 0; r < p->subpaths.nsubs; r++)
+      {
+        const struct osp_subpath *s = &p->subpaths.subs[r];
+        osp_work_unit_add (&units[osp_work_class (s->len)],
+                           s->estimate * osp_gids_cost (p, s->blocks, s->len),
+                           s->share);
+      }
+  if (p->paths.shown)
+    for (uint32_t r = 0; r < p->paths.nrows; r++)
+      {
+        const struct osp_path_row *row = &p->paths.rows[r];
+        osp_work_unit_add (paths,
+                           row->estimate
+                               * osp_steps_cost (p, row->fi, row->steps,
+                                                 row->nsteps),
+                           row->share);
+      }
+  if (p->forest.shown)
+    for (uint32_t r = 0; r < p->forest.nrows; r++)
+      {
+        const struct osp_forest_row *row = &p->forest.rows[r];
+        if (row->parent == UINT32_MAX) /* (its share is in %) */
+          osp_work_unit_add (forest,
+                             row->estimate
+                                 * osp_steps_cost (p, row->fi, row->steps,
+                                                   row->nsteps),
+                             row->share / 100.0);
+      }
+}
+
+void
+osp_print_work_fields (FILE *out, double work, double err95, double share)
+{
+  fprintf (out, "\t%.3f\t%.3f\t%.9g", work, err95, share);
+}
+
+/* ---- functions by self work ------------------------------------------- */
 
 /* Whether fns[I]'s executions come from its block counts. */
 static int
@@ -51,11 +135,7 @@ osp_fn_work (const struct osp_profile *p, double *execs, double *work)
       const struct osp_path_row *row = &p->paths.rows[r];
       if (row->fi >= p->nfns || from_blocks (p, row->fi))
         continue;
-      const struct osp_fn *f = p->fns[row->fi];
-      double cost = 0;
-      for (uint32_t k = 0; k < row->nsteps; k++)
-        if (row->steps[k].block < f->nblocks)
-          cost += f->blocks[row->steps[k].block].cost;
+      double cost = osp_steps_cost (p, row->fi, row->steps, row->nsteps);
       execs[row->fi] += row->estimate * row->nsteps;
       work[row->fi] += row->estimate * cost;
     }

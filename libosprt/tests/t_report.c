@@ -7,8 +7,10 @@
 #include "testutil.h"
 
 #include "osprt.h"
+#include "format/workshare.h"
 
 #include <dirent.h>
+#include <math.h>
 #include <fcntl.h>
 #include <signal.h>
 
@@ -109,6 +111,57 @@ test_formats (void)
                         "n.c:30\n");
   CHECK (text && strstr (text, "h.c:12") == NULL); /* NO_HOOK not ranked */
   free (text);
+}
+
+/* report-work.c, format/workshare.h: a subpath row's work is its
+   estimate x its blocks' costs, its err95 scaled alike, and its work share
+   is of its length class, whose whole is its rows' work over their count
+   shares (X / F): the class of length 2 covers 80% of its windows with
+   work 400, so it stands for 500, and its work shares add up to 80% like
+   its count shares; the lone row of length 4 covers half of its class. */
+static void
+test_row_work (void)
+{
+  static struct osp_block blocks[2] = { { .cost = 5 }, { .cost = 1 } };
+  static struct osp_fn fn = { .id = 1, .nblocks = 2, .blocks = blocks,
+                              .name = "f", .file = "f.c" };
+  struct osp_fn *fns[1] = { &fn };
+  static const uint32_t ab[4] = { 0, 1, 0, 1 }, bb[2] = { 1, 1 };
+  struct osp_subpath subs[3] = {
+    { .len = 2, .blocks = ab, .estimate = 60, .err95 = 6, .share = 0.6 },
+    { .len = 4, .blocks = ab, .estimate = 10, .err95 = 1, .share = 0.5 },
+    { .len = 2, .blocks = bb, .estimate = 20, .err95 = 30, .share = 0.2 },
+  };
+  struct osp_profile p;
+  memset (&p, 0, sizeof p);
+  p.mode = OSP_MODE_SUBPATHS;
+  p.fns = fns;
+  p.nfns = 1;
+  p.subpaths.subs = subs;
+  p.subpaths.nsubs = 3;
+  CHECK (osp_gids_cost (&p, ab, 4) == 12);
+  struct osp_work_unit u[32], paths, forest;
+  osp_work_units (&p, u, &paths, &forest);
+  CHECK (fabs (osp_work_share (&u[1], 360) - 0.72) < 1e-12);
+  CHECK (fabs (osp_work_share (&u[1], 40) - 0.08) < 1e-12);
+  CHECK (fabs (osp_work_share (&u[2], 120) - 0.5) < 1e-12);
+  CHECK (paths.work == 0 && osp_work_share (&paths, 1) == 0);
+
+  struct osp_options o;
+  osp_options_defaults (&o);
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream (&buf, &len);
+  CHECK_EQ (osp_format_subpaths_tsv (f, &p, &o), 0);
+  fclose (f);
+  CHECK_CONTAINS (buf, "subpath\t1\t2\t60.000\t6.000\t0\t0.6\t1:0,1:1"
+                       "\t360.000\t36.000\t0.72\n");
+  CHECK_CONTAINS (buf, "subpath\t2\t4\t10.000\t1.000\t0\t0.5\t"
+                       "1:0,1:1,1:0,1:1\t120.000\t12.000\t0.5\n");
+  /* too few samples to rank (err95 > estimate): rank "-" */
+  CHECK_CONTAINS (buf, "subpath\t-\t2\t20.000\t30.000\t0\t0.2\t1:1,1:1"
+                       "\t40.000\t60.000\t0.08\n");
+  free (buf);
 }
 
 static char *
@@ -232,6 +285,7 @@ main (int argc, char **argv)
   osp_opts.mode = OSP_MODE_BLOCKS; /* this process has no OSP_OPTIONS */
   setup ();
   test_formats ();
+  test_row_work ();
   test_destinations ();
 
   char *dir = osp_test_tmpdir ();
