@@ -1091,6 +1091,17 @@ start_colors (struct tui *t)
   init_pair (P_HEAD, COLOR_YELLOW, -1);
 }
 
+/* Whether the terminal newterm set up can address the cursor ("cup").
+   Why: ncurses accepts a terminal without it (TERM=dumb, a printer) and
+   then draws every line of the UI on one line; such a terminal is refused
+   as an unknown TERM is.  Checked before anything is drawn. */
+static int
+can_address (void)
+{
+  const char *cup = tigetstr ((char *) "cup");
+  return cup != NULL && cup != (const char *) -1;
+}
+
 static SCREEN *
 term_start (struct tui *t)
 {
@@ -1101,13 +1112,22 @@ term_start (struct tui *t)
       return NULL;
     }
   setlocale (LC_ALL, "");
+  const char *term = getenv ("TERM");
   catch_signals ();
   SCREEN *sc = newterm (NULL, stdout, stdin);
   if (sc == NULL)
     {
-      const char *term = getenv ("TERM");
       fprintf (stderr, "ospview: cannot drive the terminal (TERM=%s); use -b "
                "N for text\n", term ? term : "unset");
+      return NULL;
+    }
+  if (!can_address ())
+    {
+      endwin ();
+      delscreen (sc);
+      fprintf (stderr, "ospview: cannot drive the terminal (TERM=%s: no "
+               "cursor addressing); use -b N for text\n",
+               term ? term : "unset");
       return NULL;
     }
   cbreak ();

@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# tests/viewer-terms.sh - ospview's terminal UI in terminals other than viewer-tmux.sh's 120x40
+# xterm (issue 35 item 4, "the viewer in every terminal"), driven through tmux (its own server,
+# skipped (77) without tmux).  The view: a segment file written by progs/viewer-writer.c (its
+# process is gone, so the view is fixed and nothing depends on speed).
+#   1. A terminal that cannot move the cursor is refused as an unknown TERM is: TERM=dumb, and a
+#      terminfo entry of our own without `cup' (compiled with tic): one stderr line naming TERM
+#      and saying why, exit status 1, instead of the UI drawn on one line.
+
+. "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
+osp_setup viewer-terms
+
+if ! command -v tmux > /dev/null 2>&1; then
+  echo "SKIP: tmux is not installed (Debian: apt-get install tmux)"
+  exit 77
+fi
+OSPVIEW=$abs_top_builddir/viewer/ospview
+SRC=$abs_top_srcdir
+[ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
+
+unset TMUX
+TM="tmux -L osp-viewer-terms-$$ -f /dev/null"
+trap '$TM kill-server > /dev/null 2>&1' EXIT
+
+osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$SRC/libosprt/format" \
+  "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" ||
+  { echo "error: cannot build the test writer"; exit 99; }
+"$W/writer" segment "$W/view.seg" ok || { echo "error: the writer wrote no segment"; exit 99; }
+
+# run_in NAME COLSxLINES ENV...: ospview --segment in a new tmux session `v' of that size, with the
+# environment ENV (VAR=VALUE words); its stderr in $W/NAME.err, its exit status in $W/NAME.rc.
+run_in ()
+{
+  ri_name=$1 ri_size=$2
+  shift 2
+  $TM kill-session -t v > /dev/null 2>&1
+  rm -f "$W/$ri_name.rc"
+  $TM new-session -d -s v -x "${ri_size%x*}" -y "${ri_size#*x}" -c "$W" \
+    "env $* '$OSPVIEW' --segment '$W/view.seg' 2> '$W/$ri_name.err'; echo \$? > '$W/$ri_name.rc'; sleep 600" ||
+    { echo "error: tmux new-session failed"; exit 99; }
+}
+
+# refused NAME TERM: ospview ended with status 1 and one stderr line: no cursor addressing.
+refused ()
+{
+  osp_wait_until 20 osp_has_file "$W/$1.rc" || { osp_fail "TERM=$2: ospview did not end"; return; }
+  rc=$(cat "$W/$1.rc")
+  if [ "$rc" != 1 ] || [ "$(wc -l < "$W/$1.err")" -ne 1 ] ||
+     ! grep -q -F "ospview: cannot drive the terminal (TERM=$2: no cursor addressing); use -b N for text" "$W/$1.err"; then
+    osp_fail "TERM=$2: status $rc (want 1), stderr '$(cat "$W/$1.err")'"
+  fi
+}
+
+# --- 1. terminals without cursor addressing ------------------------------------------------------
+run_in dumb 120x40 TERM=dumb
+refused dumb dumb
+printf 'osp-nocup|a terminal without cursor addressing,\n\tam, cols#80, lines#24, bel=^G, cr=\\r, cud1=\\n, ind=\\n,\n' \
+  > "$W/nocup.ti"
+if tic -o "$W/terminfo" "$W/nocup.ti" 2> "$W/tic.err"; then
+  run_in nocup 120x40 "TERMINFO='$W/terminfo'" TERM=osp-nocup
+  refused nocup osp-nocup
+else
+  echo "note: tic failed ($(cat "$W/tic.err")); only TERM=dumb checked"
+fi
+
+osp_done
