@@ -7,9 +7,13 @@
 #   1. A terminal that cannot move the cursor is refused as an unknown TERM is: TERM=dumb, and a
 #      terminfo entry of our own without `cup' (compiled with tic): one stderr line naming TERM
 #      and saying why, exit status 1, instead of the UI drawn on one line.
+#   2. `make demo' (examples/demo.sh, the demo built with the plugin) on a terminal: q in ospview
+#      before the demo ends stops the demo at once, says so and prints its report so far, exit 0
+#      (it used to leave the terminal silent until the demo's end).
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup viewer-terms
+osp_need_build
 
 if ! command -v tmux > /dev/null 2>&1; then
   echo "SKIP: tmux is not installed (Debian: apt-get install tmux)"
@@ -62,6 +66,33 @@ if tic -o "$W/terminfo" "$W/nocup.ti" 2> "$W/tic.err"; then
   refused nocup osp-nocup
 else
   echo "note: tic failed ($(cat "$W/tic.err")); only TERM=dumb checked"
+fi
+
+# --- 2. make demo: q ends it ---------------------------------------------------------------------
+osp_compile "$W/demo" osp_cc -O2 "$SRC/examples/demo.c" -o "$W/demo" ||
+  { echo "error: cannot build examples/demo.c with the plugin"; exit 99; }
+$TM kill-session -t v > /dev/null 2>&1
+$TM new-session -d -s v -x 120 -y 40 -c "$W" \
+  "sh '$SRC/examples/demo.sh' '$W/demo' '$OSPVIEW'; echo \$? > '$W/demo.rc'; sleep 600" ||
+  { echo "error: tmux new-session failed"; exit 99; }
+# whole: the pane and its history into $W/NAME.txt
+whole ()
+{
+  $TM capture-pane -p -S -2000 -t v > "$W/$1.txt" 2> /dev/null
+}
+if wait_for demo-ui 'hottest subpaths \(' 60; then
+  if shows demo-ui 'EXITED'; then
+    echo "note: the demo ended before q could be pressed; not checked"
+  else
+    keys q
+    osp_wait_until 30 osp_has_file "$W/demo.rc" || osp_fail "make demo: q did not end it"
+    whole demo-end
+    [ "$(cat "$W/demo.rc" 2> /dev/null)" = 0 ] || osp_fail "make demo: exit status $(cat "$W/demo.rc")"
+    grep -q "^ospview quit before the demo ended: the demo was stopped" "$W/demo-end.txt" ||
+      { osp_fail "make demo: q does not say the demo was stopped"; osp_show "$W/demo-end.txt"; }
+    sed -n '/^Its report when you quit/,$p' "$W/demo-end.txt" | grep -q 'demo\.c:[0-9]' ||
+      { osp_fail "make demo: no report after q"; osp_show "$W/demo-end.txt"; }
+  fi
 fi
 
 osp_done
