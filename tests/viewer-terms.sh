@@ -7,7 +7,10 @@
 #   1. A terminal that cannot move the cursor is refused as an unknown TERM is: TERM=dumb, and a
 #      terminfo entry of our own without `cup' (compiled with tic): one stderr line naming TERM
 #      and saying why, exit status 1, instead of the UI drawn on one line.
-#   2. `make demo' (examples/demo.sh, the demo built with the plugin) on a terminal: q in ospview
+#   2. A 40x10 terminal keeps the code column: on the subpaths and functions screens the rows show
+#      the path or function (work() demo.c:22-26, main() demo.c:5) after the estimate and work
+#      abbreviated (120K, 600K), the minor columns dropped; no line wider than the window.
+#   3. `make demo' (examples/demo.sh, the demo built with the plugin) on a terminal: q in ospview
 #      before the demo ends stops the demo at once, says so and prints its report so far, exit 0
 #      (it used to leave the terminal silent until the demo's end).
 
@@ -26,6 +29,8 @@ SRC=$abs_top_srcdir
 unset TMUX
 TM="tmux -L osp-viewer-terms-$$ -f /dev/null"
 trap '$TM kill-server > /dev/null 2>&1' EXIT
+# A session that stays, so that killing `v' between runs never ends the server under a client.
+$TM new-session -d -s keep "sleep 3600" || { echo "error: tmux new-session failed"; exit 99; }
 
 osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$SRC/libosprt/format" \
   "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" ||
@@ -68,7 +73,23 @@ else
   echo "note: tic failed ($(cat "$W/tic.err")); only TERM=dumb checked"
 fi
 
-# --- 2. make demo: q ends it ---------------------------------------------------------------------
+# --- 2. a small terminal keeps the code column --------------------------------------------------
+run_in small 40x10 TERM=xterm
+if wait_for small-subpaths 'hottest subpaths|subpaths\]'; then
+  osp_wait_until 10 shows small-subpaths 'work\(\) demo\.c:'
+  grep -q -E '^> +120K +600K +work\(\) demo\.c:22-26' "$W/small-subpaths.txt" ||
+    { osp_fail "40x10: the subpath row lacks its path (or the numbers)"; osp_show "$W/small-subpaths.txt"; }
+  grep -q -E '^ estimate +work +path' "$W/small-subpaths.txt" ||
+    { osp_fail "40x10: the header is not estimate, work, path"; osp_show "$W/small-subpaths.txt"; }
+  keys 4
+  wait_for small-functions 'main\(\) demo\.c:5' 10
+  for f in small-subpaths small-functions; do
+    wide=$(awk '{ if (length($0) > m) m = length($0) } END { print m + 0 }' "$W/$f.txt")
+    [ "$wide" -le 40 ] || osp_fail "$f: a line of $wide columns in a 40-column window"
+  done
+fi
+
+# --- 3. make demo: q ends it ---------------------------------------------------------------------
 osp_compile "$W/demo" osp_cc -O2 "$SRC/examples/demo.c" -o "$W/demo" ||
   { echo "error: cannot build examples/demo.c with the plugin"; exit 99; }
 $TM kill-session -t v > /dev/null 2>&1

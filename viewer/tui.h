@@ -69,6 +69,13 @@ struct tui
   int detail;              /* show the detail pane (when there is room) */
   size_t detail_top;       /* its first line shown */
   size_t hscroll;          /* columns of the path column scrolled away */
+  /* a narrow terminal: the number columns kept, abbreviated (tui.c,
+     plan_columns); n == 0: the rows as built */
+  struct tui_narrow
+  {
+    int n;
+    struct { size_t from, to; int width; } col[16];
+  } narrow;
   int paused;
   double delay;            /* seconds between reads */
   int recent_on;           /* recent mode (R): rates over a window */
