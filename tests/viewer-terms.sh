@@ -13,6 +13,9 @@
 #   3. `make demo' (examples/demo.sh, the demo built with the plugin) on a terminal: q in ospview
 #      before the demo ends stops the demo at once, says so and prints its report so far, exit 0
 #      (it used to leave the terminal silent until the demo's end).
+#   4. Sort keys with no values in the view are not offered: on the writer's functions screen
+#      (calls, and work and execs of its cost-less view, are all "-") `>' goes from work to name
+#      and rank only, and the help's "sort keys" line lists them as having no values here.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup viewer-terms
@@ -114,6 +117,19 @@ if wait_for demo-ui 'hottest subpaths \(' 60; then
     sed -n '/^Its report when you quit/,$p' "$W/demo-end.txt" | grep -q 'demo\.c:[0-9]' ||
       { osp_fail "make demo: no report after q"; osp_show "$W/demo-end.txt"; }
   fi
+fi
+
+# --- 4. sort keys without values are not offered ---------------------------------------------------
+run_in sort 120x40 TERM=xterm
+if wait_for sort-start 'subpaths\]'; then
+  keys 4
+  wait_for sort-functions 'functions \(3 of 3\)  sort work' 10
+  keys '>'
+  wait_for sort-1 'functions \(3 of 3\)  sort name' 5
+  keys '>'
+  wait_for sort-2 'functions \(3 of 3\)  sort rank' 5
+  keys '?'
+  wait_for sort-help 'sort keys +rank, name, work \(no values here\), execs \(no values here\), calls \(no values here\)' 10
 fi
 
 osp_done

@@ -912,6 +912,71 @@ cell (char *out, size_t cap, const char *s, size_t from, size_t to)
             v, *unit);
 }
 
+/* The number columns of TB: FROM[k], TO[k] for up to MAX of them, found
+   as the gutters blank in the header and every row (the numbers are
+   right-aligned under their titles).  Their number. */
+static int
+find_columns (const struct scr_table *tb, size_t *from, size_t *to, int max)
+{
+  size_t pc = tb->path_col;
+  if (tb->header == NULL || pc == 0 || pc >= 256)
+    return 0;
+  char blank[256];
+  memset (blank, 1, pc);
+  for (size_t r = 0; r <= tb->n; r++)
+    {
+      const char *s = r == 0 ? tb->header : tb->rows[r - 1].text;
+      for (size_t i = 0; i < pc && s[i]; i++)
+        if (s[i] != ' ')
+          blank[i] = 0;
+    }
+  int n = 0;
+  for (size_t i = 0; i < pc && n < max;)
+    {
+      while (i < pc && blank[i])
+        i++;
+      if (i >= pc)
+        break;
+      from[n] = i;
+      while (i < pc && !blank[i])
+        i++;
+      to[n++] = i;
+    }
+  return n;
+}
+
+/* Whether the screen's column titled like sort key K has rows and no
+   value in any ("-" or blank: calls outside mode=blocks). */
+static int
+column_empty (const struct tui *t, enum scr_sort k)
+{
+  const struct scr_table *tb = &t->table;
+  size_t from[16], to[16];
+  int n = find_columns (tb, from, to, 16);
+  const char *name = tui_sort_name (t, k);
+  char buf[64];
+  for (int i = 0; i < n; i++)
+    {
+      cell (buf, sizeof buf, tb->header, from[i], to[i]);
+      if (strcmp (buf, name) != 0)
+        continue;
+      for (size_t r = 0; r < tb->n; r++)
+        {
+          cell (buf, sizeof buf, tb->rows[r].text, from[i], to[i]);
+          if (buf[0] != '\0' && strcmp (buf, "-") != 0)
+            return 0;
+        }
+      return tb->n > 0;
+    }
+  return 0;
+}
+
+int
+tui_sort_offered (const struct tui *t, enum scr_sort k)
+{
+  return tui_sort_ok (t, k) && !column_empty (t, k);
+}
+
 /* Plan the number columns for this width: none (t->narrow.n = 0) when
    the path column has room; else the columns (found as the gutters blank
    in the header and every row, the numbers being right-aligned), the
@@ -924,35 +989,17 @@ plan_columns (struct tui *t)
   size_t pc = tb->path_col;
   int want = t->cols >= 2 * NARROW_PATH ? NARROW_PATH : t->cols / 2;
   nw->n = 0;
-  if (tb->header == NULL || pc == 0 || pc >= 256
-      || (int) pc + 1 + want <= t->cols)
+  if ((int) pc + 1 + want <= t->cols)
     return;
-  /* gutters: blank in every line */
-  char blank[256];
-  memset (blank, 1, pc);
-  const char *hd = tb->header;
-  for (size_t r = 0; r <= tb->n; r++)
-    {
-      const char *s = r == 0 ? hd : tb->rows[r - 1].text;
-      for (size_t i = 0; i < pc && s[i]; i++)
-        if (s[i] != ' ')
-          blank[i] = 0;
-    }
   struct { size_t from, to; int width, rank; } c[16];
-  int n = 0;
-  for (size_t i = 0; i < pc && n < 16;)
+  size_t from[16], to[16];
+  int n = find_columns (tb, from, to, 16);
+  for (int k = 0; k < n; k++)
     {
-      while (i < pc && blank[i])
-        i++;
-      if (i >= pc)
-        break;
-      size_t from = i;
-      while (i < pc && !blank[i])
-        i++;
-      c[n].from = from;
-      c[n].to = i;
-      n++;
+      c[k].from = from[k];
+      c[k].to = to[k];
     }
+  const char *hd = tb->header;
   const char *sorted = tui_sort_name (t, t->cursor[t->screen].sort);
   for (int k = 0; k < n; k++)
     {
@@ -1170,7 +1217,7 @@ draw_help (struct tui *t)
   if (t->help_top + (size_t) h > n)
     t->help_top = n > (size_t) h ? n - (size_t) h : 0;
   char line[256];
-  for (int i = 0; i < h && keys_help_line (t->help_top + (size_t) i, line,
+  for (int i = 0; i < h && keys_help_line (t, t->help_top + (size_t) i, line,
                                            sizeof line); i++)
     {
       if (t->help_top + (size_t) i == 0)
