@@ -195,11 +195,12 @@ OSP_SOURCE_TEXT_LOGS = tests/source-text.sh.log tests/source-lines.sh.log
 $(OSP_SOURCE_TEXT_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
 ## ospview's terminal UI (viewer/tui.c, keys.c) driven through tmux: keys, screens, the forest,
-## the filter, help, pause, resizing, the program's exit.  Skipped (77) without tmux.
-OSP_VIEWER_TMUX_TESTS = tests/viewer-tmux.sh
+## the filter, help, pause, resizing, the program's exit; other terminals (viewer-terms.sh:
+## no cursor addressing, small windows).  Skipped (77) without tmux.
+OSP_VIEWER_TMUX_TESTS = tests/viewer-tmux.sh tests/viewer-terms.sh
 TESTS += $(OSP_VIEWER_TMUX_TESTS)
 EXTRA_DIST += $(OSP_VIEWER_TMUX_TESTS)
-OSP_VIEWER_TMUX_LOGS = tests/viewer-tmux.sh.log
+OSP_VIEWER_TMUX_LOGS = tests/viewer-tmux.sh.log tests/viewer-terms.sh.log
 $(OSP_VIEWER_TMUX_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
 ## One flag, every build system (issue 35; doc/osp.md "One flag"): `-specs=osp.specs' and osp-gcc

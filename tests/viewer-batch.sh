@@ -13,7 +13,8 @@
 #      paths, forest and functions screens; --screen, --filter, --sort and --top do what they
 #      say; without -p it attaches to the only profiled process (or, when others run, asks for
 #      -p); an ospview attached while the writer ends says "exited" and shows the exit view;
-#      after the end, -p PID says there is no segment for it.
+#      after the end, -p PID says there is no segment for it.  Once the process has exited,
+#      -b N stops: the exit view is printed once (also for a segment whose process is gone).
 #   3. When the runtime publishes (libosprt/output/publish.c exists): the same on a real program built
 #      with the plugin (progs/viewer-loop.c): listed, its hottest subpath in spin() with
 #      viewer-loop.c:LINE and a growing estimate, paths and forest rows (mix(), which has no
@@ -148,6 +149,14 @@ osp_compile "$W/writer" plain_cc -std=c11 -O1 -g -Wall -Wextra -I"$SRC/libosprt/
   "$SRC/tests/progs/viewer-writer.c" "$SRC"/libosprt/format/*.c -o "$W/writer" ||
   { echo "error: cannot build the test writer"; exit 99; }
 
+# a segment whose process is gone (and a snapshot file): nothing will change, one view for -b 5
+"$W/writer" segment "$W/dead.seg" ok || osp_fail "writer: a segment file"
+"$OSPVIEW" --segment "$W/dead.seg" -b 5 -d 0.1 --screen=functions > "$W/dead.out" 2> "$W/dead.err" ||
+  osp_fail "--segment (process gone) -b 5: exit status $?"
+grep -q "^--- refresh" "$W/dead.out" &&
+  { osp_fail "-b 5 on a process gone: printed its view again"; osp_show "$W/dead.out"; }
+grep -q "^functions" "$W/dead.out" || osp_fail "--segment (process gone) -b 5: no functions table"
+
 "$W/writer" live "$(osp_seconds 60)" 100 "$W/writer.stop" > "$W/writer.out" 2> "$W/writer.err" &
 wpid=$!
 if ! wait_segment "$wpid"; then
@@ -219,6 +228,9 @@ awk '/^--- refresh / { n = 0 } { l[n++] = $0 } END { for (i = 0; i < n; i++) pri
   "$W/end.out" > "$W/end.last"
 grep -q "^viewer-demo  pid $wpid  ran .*  exited  view #[0-9]* (at exit)" "$W/end.last" ||
   { osp_fail "the last refresh does not say exited"; cat "$W/end.last"; }
+# -b N stops once the process has exited: the exit view is printed once, not once per refresh left
+[ "$(grep -c "^viewer-demo  pid $wpid  ran .*  exited  " "$W/end.out")" -eq 1 ] ||
+  { osp_fail "-b N: the exited view is printed more than once"; osp_show "$W/end.out"; }
 "$OSPVIEW" -p "$wpid" -b 1 > /dev/null 2> "$W/gone.err"
 rc=$?
 [ "$rc" -eq 1 ] && grep -q "^ospview: no osp segment for pid $wpid" "$W/gone.err" ||

@@ -10,7 +10,9 @@
  * says why on stderr and the next one tries again; the exit status is 1
  * if any refresh failed.  --recent: the screens are recent.c's rates over
  * the window instead of the cumulative estimates (the first refresh: since
- * the process started).
+ * the process started).  Once the process has exited (or for a snapshot
+ * file) the refresh that printed its final view is the last: -b N stops
+ * early rather than print the same view again.
  */
 #define _GNU_SOURCE
 #include "ospview.h"
@@ -61,15 +63,28 @@ print_table (const struct scr_table *t)
     line (t->rows[i].text);
 }
 
-/* One refresh: 0, or 1 if the view could not be read or used. */
+/* One refresh: 0, or 1 if the view could not be read or used.  *FINAL:
+   the view read is the last there will be (a snapshot file, or a process
+   known to have exited before the read: its exit view is published before
+   the state says so). */
 static int
 refresh (const struct source *s, const struct ospview_opts *o, void **buf,
-         size_t *cap, struct recent *rec)
+         size_t *cap, struct recent *rec, int *final)
 {
   char err[512];
-  long len = source_read (s, buf, cap, err, sizeof err);
-  struct scr_live live;
+  struct scr_live live, after;
   source_live (s, &live);
+  long len = source_read (s, buf, cap, err, sizeof err);
+  source_live (s, &after);
+  if (scr_exited (&after) != NULL && scr_exited (&live) == NULL)
+    {
+      /* it exited during the read: read again, so that the view printed
+         with "exited" is the exit view and is printed once */
+      len = source_read (s, buf, cap, err, sizeof err);
+      source_live (s, &after);
+    }
+  live = after;
+  *final = len >= 0 && scr_exited (&live) != NULL;
   if (len < 0)
     {
       ospview_error ("%s", err);
@@ -158,7 +173,10 @@ batch_run (const struct source *s, const struct ospview_opts *o)
   int rc = 0;
   struct recent rec;
   recent_init (&rec, o->recent);
-  for (long i = 1; i <= o->count; i++)
+  int final = 0;
+  /* a process that has exited (or a file) shows nothing new: its view is
+     printed once, not once per remaining refresh */
+  for (long i = 1; i <= o->count && !final; i++)
     {
       if (i > 1)
         {
@@ -166,7 +184,8 @@ batch_run (const struct source *s, const struct ospview_opts *o)
           printf ("\n--- refresh %ld ---\n", i);
         }
       rc |= refresh (s, o, &buf, &cap,
-                     o->recent > 0 && s->kind == SRC_LIVE ? &rec : NULL);
+                     o->recent > 0 && s->kind == SRC_LIVE ? &rec : NULL,
+                     &final);
       if (fflush (stdout) != 0 || ferror (stdout))
         {
           /* a closed pipe (ospview -b 100 | head): stop quietly */

@@ -268,7 +268,8 @@ do_clear_filter (struct tui *t, int ch)
   tui_toast (t, "filter cleared");
 }
 
-/* The next sort key (DIR +1 or -1) the current screen allows. */
+/* The next sort key (DIR +1 or -1) the current screen allows and has
+   values for: sorting by a column of dashes would change nothing. */
 static void
 do_sort (struct tui *t, int ch)
 {
@@ -278,7 +279,7 @@ do_sort (struct tui *t, int ch)
   for (int i = 0; i < SORT_NKEYS; i++)
     {
       k = (k + dir + SORT_NKEYS) % SORT_NKEYS;
-      if (tui_sort_ok (t, (enum scr_sort) k))
+      if (tui_sort_offered (t, (enum scr_sort) k))
         break;
     }
   c->sort = (enum scr_sort) k;
@@ -533,7 +534,27 @@ keys_help (struct tui *t, int ch)
 size_t
 keys_help_lines (void)
 {
-  return HELP_HEAD + NBINDINGS + 2;
+  return HELP_HEAD + NBINDINGS + 3;
+}
+
+/* The sort keys `<' `>' go through on this screen, and those left out
+   because their column has no value in this view. */
+static void
+sort_line (const struct tui *t, char *buf, size_t n)
+{
+  size_t k = (size_t) snprintf (buf, n, "%-12s", "sort keys");
+  const char *sep = " ";
+  for (int pass = 0; pass < 2; pass++)
+    for (int s = 0; s < SORT_NKEYS && k < n; s++)
+      {
+        if (!tui_sort_ok (t, (enum scr_sort) s)
+            || tui_sort_offered (t, (enum scr_sort) s) != (pass == 0))
+          continue;
+        k += (size_t) snprintf (buf + k, n - k, "%s%s%s", sep,
+                                tui_sort_name (t, (enum scr_sort) s),
+                                pass ? " (no values here)" : "");
+        sep = ", ";
+      }
 }
 
 static void
@@ -543,15 +564,17 @@ binding_line (const struct binding *b, char *buf, size_t n)
 }
 
 int
-keys_help_line (size_t i, char *buf, size_t n)
+keys_help_line (const struct tui *t, size_t i, char *buf, size_t n)
 {
   if (i == 0)
     snprintf (buf, n, "ospview keys");
-  else if (i < HELP_HEAD || i == HELP_HEAD + NBINDINGS)
+  else if (i < HELP_HEAD || i == HELP_HEAD + NBINDINGS + 1)
     snprintf (buf, n, "%s", "");
   else if (i < HELP_HEAD + NBINDINGS)
     binding_line (&bindings[i - HELP_HEAD], buf, n);
-  else if (i == HELP_HEAD + NBINDINGS + 1)
+  else if (i == HELP_HEAD + NBINDINGS)
+    sort_line (t, buf, n);
+  else if (i == HELP_HEAD + NBINDINGS + 2)
     snprintf (buf, n, "Up/Down scroll this help; any other key closes it");
   else
     return 0;

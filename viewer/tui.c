@@ -848,6 +848,217 @@ draw_tabs (struct tui *t)
   wattrset (w, A_NORMAL);
 }
 
+/* ---- narrow terminals ---------------------------------------------------- */
+
+/* Why: the path (or function) column is the only one that names code, and
+   it comes last; a narrow terminal would show the numbers and cut it off.
+   Below this many columns for it, the number columns are abbreviated
+   (120000 -> 120K) and the minor ones dropped until it has them. */
+#define NARROW_PATH 30
+
+/* How much a number column matters when room is short (higher stays
+   longer); the column sorted by always stays. */
+static int
+column_rank (const char *label, size_t n)
+{
+  static const struct { const char *name; int rank; } ranks[] = {
+    { "work", 10 }, { "estimate", 9 }, { "share", 8 }, { "execs", 8 },
+    { "rank", 6 }, { "calls", 5 }, { "subpaths", 4 }, { "paths", 4 },
+    { "len", 3 }, { "branches", 2 },
+  };
+  if (n >= 3 && strncmp (label, "+/-", 3) == 0)
+    return 1;
+  for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+    if (strlen (ranks[i].name) == n && strncmp (label, ranks[i].name, n) == 0)
+      return ranks[i].rank;
+  return 5;
+}
+
+/* S[FROM, TO) without its blanks, a whole number of 5 digits or more (also
+   after "+/- ") abbreviated to 3 figures and K, M, G, T. */
+static void
+cell (char *out, size_t cap, const char *s, size_t from, size_t to)
+{
+  size_t len = strlen (s);
+  if (to > len)
+    to = len;
+  while (from < to && s[from] == ' ')
+    from++;
+  while (to > from && s[to - 1] == ' ')
+    to--;
+  if (from >= to)
+    {
+      out[0] = '\0';
+      return;
+    }
+  size_t pre = to - from > 4 && strncmp (s + from, "+/- ", 4) == 0 ? 4 : 0;
+  size_t d = from + pre;
+  while (d < to && s[d] >= '0' && s[d] <= '9')
+    d++;
+  if (d != to || to - from - pre < 5)
+    {
+      snprintf (out, cap, "%.*s", (int) (to - from), s + from);
+      return;
+    }
+  double v = strtod (s + from + pre, NULL);
+  const char *unit = "KMGT";
+  v /= 1000.0;
+  while (v >= 999.5 && unit[1])
+    {
+      v /= 1000.0;
+      unit++;
+    }
+  snprintf (out, cap, "%.*s%.*f%c", (int) pre, s + from, v < 9.95 ? 1 : 0,
+            v, *unit);
+}
+
+/* The number columns of TB: FROM[k], TO[k] for up to MAX of them, found
+   as the gutters blank in the header and every row (the numbers are
+   right-aligned under their titles).  Their number. */
+static int
+find_columns (const struct scr_table *tb, size_t *from, size_t *to, int max)
+{
+  size_t pc = tb->path_col;
+  if (tb->header == NULL || pc == 0 || pc >= 256)
+    return 0;
+  char blank[256];
+  memset (blank, 1, pc);
+  for (size_t r = 0; r <= tb->n; r++)
+    {
+      const char *s = r == 0 ? tb->header : tb->rows[r - 1].text;
+      for (size_t i = 0; i < pc && s[i]; i++)
+        if (s[i] != ' ')
+          blank[i] = 0;
+    }
+  int n = 0;
+  for (size_t i = 0; i < pc && n < max;)
+    {
+      while (i < pc && blank[i])
+        i++;
+      if (i >= pc)
+        break;
+      from[n] = i;
+      while (i < pc && !blank[i])
+        i++;
+      to[n++] = i;
+    }
+  return n;
+}
+
+/* Whether the screen's column titled like sort key K has rows and no
+   value in any ("-" or blank: calls outside mode=blocks). */
+static int
+column_empty (const struct tui *t, enum scr_sort k)
+{
+  const struct scr_table *tb = &t->table;
+  size_t from[16], to[16];
+  int n = find_columns (tb, from, to, 16);
+  const char *name = tui_sort_name (t, k);
+  char buf[64];
+  for (int i = 0; i < n; i++)
+    {
+      cell (buf, sizeof buf, tb->header, from[i], to[i]);
+      if (strcmp (buf, name) != 0)
+        continue;
+      for (size_t r = 0; r < tb->n; r++)
+        {
+          cell (buf, sizeof buf, tb->rows[r].text, from[i], to[i]);
+          if (buf[0] != '\0' && strcmp (buf, "-") != 0)
+            return 0;
+        }
+      return tb->n > 0;
+    }
+  return 0;
+}
+
+int
+tui_sort_offered (const struct tui *t, enum scr_sort k)
+{
+  return tui_sort_ok (t, k) && !column_empty (t, k);
+}
+
+/* Plan the number columns for this width: none (t->narrow.n = 0) when
+   the path column has room; else the columns (found as the gutters blank
+   in the header and every row, the numbers being right-aligned), the
+   least important dropped until the rest, abbreviated, fit. */
+static void
+plan_columns (struct tui *t)
+{
+  struct tui_narrow *nw = &t->narrow;
+  const struct scr_table *tb = &t->table;
+  size_t pc = tb->path_col;
+  int want = t->cols >= 2 * NARROW_PATH ? NARROW_PATH : t->cols / 2;
+  nw->n = 0;
+  if ((int) pc + 1 + want <= t->cols)
+    return;
+  struct { size_t from, to; int width, rank; } c[16];
+  size_t from[16], to[16];
+  int n = find_columns (tb, from, to, 16);
+  for (int k = 0; k < n; k++)
+    {
+      c[k].from = from[k];
+      c[k].to = to[k];
+    }
+  const char *hd = tb->header;
+  const char *sorted = tui_sort_name (t, t->cursor[t->screen].sort);
+  for (int k = 0; k < n; k++)
+    {
+      char buf[64];
+      cell (buf, sizeof buf, hd, c[k].from, c[k].to);
+      size_t l = strlen (buf);
+      c[k].rank = strcmp (buf, sorted) == 0 ? 100 : column_rank (buf, l);
+      c[k].width = (int) l;
+      for (size_t r = 0; r < tb->n; r++)
+        {
+          cell (buf, sizeof buf, tb->rows[r].text, c[k].from, c[k].to);
+          if ((int) strlen (buf) > c[k].width)
+            c[k].width = (int) strlen (buf);
+        }
+    }
+  int room = t->cols - 1 - want, used = 0;
+  for (int k = 0; k < n; k++)
+    used += c[k].width + 1;
+  while (used > room && n > 0)
+    {
+      int low = 0;
+      for (int k = 1; k < n; k++)
+        if (c[k].rank < c[low].rank)
+          low = k;
+      used -= c[low].width + 1;
+      memmove (&c[low], &c[low + 1], (size_t) (n - low - 1) * sizeof c[0]);
+      n--;
+    }
+  for (int k = 0; k < n; k++)
+    {
+      nw->col[k].from = c[k].from;
+      nw->col[k].to = c[k].to;
+      nw->col[k].width = c[k].width;
+    }
+  nw->n = n;
+  if (n == 0)
+    nw->n = -1; /* no number fits: the path column alone */
+}
+
+/* The number columns of S as the plan shows them (or as built). */
+static const char *
+numbers (const struct tui *t, char *buf, size_t cap, const char *s)
+{
+  const struct tui_narrow *nw = &t->narrow;
+  if (nw->n == 0)
+    return prefix (buf, cap, s, t->table.path_col);
+  size_t k = 0;
+  buf[0] = '\0';
+  for (int i = 0; i < nw->n && k + 1 < cap; i++)
+    {
+      char c[64];
+      cell (c, sizeof c, s, nw->col[i].from, nw->col[i].to);
+      k += (size_t) snprintf (buf + k, cap - k, "%*s ", nw->col[i].width, c);
+    }
+  if (k < cap && k > 0)
+    snprintf (buf + k, cap - k, " ");
+  return buf;
+}
+
 static void
 draw_row (struct tui *t, int y, const struct scr_row *r, int selected)
 {
@@ -856,7 +1067,7 @@ draw_row (struct tui *t, int y, const struct scr_row *r, int selected)
   size_t pc = t->table.path_col;
   wmove (w, y, 0);
   waddch (w, selected ? '>' : ' ');
-  int x = 1 + put_text (w, prefix (num, sizeof num, r->text, pc), 0,
+  int x = 1 + put_text (w, numbers (t, num, sizeof num, r->text), 0,
                         t->cols - 1);
   if (strlen (r->text) > pc && x < t->cols)
     put_text (w, r->text + pc, t->hscroll, t->cols - x);
@@ -871,13 +1082,14 @@ draw_list (struct tui *t)
   const struct tui_cursor *c = &t->cursor[t->screen];
   werase (w);
   draw_tabs (t);
+  plan_columns (t);
   char num[256];
   if (t->table.header)
     {
       on (w, t, P_HEAD, A_BOLD);
       wmove (w, 1, 1);
-      int x = 1 + put_text (w, prefix (num, sizeof num, t->table.header,
-                                       t->table.path_col), 0, t->cols - 1);
+      int x = 1 + put_text (w, numbers (t, num, sizeof num, t->table.header),
+                            0, t->cols - 1);
       if (strlen (t->table.header) > t->table.path_col && x < t->cols)
         put_text (w, t->table.header + t->table.path_col, t->hscroll,
                   t->cols - x);
@@ -1005,7 +1217,7 @@ draw_help (struct tui *t)
   if (t->help_top + (size_t) h > n)
     t->help_top = n > (size_t) h ? n - (size_t) h : 0;
   char line[256];
-  for (int i = 0; i < h && keys_help_line (t->help_top + (size_t) i, line,
+  for (int i = 0; i < h && keys_help_line (t, t->help_top + (size_t) i, line,
                                            sizeof line); i++)
     {
       if (t->help_top + (size_t) i == 0)
@@ -1091,6 +1303,17 @@ start_colors (struct tui *t)
   init_pair (P_HEAD, COLOR_YELLOW, -1);
 }
 
+/* Whether the terminal newterm set up can address the cursor ("cup").
+   Why: ncurses accepts a terminal without it (TERM=dumb, a printer) and
+   then draws every line of the UI on one line; such a terminal is refused
+   as an unknown TERM is.  Checked before anything is drawn. */
+static int
+can_address (void)
+{
+  const char *cup = tigetstr ((char *) "cup");
+  return cup != NULL && cup != (const char *) -1;
+}
+
 static SCREEN *
 term_start (struct tui *t)
 {
@@ -1101,13 +1324,22 @@ term_start (struct tui *t)
       return NULL;
     }
   setlocale (LC_ALL, "");
+  const char *term = getenv ("TERM");
   catch_signals ();
   SCREEN *sc = newterm (NULL, stdout, stdin);
   if (sc == NULL)
     {
-      const char *term = getenv ("TERM");
       fprintf (stderr, "ospview: cannot drive the terminal (TERM=%s); use -b "
                "N for text\n", term ? term : "unset");
+      return NULL;
+    }
+  if (!can_address ())
+    {
+      endwin ();
+      delscreen (sc);
+      fprintf (stderr, "ospview: cannot drive the terminal (TERM=%s: no "
+               "cursor addressing); use -b N for text\n",
+               term ? term : "unset");
       return NULL;
     }
   cbreak ();

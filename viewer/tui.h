@@ -69,6 +69,13 @@ struct tui
   int detail;              /* show the detail pane (when there is room) */
   size_t detail_top;       /* its first line shown */
   size_t hscroll;          /* columns of the path column scrolled away */
+  /* a narrow terminal: the number columns kept, abbreviated (tui.c,
+     plan_columns); n == 0: the rows as built */
+  struct tui_narrow
+  {
+    int n;
+    struct { size_t from, to; int width; } col[16];
+  } narrow;
   int paused;
   double delay;            /* seconds between reads */
   int recent_on;           /* recent mode (R): rates over a window */
@@ -114,6 +121,9 @@ void tui_save (struct tui *t, const char *path);
 /* The sort keys of the current screen, and the name of one (the
    provider's when there is one, else screens.c's). */
 int tui_sort_ok (const struct tui *t, enum scr_sort k);
+/* tui_sort_ok, and its column has values on the screen (the `<' `>' keys
+   and the help offer only those). */
+int tui_sort_offered (const struct tui *t, enum scr_sort k);
 const char *tui_sort_name (const struct tui *t, enum scr_sort k);
 /* A message in the bottom bar for a moment. */
 void tui_toast (struct tui *t, const char *fmt, ...)
@@ -131,7 +141,7 @@ void keys_save_prompt (struct tui *t, int ch);
 /* A key while the help is up: scroll it, or close it. */
 void keys_help (struct tui *t, int ch);
 /* The help text: line I (0-based) of it into BUF; 0 past the last line. */
-int keys_help_line (size_t i, char *buf, size_t n);
+int keys_help_line (const struct tui *t, size_t i, char *buf, size_t n);
 size_t keys_help_lines (void);
 /* Print the key table as text on stdout (ospview --keys; also declared
    in ospview.h for ospview.c).  Exit status. */
