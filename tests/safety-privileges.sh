@@ -15,6 +15,11 @@
 #   3. A symbolic link owned by another user where the report or the snapshot goes (a /tmp trap
 #      for a process run by root) is refused with one line each; the link and its target stay
 #      as they were.  Needs root (to make a link owned by nobody).
+#   4. A destination that is not a regular file is the user's, written into and never replaced:
+#      report= and snapshot= naming a FIFO (read by cat) deliver the report and the snapshot
+#      through it and leave it a FIFO; a FIFO nobody reads is one line, no hang; as root, a null
+#      device node made with mknod (as /dev/null: a rename over it once turned the machine's
+#      /dev/null into a regular file) stays a character device.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup safety-privileges
@@ -188,6 +193,35 @@ if [ "$root" = yes ] && [ -n "$nob_uid" ]; then
   echo "ok? $(head -n 1 "$W/link.err")"
 else
   echo "note: not root: part 3 (a symbolic link of another user) skipped"
+fi
+
+# --- 4. devices and FIFOs are written into, not replaced -------------------------------------------
+mkfifo "$W/fifo" "$W/fifo2" "$W/lonely"
+# A reader that gives up: osp replacing a FIFO by a file leaves it waiting for a writer forever.
+timeout "$(osp_seconds 60)" cat "$W/fifo" > "$W/fifo.got" &
+timeout "$(osp_seconds 60)" cat "$W/fifo2" > "$W/fifo2.got" &
+osp_exec_with "report=$W/fifo:snapshot=$W/fifo2" "$W/viafifo" "$W/prog"
+wait
+[ "$osp_rc" -eq 0 ] || osp_fail "FIFO: exit status $osp_rc"
+osp_same "FIFO: output" "$W/plain.out" "$W/viafifo.out"
+for f in fifo fifo2; do
+  [ -p "$W/$f" ] || osp_fail "FIFO: $f was replaced by a file"
+done
+grep -q '^osp' "$W/fifo.got" || { osp_fail "FIFO: no report came through it"; osp_show "$W/fifo.got" got; }
+[ -s "$W/fifo2.got" ] || osp_fail "FIFO: no snapshot came through it"
+osp_exec_with "report=$W/lonely" "$W/lonely" "$W/prog"
+[ "$osp_rc" -eq 0 ] || osp_fail "FIFO without a reader: exit status $osp_rc"
+[ -p "$W/lonely" ] || osp_fail "FIFO without a reader: replaced by a file"
+[ "$(wc -l < "$W/lonely.err")" -eq 1 ] ||
+  { osp_fail "FIFO without a reader: want one line"; osp_show "$W/lonely.err" stderr; }
+if [ "$root" = yes ] && mknod -m 666 "$W/null" c 1 3 2>/dev/null; then
+  osp_exec_with "report=$W/null:snapshot=$W/null" "$W/dev" "$W/prog"
+  [ "$osp_rc" -eq 0 ] || osp_fail "null device: exit status $osp_rc"
+  if [ -c "$W/null" ]; then echo "ok: a null device node stays a character device"
+  else osp_fail "null device: replaced by a regular file"; fi
+  [ -s "$W/dev.err" ] && { osp_fail "null device: something on stderr"; osp_show "$W/dev.err" stderr; }
+else
+  echo "note: not root or no mknod: the null device part of 4 skipped"
 fi
 
 osp_done

@@ -19,6 +19,8 @@
  * it is never written through a symbolic link (O_EXCL creation, then a
  * rename, which replaces the name itself), and a symbolic link owned by
  * another user at the destination is refused, not replaced (ELOOP).
+ * A name that is not a regular file (/dev/null, a FIFO, a terminal) is
+ * written into, not replaced: it belongs to the user (write_through).
  * No fsync: a snapshot is
  * a convenience copy of a profile, and a crash of the machine right after
  * the rename loses at most that file - never the old one's readability.
@@ -129,6 +131,38 @@ create_temp (int dfd, const char *base, char *tmp, size_t size)
   return -1;
 }
 
+/* PATH names something that is not a regular file (a device such as
+   /dev/null, a FIFO, a terminal): it is the user's, not a file of ours to
+   replace, so the buffers are written into it, never renamed over it (a
+   rename as root would turn /dev/null into a regular file).  O_NONBLOCK
+   only for the open, so a FIFO nobody reads fails (ENXIO) instead of
+   hanging the program at exit.  0 or an errno. */
+static int
+write_through (int dfd, const char *base, const struct stat *want,
+               const void *const *buf, const size_t *len, int n)
+{
+  if (S_ISDIR (want->st_mode))
+    return EISDIR;
+  int fd = openat (dfd, base, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return errno;
+  struct stat st;
+  int err = 0;
+  if (fstat (fd, &st) != 0)
+    err = errno;
+  else if (S_ISREG (st.st_mode) || st.st_dev != want->st_dev
+           || st.st_ino != want->st_ino)
+    err = EAGAIN; /* the name changed under us: write nothing */
+  int fl = err ? -1 : fcntl (fd, F_GETFL);
+  if (err == 0 && (fl < 0 || fcntl (fd, F_SETFL, fl & ~O_NONBLOCK) != 0))
+    err = errno;
+  for (int i = 0; i < n && err == 0; i++)
+    err = osp_write_all (fd, buf[i], len[i]);
+  if (close (fd) != 0 && err == 0)
+    err = errno;
+  return err;
+}
+
 int
 osp_file_replace_mode (const char *path, const void *const *buf,
                        const size_t *len, int n, unsigned mode)
@@ -144,11 +178,20 @@ osp_file_replace_mode (const char *path, const void *const *buf,
      through it; but a symbolic link of another user there is a trap laid
      for us (a /tmp race against a privileged writer), not a file of ours
      to replace. */
-  struct stat st;
+  struct stat st, target;
   int err = 0;
-  if (fstatat (dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISLNK (st.st_mode)
-      && st.st_uid != geteuid ())
-    err = ELOOP;
+  if (fstatat (dfd, base, &st, AT_SYMLINK_NOFOLLOW) == 0)
+    {
+      if (S_ISLNK (st.st_mode) && st.st_uid != geteuid ())
+        err = ELOOP;
+      else if (fstatat (dfd, base, &target, 0) == 0
+               && !S_ISREG (target.st_mode))
+        {
+          err = write_through (dfd, base, &target, buf, len, n);
+          close (dfd);
+          return err;
+        }
+    }
   int fd = err ? -1 : create_temp (dfd, base, tmp, sizeof tmp);
   if (err == 0 && fd < 0)
     err = errno;
