@@ -142,6 +142,25 @@ for sort in rank estimate share; do
     }' "$W/v-$sort.txt" || { osp_fail "ospview subpaths (part 4, --sort=$sort)"; osp_show "$W/v-$sort.txt"; }
 done
 
+# The default (work) order compares like with like: by work share within a length class, so a
+# long row resting on a sample or two never outweighs the hot short ones (issue 34, item 3).
+# Unfolded (a filter), the ranked rows must come in descending work% order.
+osp_exec_with "report=none:seed=1:snapshot=$W/fr1.ospsnap" "$W/snap1" "$W/fr" 60
+"$OSPVIEW" "$W/fr1.ospsnap" -b 1 --screen=subpaths --filter=fold-recursion.c --top=0 > "$W/vw.txt" 2>&1 ||
+  osp_fail "ospview default sort: status $?"
+awk '
+  function bad(msg) { printf "ospview work order:%d: %s: %s\n", FNR, msg, $0; errs++ }
+  /^hottest subpaths \(/ { in_t = 1; getline; if ($7 != "work%") bad("no work% column"); next }
+  in_t && /^$/ { in_t = 0 }
+  in_t && $1 != "-" {
+    rows++
+    if ($7 !~ /%$/) bad("no work share")
+    else if (rows > 1 && $7 + 0 > last + 0) bad("work share above the row before (" last ")")
+    last = $7
+  }
+  END { if (rows < 5) bad("only " rows " ranked rows"); exit errs > 0 }' "$W/vw.txt" ||
+  { osp_fail "ospview subpaths: not in work-share order (part 4)"; osp_show "$W/vw.txt"; }
+
 "$OSPVIEW" "$W/fr.ospsnap" -b 1 --screen=forest --top=100000 > "$W/vf.txt" 2>&1 ||
   osp_fail "ospview --screen=forest: status $?"
 awk '/%/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9.]+%$/ && $i + 0 > 100) { print "forest row above its parent: " $0; e++ } }
