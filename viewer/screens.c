@@ -1281,7 +1281,11 @@ forest_row (struct scr_table *t, const struct forest *F, uint32_t kid,
   char num[40], err[40] = "";
   if (F->burst)
     {
-      snprintf (num, sizeof num, "%s", NUM (nk->estimate, 0));
+      /* "~": too few samples to rank (the runtime's text report's mark);
+         the tree keeps its order, so the node is marked, not moved */
+      snprintf (num, sizeof num, "%s%s",
+                view_too_few (f->estimate, f->err95) ? "~" : "",
+                NUM (nk->estimate, 0));
       snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
     }
   else
@@ -1385,6 +1389,18 @@ build_forest (struct scr_table *t, const struct view *v,
     }
   if (rc == 0)
     rc = set_title (t, "prefix forest", o, (size_t) matched);
+  size_t nfew = 0;
+  for (uint64_t i = 0; F.burst && i < n; i++)
+    nfew += (size_t) view_too_few (view_forest (v, i)->estimate,
+                                   view_forest (v, i)->err95);
+  if (rc == 0 && nfew)
+    {
+      char *title = t->title;
+      t->title = NULL;
+      rc = scr_set_str (&t->title, "%s, %zu too few samples (~)", title,
+                        nfew);
+      free (title);
+    }
   if (F.nd != NULL)
     for (uint64_t i = 0; i < n; i++)
       free (F.nd[i].text);
