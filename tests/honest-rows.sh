@@ -118,7 +118,7 @@ osp_exec_with "report=$f.tsv:report_format=tsv:report_top=100000:seed=1:forest=b
   "$f" "$W/fl" 200000
 osp_check_report "$f.tsv" || osp_fail "forest=burst: bad tsv"
 fewrows=$(awk -F '\t' '
-  $1 == "forest" { if (NF != 15 || ($15 == 1) != ($9 + 0 <= $8 + 0)) { print "bad ranked field: " $0 > "/dev/stderr"; e++ }
+  $1 == "forest" { if (NF != 15 || ($15 == 1 && $9 - $8 > 0.001) || ($15 == 0 && $8 - $9 > 0.001)) { print "bad ranked field: " $0 > "/dev/stderr"; e++ }
                    few += $15 == 0 }
   END { print few + 0; exit e > 0 }' "$f.tsv") || osp_fail "forest tsv: the ranked field is wrong"
 [ "${fewrows:-0}" -gt 0 ] || osp_fail "forest=burst, path_interval=100000: no node too few samples in the tsv"
