@@ -110,6 +110,43 @@ for seed in 1 2 3; do
   done
 done
 
+# A forest node whose interval is wider than its estimate is marked, since the tree's preorder
+# cannot rank it last: tsv field 15 (ranked) 0, "~" before the text report's estimate, "~" on
+# ospview's forest screen, "ranked": false in --json.  Under forest=burst most nodes are.
+f=$W/fb
+osp_exec_with "report=$f.tsv:report_format=tsv:report_top=100000:seed=1:forest=burst:path_interval=100000:snapshot=$f.ospsnap" \
+  "$f" "$W/fl" 200000
+osp_check_report "$f.tsv" || osp_fail "forest=burst: bad tsv"
+fewrows=$(awk -F '\t' '
+  $1 == "forest" { if (NF != 15 || ($15 == 1 && $9 - $8 > 0.001) || ($15 == 0 && $8 - $9 > 0.001)) { print "bad ranked field: " $0 > "/dev/stderr"; e++ }
+                   few += $15 == 0 }
+  END { print few + 0; exit e > 0 }' "$f.tsv") || osp_fail "forest tsv: the ranked field is wrong"
+[ "${fewrows:-0}" -gt 0 ] || osp_fail "forest=burst, path_interval=100000: no node too few samples in the tsv"
+osp_exec_with "report=$f.txt:report_top=100000:seed=1:forest=burst:path_interval=100000" "$f-t" "$W/fl" 200000
+awk '/^prefix forest/ { in_f = 1; next }
+     in_f && /\+\/-/ && / work / {
+       rows++
+       # "~" exactly when the interval is wider than the estimate
+       line = $0; sub(/^[ |`-]*/, "", line); if (split(line, a, " ") < 3 || a[2] != "+/-") next
+       est = a[1]; if (sub(/^~/, "", est)) few++
+       if ((a[1] ~ /^~/) != (a[3] + 0 > est + 0)) { print "wrong mark: " $0; e++ }
+     }
+     END { if (!few) { print "no ~ mark in " rows " forest rows"; e++ } exit e > 0 }' "$f.txt" ||
+  { osp_fail "forest text: too-few nodes not marked with ~"; osp_show "$f.txt"; }
+"$OSPVIEW" "$f.ospsnap" -b 1 --screen=forest --top=0 > "$W/vfb.txt" 2>&1 || osp_fail "ospview forest=burst: status $?"
+grep -q '^prefix forest .* too few samples (~)' "$W/vfb.txt" && grep -q '^ *~[0-9]' "$W/vfb.txt" ||
+  { osp_fail "ospview forest: too-few nodes not marked"; osp_show "$W/vfb.txt"; }
+"$OSPVIEW" "$f.ospsnap" --json > "$W/fb.json" 2>&1 || osp_fail "ospview --json: status $?"
+if command -v python3 > /dev/null 2>&1; then
+  python3 - "$W/fb.json" << 'EOF' || osp_fail "--json: forest nodes' ranked is wrong"
+import json, sys
+d = json.load(open(sys.argv[1]))
+bad = [n for n in d["forest"] if n.get("ranked") != (n["err95"] <= n["estimate"])]
+few = [n for n in d["forest"] if n.get("ranked") is False]
+sys.exit(1 if bad or not few else 0)
+EOF
+fi
+
 # --- 4. ospview -b on a snapshot -----------------------------------------------------------------
 osp_exec_with "report=none:seed=2:snapshot=$W/fr.ospsnap" "$W/snap" "$W/fr" 60
 [ -f "$W/fr.ospsnap" ] || osp_fail "no snapshot"
@@ -141,6 +178,25 @@ for sort in rank estimate share; do
       exit errs > 0
     }' "$W/v-$sort.txt" || { osp_fail "ospview subpaths (part 4, --sort=$sort)"; osp_show "$W/v-$sort.txt"; }
 done
+
+# The default (work) order compares like with like: by work share within a length class, so a
+# long row resting on a sample or two never outweighs the hot short ones (issue 34, item 3).
+# Unfolded (a filter), the ranked rows must come in descending work% order.
+osp_exec_with "report=none:seed=1:snapshot=$W/fr1.ospsnap" "$W/snap1" "$W/fr" 60
+"$OSPVIEW" "$W/fr1.ospsnap" -b 1 --screen=subpaths --filter=fold-recursion.c --top=0 > "$W/vw.txt" 2>&1 ||
+  osp_fail "ospview default sort: status $?"
+awk '
+  function bad(msg) { printf "ospview work order:%d: %s: %s\n", FNR, msg, $0; errs++ }
+  /^hottest subpaths \(/ { in_t = 1; getline; if ($7 != "work%") bad("no work% column"); next }
+  in_t && /^$/ { in_t = 0 }
+  in_t && $1 != "-" {
+    rows++
+    if ($7 !~ /%$/) bad("no work share")
+    else if (rows > 1 && $7 + 0 > last + 0) bad("work share above the row before (" last ")")
+    last = $7
+  }
+  END { if (rows < 5) bad("only " rows " ranked rows"); exit errs > 0 }' "$W/vw.txt" ||
+  { osp_fail "ospview subpaths: not in work-share order (part 4)"; osp_show "$W/vw.txt"; }
 
 "$OSPVIEW" "$W/fr.ospsnap" -b 1 --screen=forest --top=100000 > "$W/vf.txt" 2>&1 ||
   osp_fail "ospview --screen=forest: status $?"

@@ -205,9 +205,10 @@ osp_check_report ()
     }
     $1 == "forest" {
       # forest <row> <parent|-> <depth> <fid> <path id> <count> <estimate> <err95> <share> <blocks>
-      #        <work> <work err95> <work share>
+      #        <work> <work err95> <work share> <ranked: 0 too few samples, 1>
       if ($2 != ++nforest) bad("forest row " $2 " out of sequence (want " nforest ")")
-      if (NF != 14 || !num($2) || !(num($3) || $3 == "-") || !num($4) || !num($5) || !num($6) ||
+      # (ranked: 0 when err95 > estimate, within the 3 decimals printed)
+      if (NF != 15 || $15 !~ /^[01]$/ || ($15 == 1 && $9 - $8 > 0.001) || ($15 == 0 && $8 - $9 > 0.001) || !num($2) || !(num($3) || $3 == "-") || !num($4) || !num($5) || !num($6) ||
           $7 !~ /^[0-9]+$/ || !dec($8) || !dec($9) || $10 !~ /^[0-9.e+-]+$/ ||
           $11 !~ /^[0-9]+:[0-9]+(,[0-9]+:[0-9]+)*$/ || !dec($12) || !dec($13) ||
           $14 !~ /^[0-9.e+-]+$/)

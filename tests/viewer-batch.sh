@@ -177,7 +177,7 @@ grep -q -E "^ *$wpid +running +[0-9.hms]+ +[0-9.ms]+ +viewer-demo\$" "$W/list.ou
 [ "$(grep -c "^viewer-demo  pid $wpid  up .*  running  heartbeat .* ago  view #" "$W/b3.out")" -eq 3 ] ||
   osp_fail "-b 3: want 3 status lines naming the program, pid, uptime, heartbeat, view"
 first_row "$W/b3.out" "hottest subpaths" |
-  grep -q -E '^ +1 +[0-9]+ +\+/- [0-9]+ +[0-9.]+% +[0-9]+ +5  work\(\) demo\.c:22-26 -> helper\(\) util\.c:3-5$' ||
+  grep -q -E '^ +1 +[0-9]+ +\+/- [0-9]+ +[0-9.]+% +[0-9]+ +[0-9.]+% +5  work\(\) demo\.c:22-26 -> helper\(\) util\.c:3-5$' ||
   osp_fail "the hottest subpath is not 'work() demo.c:22-26 -> helper() util.c:3-5': $(first_row "$W/b3.out" "hottest subpaths")"
 estimates "$W/b3.out" "hottest subpaths" | growing "writer subpaths" ||
   { osp_fail "the hottest subpath's estimate does not grow"; estimates "$W/b3.out" "hottest subpaths"; }

@@ -267,7 +267,7 @@ done
 diff_to frruns "$W/fr1.ospsnap" "$W/fr2.ospsnap" --screen=subpaths --top=0
 # the snapshot's own rows (filtered: none folded) as "LEN TEXT"
 "$OSPVIEW" "$W/fr1.ospsnap" -b 1 --screen=subpaths --top=0 --filter=fold-recursion.c |
-  awk 'f && NF > 7 { for (i = 1; i <= 6; i++) sub(/^ *[^ ]+/, ""); sub(/^ +/, ""); print }
+  awk 'f && /^$/ { exit } f && NF > 8 { for (i = 1; i <= 7; i++) sub(/^ *[^ ]+/, ""); sub(/^ +/, ""); print }
        /^ *rank +estimate/ { f = 1 }' | sort -u > "$W/frrows"
 n_len=$(wc -l < "$W/frrows")
 n_text=$(sed 's/^[0-9]* *//' "$W/frrows" | sort -u | wc -l)

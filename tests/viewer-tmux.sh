@@ -119,8 +119,8 @@ count ()
   sed -n 's/.*prefix forest (\([0-9]*\) of.*/\1/p' "$1" | head -n 1
 }
 
-# A subpath row: marker, rank, estimate, +/- err, share, work, length, then the path.
-SUBROW='^. *[0-9]+ +[0-9]+ +\+/- [0-9]+ +[0-9.]+% +[0-9.e+]+ +[0-9]+  '
+# A subpath row: marker, rank, estimate, +/- err, share, work, work%, length, then the path.
+SUBROW='^. *[0-9]+ +[0-9]+ +\+/- [0-9]+ +[0-9.]+% +[0-9.e+]+ +[0-9.]+% +[0-9]+  '
 
 # sub_path FILE RANK|sel: the path of the subpath row of that rank, or of the selected row.
 sub_path ()

@@ -64,7 +64,7 @@ check_rows ()
       npath++
     }
     $1 == "forest" {
-      if (NF != 14) { bad("forest row of " NF " fields"); next }
+      if (NF != 15) { bad("forest row of " NF " fields"); next }
       work($12, $13, $14, $8, $9)
     }
     END {
@@ -144,12 +144,17 @@ for line in open(tsv, encoding="utf-8"):
     f = line.rstrip("\n").split("\t")
     if f[0] in rows:
         rows[f[0]].append(f)
-# the work fields come after the blocks: the last three
+# the work fields come after the blocks: the last three (a forest row's
+# ranked field after them)
 for kind, key in (("subpath", "subpaths"), ("path", "paths"), ("forest", "forest")):
     js = doc[key]
     if len(js) != len(rows[kind]):
         bad("%s: %d rows, the tsv %d" % (key, len(js), len(rows[kind])))
     for t, j in zip(rows[kind], js):
+        if kind == "forest":
+            if j.get("ranked") != (t[-1] == "1"):
+                bad("forest row %s: ranked %r, the tsv %r" % (t[1], j.get("ranked"), t[-1]))
+            t = t[:-1]
         w, e, s = (float(x) for x in t[-3:])
         for name, want in (("work", w), ("work_err95", e), ("work_share", s)):
             got = j.get(name)

@@ -484,6 +484,9 @@ j_rows (struct jw *w, const struct view *v)
       j_f64 (w, "estimate", n->estimate);
       j_f64 (w, "err95", n->err95);
       j_f64 (w, "share", n->share);
+      /* false: too few samples to rank; in the tree's order all the same
+         (the runtime's tsv field, report-forest.c) */
+      j_bool (w, "ranked", !view_too_few (n->estimate, n->err95));
       j_work (w, v, n->estimate, n->err95, view_run_cost (v, n->ids, n->len),
               &forest);
       rc = j_blocks (w, v, n->ids, n->len);

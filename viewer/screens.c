@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include "ospview.h"
 #include "steps.h"
+#include "workshare.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -769,9 +770,9 @@ build_subpaths (struct scr_table *t, const struct view *v,
 {
   int exact = run_is (v, v->run.mode, "subpaths-exact");
   t->total = v->nsubpaths;
-  if (scr_set_str (&t->header, "%5s %14s %12s %7s %14s %5s  %s", "rank",
-               "estimate", exact ? "" : "+/- 95%", "share", "work", "len",
-               "path")
+  if (scr_set_str (&t->header, "%5s %14s %12s %7s %14s %7s %5s  %s",
+                   "rank", "estimate", exact ? "" : "+/- 95%", "share",
+                   "work", "work%", "len", "path")
       != 0)
     return -1;
   t->path_col = strlen (t->header) - 4;
@@ -804,6 +805,20 @@ build_subpaths (struct scr_table *t, const struct view *v,
     }
   for (uint64_t i = 0; i < n; i++)
     members[head[i]] += head[i] != i;
+  /* Raw work does not compare subpaths of different lengths (a length-L
+     window over a loop weighs about L blocks, and one sample of a long
+     subpath outweighs many of a short one), so the work order is by
+     work share within each length class, the rule of the runtime's
+     report and of --json (workshare.h, export-json.c). */
+  struct osp_work_unit unit[32];
+  memset (unit, 0, sizeof unit);
+  for (uint64_t i = 0; i < n; i++)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      osp_work_unit_add (&unit[osp_work_class (s->len)],
+                         s->estimate * view_run_cost (v, s->ids, s->len),
+                         s->share);
+    }
   for (uint64_t i = 0; i < n; i++)
     {
       const struct osp_vsubpath *s = view_subpath (v, i);
@@ -816,9 +831,10 @@ build_subpaths (struct scr_table *t, const struct view *v,
       if (!exact)
         snprintf (err, sizeof err, "+/- %s", NUM (s->err95, 0));
       double work = s->estimate * view_run_cost (v, s->ids, s->len);
-      sb_printf (&b, "%5s %14s %12s %7s %14s %5u  ", rank,
+      double wshare = osp_work_share (&unit[osp_work_class (s->len)], work);
+      sb_printf (&b, "%5s %14s %12s %7s %14s %7s %5u  ", rank,
                  NUM (s->estimate, 0), err, PCT (s->share), NUM (work, 0),
-                 s->len);
+                 PCT (wshare), s->len);
       c[i].key = run_key (v, 1, s->ids, s->len);
       c[i].open = (unsigned char) scr_keyset_has (o->toggled, c[i].key);
       size_t mark = b.n;
@@ -833,7 +849,7 @@ build_subpaths (struct scr_table *t, const struct view *v,
       c[i].match = (unsigned char) path_matches (v, s->ids, s->len, o, steps);
       c[i].num = o->sort == SORT_SHARE    ? s->share
                  : o->sort == SORT_LENGTH ? s->len
-                 : o->sort == SORT_WORK   ? work
+                 : o->sort == SORT_WORK   ? wshare
                                           : s->estimate;
       c[i].text = sb_take (&b);
       c[i].name = c[i].text ? c[i].text + t->path_col + mark : "";
@@ -1265,7 +1281,11 @@ forest_row (struct scr_table *t, const struct forest *F, uint32_t kid,
   char num[40], err[40] = "";
   if (F->burst)
     {
-      snprintf (num, sizeof num, "%s", NUM (nk->estimate, 0));
+      /* "~": too few samples to rank (the runtime's text report's mark);
+         the tree keeps its order, so the node is marked, not moved */
+      snprintf (num, sizeof num, "%s%s",
+                view_too_few (f->estimate, f->err95) ? "~" : "",
+                NUM (nk->estimate, 0));
       snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
     }
   else
@@ -1369,6 +1389,18 @@ build_forest (struct scr_table *t, const struct view *v,
     }
   if (rc == 0)
     rc = set_title (t, "prefix forest", o, (size_t) matched);
+  size_t nfew = 0;
+  for (uint64_t i = 0; F.burst && i < n; i++)
+    nfew += (size_t) view_too_few (view_forest (v, i)->estimate,
+                                   view_forest (v, i)->err95);
+  if (rc == 0 && nfew)
+    {
+      char *title = t->title;
+      t->title = NULL;
+      rc = scr_set_str (&t->title, "%s, %zu too few samples (~)", title,
+                        nfew);
+      free (title);
+    }
   if (F.nd != NULL)
     for (uint64_t i = 0; i < n; i++)
       free (F.nd[i].text);

@@ -90,6 +90,11 @@ osp_format_forest_tsv (FILE *out, const struct osp_profile *p,
       double cost = osp_steps_cost (p, row->fi, row->steps, row->nsteps);
       osp_print_work_fields (out, row->estimate * cost, row->err95 * cost,
                              osp_work_share (&forest, row->estimate * cost));
+      /* ranked: 0 when the interval is wider than the estimate (too few
+         samples, collect/shares.c).  The tree keeps its preorder, so such
+         a node is flagged rather than moved; last, so that readers of the
+         older 14 fields still work. */
+      fprintf (out, "\t%d", !osp_few (row->estimate, row->err95));
       fputc ('\n', out);
     }
   free (gids);
@@ -221,6 +226,9 @@ text_header (FILE *out, const struct osp_profile *p)
            "root down to it)\n",
            burst ? "estimate +/- 95%" : "count",
            burst ? "estimate" : "count");
+  if (burst)
+    fprintf (out, "  ~ before an estimate: its interval is wider than it, "
+             "too few samples to rank (the tree keeps its order)\n");
 
   if (f->refused)
     fprintf (out, "osp: %llu threads had no forest stream: raise "
@@ -323,8 +331,10 @@ osp_format_forest_text (FILE *out, const struct osp_profile *p,
         fputc ('\n', out);
       fputs ("  ", out);
       print_prefix (out, f, r, last);
-      if (burst)
-        fprintf (out, "%.0f +/- %.0f", row->estimate, row->err95);
+      if (burst) /* "~": too few samples to rank (osp_few) */
+        fprintf (out, "%s%.0f +/- %.0f",
+                 osp_few (row->estimate, row->err95) ? "~" : "",
+                 row->estimate, row->err95);
       else
         fprintf (out, "%llu", (unsigned long long) row->count);
       double work
