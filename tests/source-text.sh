@@ -23,7 +23,8 @@
 #   4. The TUI's detail pane (tmux; this part is skipped without tmux), on the subpaths through
 #      work(): the snapshot shows the HOT line's text; the crafted one naming $W/secret shows
 #      "source changed or not found" and none of the secret's text.
-#   5. --merge keeps the digests (a snapshot merged with itself: the same file_sha256), and
+#   5. --merge keeps the digests (a snapshot merged with itself, --allow-same-run: the same
+#      file_sha256), and
 #      refuses, in one line, an input whose digest for a function differs.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -268,7 +269,7 @@ else
 fi
 
 # --- 5. merge -----------------------------------------------------------------------------------
-"$OSPVIEW" --merge "$W/m.ospsnap" "$SNAP" "$SNAP" > /dev/null 2> "$W/merge.err" ||
+"$OSPVIEW" --allow-same-run --merge "$W/m.ospsnap" "$SNAP" "$SNAP" > /dev/null 2> "$W/merge.err" ||
   { osp_fail "--merge of a snapshot with itself: status $?"; osp_show "$W/merge.err"; }
 "$OSPVIEW" --json "$W/m.ospsnap" > "$W/m.json" 2>> "$W/merge.err"
 python3 -c '
