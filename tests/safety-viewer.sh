@@ -83,7 +83,7 @@ gen stray "$W/stray.ospsnap"
 refused block "block 1: numbered 1000, but it is block 1 of its function 0" \
   "$OSPVIEW" "$W/block.ospsnap" -b 1
 refused block-merge "block 1: numbered 1000" \
-  "$OSPVIEW" --merge "$W/m-block.ospsnap" "$W/block.ospsnap" "$W/block.ospsnap"
+  "$OSPVIEW" --allow-same-run --merge "$W/m-block.ospsnap" "$W/block.ospsnap" "$W/block.ospsnap"
 [ -e "$W/m-block.ospsnap" ] && osp_fail "--merge of a refused input wrote its output"
 refused block-diff "block 1: numbered 1000" \
   "$OSPVIEW" --diff "$W/good.ospsnap" "$W/block.ospsnap" -b 1
@@ -168,7 +168,7 @@ works huge-dot "$OSPVIEW" "$W/huge.ospsnap" '--dot=work' && {
 }
 works huge-ann "$OSPVIEW" "$W/huge.ospsnap" --annotate && numbers huge-ann "$W/huge-ann.out"
 works huge-json "$OSPVIEW" "$W/huge.ospsnap" --json
-if works huge-merge "$OSPVIEW" --merge "$W/huge2.ospsnap" "$W/huge.ospsnap" "$W/huge.ospsnap"
+if works huge-merge "$OSPVIEW" --allow-same-run --merge "$W/huge2.ospsnap" "$W/huge.ospsnap" "$W/huge.ospsnap"
 then
   works huge-merged "$OSPVIEW" "$W/huge2.ospsnap" -b 1 && numbers huge-merged "$W/huge-merged.out"
 fi
@@ -182,7 +182,7 @@ works empty-json "$OSPVIEW" "$W/empty.ospsnap" --json
 [ $? -le 1 ] || osp_fail "--annotate of an empty snapshot crashed"
 "$OSPVIEW" "$W/empty.ospsnap" --dot=main > /dev/null 2>&1
 [ $? -le 1 ] || osp_fail "--dot of an empty snapshot crashed"
-"$OSPVIEW" --merge "$W/m-empty.ospsnap" "$W/empty.ospsnap" "$W/empty.ospsnap" > /dev/null 2>&1
+"$OSPVIEW" --allow-same-run --merge "$W/m-empty.ospsnap" "$W/empty.ospsnap" "$W/empty.ospsnap" > /dev/null 2>&1
 [ $? -le 1 ] || osp_fail "--merge of empty snapshots crashed"
 
 # --- 6. a writer stuck mid-write: the UI says what -b says -------------------------------------------

@@ -23,14 +23,19 @@
 #   c. The merge of the three exact runs: the same keys as the runs' rows together (the
 #      union), each count and estimate the sum, err95 0 for subpaths and paths (complete
 #      sections: nothing absent can hide anything); forest counts summed by chain.
-#   d. Merging a sampled snapshot with itself: every count and estimate exactly doubled,
-#      the same rows, blocks_seen doubled; the stats: samples (a counter) doubled, interval
-#      (a setting) kept, merged_snapshots 2.
+#   d. Merging a sampled snapshot with itself (--allow-same-run): every count and estimate
+#      exactly doubled, the same rows, blocks_seen doubled; the stats: samples (a counter)
+#      doubled, interval (a setting) kept, merged_snapshots 2.
 #   e. Refusals, each one stderr line, exit 1, no OUT: another program (no function in
 #      common), another build of this program (-O0: other blocks), another mode, a
 #      corrupted input (named).
 #   f. A merge of one input reproduces its rows: counts, estimates, err95 and ranks equal,
 #      shares within 1e-12 relative; its statistics equal, plus merged_snapshots 1.
+#   g. One run counted twice is refused (one stderr line naming the reason and both files,
+#      exit 1, no OUT) unless --allow-same-run: the same file twice (also third after
+#      another), a copy of a snapshot, and two snapshots of one process instance
+#      (progs/phases.c: `ospview --save` while it runs, then its exit snapshot); with
+#      --allow-same-run that pair merges.  --allow-same-run without --merge: exit 2.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup viewer-merge
@@ -58,10 +63,13 @@ for k in 0 1 2; do
 done
 
 # merge OUT IN...: ospview --merge, stdout in OUT.out, stderr in OUT.err, status in $rc.
+# MERGE_FLAGS: options before --merge (unquoted: words).
+MERGE_FLAGS=
 merge ()
 {
   out=$1
-  "$OSPVIEW" --merge "$@" > "$out.out" 2> "$out.err"
+  # shellcheck disable=SC2086
+  "$OSPVIEW" $MERGE_FLAGS --merge "$@" > "$out.out" 2> "$out.err"
   rc=$?
 }
 
@@ -165,7 +173,9 @@ else
 fi
 
 # --- d. a snapshot merged with itself -------------------------------------------------------------
+MERGE_FLAGS=--allow-same-run
 merge "$W/self.ospsnap" "$W/s1.ospsnap" "$W/s1.ospsnap"
+MERGE_FLAGS=
 if [ "$rc" -ne 0 ]; then
   osp_fail "d: --merge of a snapshot with itself: status $rc"
   osp_show "$W/self.ospsnap.err"
@@ -243,5 +253,42 @@ else
     "$W/s0.rows" "$W/one.rows" > "$W/f.out" ||
     { osp_fail "f: a merge of one input does not reproduce its rows"; osp_show "$W/f.out"; }
 fi
+
+# --- g. one run counted twice ---------------------------------------------------------------------
+refused "the same file" "ospview: $W/s1.ospsnap: the same file as $W/s1.ospsnap: " \
+  "$W/r6.ospsnap" "$W/s1.ospsnap" "$W/s1.ospsnap"
+refused "the same file, third" "ospview: $W/s0.ospsnap: the same file as $W/s0.ospsnap: " \
+  "$W/r7.ospsnap" "$W/s0.ospsnap" "$W/s2.ospsnap" "$W/s0.ospsnap"
+cp "$W/s1.ospsnap" "$W/copy.ospsnap"
+refused "a copy" "ospview: $W/copy.ospsnap: the same snapshot as $W/s1.ospsnap (a copy: pid " \
+  "$W/r8.ospsnap" "$W/s1.ospsnap" "$W/copy.ospsnap"
+
+osp_compile "$W/phases" osp_cc -O1 -g "$SRC/tests/progs/phases.c" -o "$W/phases" ||
+  { echo "error: cannot build phases.c with the plugin"; exit 99; }
+mkdir "$W/d" || exit 99
+OSP_OPTIONS=report=none:publish_ms=100:snapshot=$W/late.ospsnap \
+  "$W/phases" "$W/d" "$(osp_seconds 120)" > "$W/phases.out" 2> "$W/phases.err" < /dev/null &
+PH=$!
+save_early () { "$OSPVIEW" -p "$PH" --save "$W/early.ospsnap" > /dev/null 2> "$W/early.err"; }
+osp_wait_until 30 save_early || { osp_fail "g: --save of the running program"; osp_show "$W/early.err"; }
+: > "$W/d/b"
+osp_wait_until 60 test -e "$W/d/b-done" || osp_fail "g: phases.c did not finish phase B"
+kill -USR1 "$PH"
+wait "$PH"
+rc=$?
+[ "$rc" -eq 0 ] && [ -s "$W/late.ospsnap" ] ||
+  { osp_fail "g: phases.c: status $rc, no exit snapshot"; osp_show "$W/phases.err"; }
+refused "one process instance" \
+  "ospview: $W/late.ospsnap: the same process instance as $W/early.ospsnap (pid $PH, instance " \
+  "$W/r9.ospsnap" "$W/early.ospsnap" "$W/late.ospsnap"
+MERGE_FLAGS=--allow-same-run
+merge "$W/both.ospsnap" "$W/early.ospsnap" "$W/late.ospsnap"
+MERGE_FLAGS=
+[ "$rc" -eq 0 ] && [ -s "$W/both.ospsnap" ] ||
+  { osp_fail "g: --allow-same-run: status $rc"; osp_show "$W/both.ospsnap.err"; }
+"$OSPVIEW" --allow-same-run --diff "$W/s0.ospsnap" "$W/s1.ospsnap" > /dev/null 2> "$W/g.err"
+rc=$?
+[ "$rc" -eq 2 ] && grep -q -- "--allow-same-run applies to --merge only" "$W/g.err" ||
+  { osp_fail "g: --allow-same-run with --diff: status $rc"; osp_show "$W/g.err"; }
 
 osp_done

@@ -28,7 +28,9 @@
  * Beyond parsing: every accepted view is also saved as a snapshot file
  * and goes through everything else that reads one - --json, --dot (of
  * its first function and of an unknown one), --annotate, --diff with
- * itself and with the previous accepted input, --merge likewise - each of
+ * itself and with the previous accepted input, --merge likewise (as with
+ * --allow-same-run, so that a merge with itself gets past the same-run
+ * refusal to the code behind it) - each of
  * which must end with its documented exit status (their output goes to
  * /dev/null; sanitizer reports still reach the real stderr).  viewparse.c
  * validates once so that these can trust the view: this is where that
@@ -219,13 +221,13 @@ beyond (const struct view *v, const void *bytes, size_t len)
   o.filter = round % 4 == 1 ? "demo" : NULL;
   want_status ("--diff self", diff_main (cur, cur, &o, 0.0), 1 | 1 << 3);
   const char *two[2] = { cur, cur };
-  want_status ("--merge self", merge_main (out, two, 2), 3);
+  want_status ("--merge self", merge_main (out, two, 2, 1), 3);
   if (have_prev)
     {
       want_status ("--diff prev", diff_main (prev, cur, &o, 1.0),
                    1 | 1 << 3);
       two[0] = prev;
-      want_status ("--merge prev", merge_main (out, two, 2), 3);
+      want_status ("--merge prev", merge_main (out, two, 2, 1), 3);
     }
   quiet (0);
   if (rename (cur, prev) == 0)

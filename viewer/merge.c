@@ -59,6 +59,15 @@
  * display pruning is relative to each tree's root, so a hidden node under
  * a very hot root can exceed the section's smallest shown estimate.
  *
+ * Same run.  A snapshot is cumulative: a later one of a process contains
+ * everything an earlier one of it counted.  So the same file twice, a
+ * copy of one snapshot, or two snapshots of one process instance (the
+ * same pid, start time and random instance id, which a fork child and a
+ * reused pid do not share) would count that run twice; they are refused
+ * unless the caller asks (--allow-same-run).  A merged snapshot carries
+ * its first input's identity only, so merging it again with that input is
+ * refused, with another of its inputs not (doc/SNAPSHOT.md says so).
+ *
  * Statistics: see the tables below (sum counters, largest of gauges,
  * recount what the merged rows define, keep settings only when every
  * input agrees, drop the rest) and merged_snapshots.
@@ -70,10 +79,12 @@
  */
 #include "ospview.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "strtab.h"
 #include "viewbuild.h"
@@ -1304,8 +1315,44 @@ done:
   return rc;
 }
 
+/* Whether inputs I and J are one run counted twice (see "Same run" at
+   the top).  0, or 1 with the one-line message printed. */
+static int
+same_run (const struct merge *m, size_t i, size_t j)
+{
+  const struct input *a = &m->in[i], *b = &m->in[j];
+  const struct view *va = &a->snap.view, *vb = &b->snap.view;
+  struct stat sa, sb;
+  if (stat (a->path, &sa) == 0 && stat (b->path, &sb) == 0
+      && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino)
+    {
+      ospview_error ("%s: the same file as %s: merging it twice counts "
+                     "its run twice (--allow-same-run to merge anyway)",
+                     b->path, a->path);
+      return 1;
+    }
+  /* instance_id is never 0 in a runtime's view (identity.c); 0 is a view
+     that does not say who wrote it, which cannot be judged */
+  if (va->run.instance_id == 0 || va->run.instance_id != vb->run.instance_id
+      || va->run.pid != vb->run.pid || va->run.start_ns != vb->run.start_ns)
+    return 0;
+  if (va->hdr->time_ns == vb->hdr->time_ns && va->hdr->seq == vb->hdr->seq)
+    ospview_error ("%s: the same snapshot as %s (a copy: pid %" PRId64
+                   ", view #%" PRIu64 "): merging it twice counts its run "
+                   "twice (--allow-same-run to merge anyway)",
+                   b->path, a->path, vb->run.pid, vb->hdr->seq);
+  else
+    ospview_error ("%s: the same process instance as %s (pid %" PRId64
+                   ", instance %016" PRIx64 "): the later snapshot "
+                   "already counts the earlier one's profile "
+                   "(--allow-same-run to merge anyway)",
+                   b->path, a->path, vb->run.pid, vb->run.instance_id);
+  return 1;
+}
+
 int
-merge_main (const char *out, const char *const *in, size_t n)
+merge_main (const char *out, const char *const *in, size_t n,
+            int allow_same_run)
 {
   struct merge m;
   memset (&m, 0, sizeof m);
@@ -1330,6 +1377,11 @@ merge_main (const char *out, const char *const *in, size_t n)
         }
       m.in[i].loaded = 1;
     }
+  if (!allow_same_run)
+    for (size_t j = 1; j < n; j++)
+      for (size_t i = 0; i < j; i++)
+        if (same_run (&m, i, j))
+          goto out;
   const struct view *v0 = &m.in[0].snap.view;
   size_t kref = n; /* the first input with a forest */
   for (size_t i = 0; i < n; i++)

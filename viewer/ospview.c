@@ -67,7 +67,9 @@ usage (FILE *out)
 "                       source lines; the UI on a terminal, text with -b 1\n"
 "      --fail-above=PP  --diff: exit 3 when a path's share grew by more than\n"
 "                       PP percentage points\n"
-"      --merge OUT IN.. merge snapshots of one program into OUT\n"
+"      --merge OUT IN.. merge snapshots of one program into OUT; refuses a\n"
+"                       snapshot twice or two of one process instance\n"
+"      --allow-same-run --merge: merge those anyway (counts that run twice)\n"
 "      --json           the view as JSON (doc/SNAPSHOT.md has the schema)\n"
 "      --dot=FUNCTION   FUNCTION's control-flow graph in Graphviz DOT, hot\n"
 "                       paths heavier and coloured by share\n"
@@ -302,7 +304,7 @@ main (int argc, char **argv)
   enum { OPT_SEGMENT = 256, OPT_SCREEN, OPT_TOP, OPT_FILTER, OPT_SORT,
          OPT_VERSION, OPT_KEYS, OPT_SAVE, OPT_JSON, OPT_DOT, OPT_ANNOTATE,
          OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE, OPT_RECENT, OPT_SOURCE_DIR,
-         OPT_SOURCE_MAP };
+         OPT_SOURCE_MAP, OPT_ALLOW_SAME_RUN };
   static const struct option longs[] = {
     { "list", no_argument, 0, 'l' },
     { "pid", required_argument, 0, 'p' },
@@ -316,6 +318,7 @@ main (int argc, char **argv)
     { "diff", no_argument, 0, OPT_DIFF },
     { "merge", required_argument, 0, OPT_MERGE },
     { "fail-above", required_argument, 0, OPT_FAIL_ABOVE },
+    { "allow-same-run", no_argument, 0, OPT_ALLOW_SAME_RUN },
     { "screen", required_argument, 0, OPT_SCREEN },
     { "top", required_argument, 0, OPT_TOP },
     { "filter", required_argument, 0, OPT_FILTER },
@@ -334,7 +337,7 @@ main (int argc, char **argv)
   o.delay = 1.0;
   o.top = 20;
   o.sort = SORT_WORK;
-  int list = 0, screen_given = 0;
+  int list = 0, screen_given = 0, allow_same_run = 0;
   long pid = 0;
   const char *segment = NULL, *save = NULL, *file = NULL;
   /* What to do besides viewing: at most one. */
@@ -399,6 +402,9 @@ main (int argc, char **argv)
           if (c == OPT_SAVE)
             save = optarg;
         }
+        break;
+      case OPT_ALLOW_SAME_RUN:
+        allow_same_run = 1;
         break;
       case OPT_FAIL_ABOVE:
         {
@@ -482,6 +488,8 @@ main (int argc, char **argv)
       }
   if (fail_above >= 0 && act != ACT_DIFF)
     bad ("--fail-above applies to --diff only%s%s", "", "");
+  if (allow_same_run && act != ACT_MERGE)
+    bad ("--allow-same-run applies to --merge only%s%s", "", "");
   if (act == ACT_DIFF || act == ACT_MERGE)
     {
       if (pid || segment || list || save)
@@ -498,7 +506,7 @@ main (int argc, char **argv)
       return act == ACT_DIFF
                  ? diff_main (argv[optind], argv[optind + 1], &o, fail_above)
                  : merge_main (act_arg, (const char *const *) argv + optind,
-                               (size_t) n);
+                               (size_t) n, allow_same_run);
     }
   if (optind < argc)
     file = argv[optind++];

@@ -474,9 +474,12 @@ int recent_table_pairs (struct scr_table *t, const struct diff *d,
 /* ---- merge.c --------------------------------------------------------- */
 
 /* ospview --merge OUT IN...: one snapshot of the N inputs (the same
-   program), estimates combined; written atomically to OUT.  Exit status
-   (1 with one stderr line naming the file and the problem). */
-int merge_main (const char *out, const char *const *in, size_t n);
+   program), estimates combined; written atomically to OUT.  Inputs of one
+   run (the same file, a copy, one process instance) are refused unless
+   ALLOW_SAME_RUN.  Exit status (1 with one stderr line naming the file
+   and the problem). */
+int merge_main (const char *out, const char *const *in, size_t n,
+                int allow_same_run);
 
 /* Write S to F as text and nothing else: the one sanitiser of every text
    output (batch screens, --diff text, messages, exports in plain form;
