@@ -134,8 +134,8 @@ for s in spacesaving counting concise; do
   [ -s "$W/$s-B.ospsnap" ] || continue
   echo "--- policy=$s"
   between "$W/$s-A.ospsnap" "$W/$s-B.ospsnap" "$W/$s.between" subpaths subpaths
-  cumulative "$W/$s-A.ospsnap" "$W/$s-A.cum" subpaths 7
-  cumulative "$W/$s-B.ospsnap" "$W/$s-B.cum" subpaths 7
+  cumulative "$W/$s-A.ospsnap" "$W/$s-A.cum" subpaths 8
+  cumulative "$W/$s-B.ospsnap" "$W/$s-B.cum" subpaths 8
   check_top "$s" "$TOP" "$W/$s.between" "$W/e.between" "$W/$s-A.cum" "$W/$s-B.cum"
 
   # Every row measured from its samples (an interval, an exact count to compare): 95% intervals
