@@ -190,7 +190,7 @@ $(OSP_SAFETY_VIEWER_LOGS): viewer/ospview$(EXEEXT) tests/env.sh
 OSP_SOURCE_TEXT_TESTS = tests/source-text.sh tests/source-lines.sh
 TESTS += $(OSP_SOURCE_TEXT_TESTS)
 EXTRA_DIST += $(OSP_SOURCE_TEXT_TESTS) tests/progs/source-check.c tests/progs/source-check.h \
-	tests/progs/annotate-lines.c
+	tests/progs/annotate-lines.c tests/progs/snapedit.py
 OSP_SOURCE_TEXT_LOGS = tests/source-text.sh.log tests/source-lines.sh.log
 $(OSP_SOURCE_TEXT_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 

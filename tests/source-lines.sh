@@ -165,52 +165,11 @@ done
 mv "$W/moved" "$W/build" || exit 99
 
 # --- 4. older and broken views ------------------------------------------------------------------
-# views.py IN OUT drop|swap: IN's view without BLINES and LINES (as layout minor 3 wrote it), or
-# with the first block of two or more lines having them out of order; checksums recomputed.
-cat > "$W/views.py" << 'EOF'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-hs = 88
-(voff, vsize) = struct.unpack_from("<QQ", data, 24)
-view = data[voff:voff + vsize]
-(vhs, nsec) = struct.unpack_from("<II", view, 16)
-secs = []
-for i in range(nsec):
-    kind, elem, off, count, crc, res = struct.unpack_from("<IIQQII", view, vhs + 32 * i)
-    secs.append([kind, elem, bytearray(view[off:off + count * elem]), count])
-minor = struct.unpack_from("<H", view, 14)[0]
-if sys.argv[3] == "drop":
-    secs = [s for s in secs if s[0] not in (14, 15)]
-    minor = 3
-else:
-    S = {s[0]: s for s in secs}
-    bl, ln = S[14], S[15]
-    for i in range(bl[3]):
-        at, n = struct.unpack_from("<II", bl[2], i * bl[1])
-        if n >= 3:
-            a, b = struct.unpack_from("<II", ln[2], (at + 1) * 4)
-            struct.pack_into("<II", ln[2], (at + 1) * 4, b, a)
-            break
-    else:
-        sys.exit("no block with three lines")
-out = bytearray(view[:vhs])
-struct.pack_into("<H", out, 14, minor)
-struct.pack_into("<I", out, 20, len(secs))
-out.extend(b"\0" * (32 * len(secs)))
-for i, s in enumerate(secs):
-    off = len(out)
-    out.extend(s[2])
-    out.extend(b"\0" * (-len(out) % 8))
-    struct.pack_into("<IIQQII", out, vhs + 32 * i, s[0], s[1], off, s[3], zlib.crc32(bytes(s[2])), 0)
-struct.pack_into("<Q", out, 24, len(out))
-hdr = bytearray(data[:hs])
-struct.pack_into("<QQI", hdr, 24, hs, len(out), zlib.crc32(bytes(out)))
-struct.pack_into("<I", hdr, 20, 0)
-struct.pack_into("<I", hdr, 20, zlib.crc32(bytes(hdr)))
-open(sys.argv[2], "wb").write(bytes(hdr) + bytes(out))
-EOF
-python3 "$W/views.py" "$SNAP" "$W/old.ospsnap" drop && python3 "$W/views.py" "$SNAP" "$W/swap.ospsnap" swap ||
-  { echo "error: views.py failed"; exit 99; }
+# IN's view without BLINES and LINES (as layout minor 3 wrote it), and with the first block of
+# three or more lines having them out of order (progs/snapedit.py recomputes the checksums).
+python3 "$SRC/tests/progs/snapedit.py" "$SNAP" "$W/old.ospsnap" drop BLINES drop LINES minor 3 &&
+python3 "$SRC/tests/progs/snapedit.py" "$SNAP" "$W/swap.ospsnap" swap-lines ||
+  { echo "error: snapedit.py failed"; exit 99; }
 ( cd "$W/elsewhere" && "$OSPVIEW" --annotate "$W/old.ospsnap" ) > "$W/old.ann" 2> "$W/old.err" ||
   { osp_fail "--annotate of a view without statement lines: status $?"; osp_show "$W/old.err"; }
 grep -q 'line range: this view has no statement lines' "$W/old.ann" ||

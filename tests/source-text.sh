@@ -74,79 +74,11 @@ sys.exit(0 if n.get("header_mix") == "source-check.h" and n.get("work") == "sour
 ' "$W/x.json" || osp_fail "header_mix is not of source-check.h or work not of source-check.c"
 
 # --- crafting views -----------------------------------------------------------------------------
-# craft.py IN OUT [file OLD NEW] [size-of PATH] [sha-of PATH] [drop-fnsrc] [short-fnsrc]: IN's
-# view with every function of file OLD naming NEW instead, its recorded size or digest set to
-# PATH's, without FNSRC (as a view of minor 1) or with one element too few, laid out again with
-# every CRC recomputed (so the view loads, or is refused for what was changed).
-cat > "$W/craft.py" << 'EOF'
-import hashlib, os, struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-args = sys.argv[3:]
-hs = 88
-(voff, vsize) = struct.unpack_from("<QQ", data, 24)
-view = data[voff:voff + vsize]
-(vhs, nsec) = struct.unpack_from("<II", view, 16)
-secs = []
-for i in range(nsec):
-    kind, elem, off, count, crc, res = struct.unpack_from("<IIQQII", view, vhs + 32 * i)
-    secs.append([kind, elem, bytearray(view[off:off + count * elem]), count])
-S = {s[0]: s for s in secs}
-strings = S[1][2]
-def sid(s):
-    b = s.encode()
-    at = strings.find(b"\0" + b + b"\0")
-    if at >= 0:
-        return at + 1
-    at = len(strings)
-    strings.extend(b + b"\0")
-    return at
-def getstr(o):
-    return bytes(strings[o:strings.index(b"\0", o)]).decode()
-minor = 2
-while args:
-    a = args.pop(0)
-    if a == "file":
-        old, new = args.pop(0), args.pop(0)
-        f = S[3]
-        nid = sid(new)
-        for i in range(f[3]):
-            o = i * f[1] + 8
-            if getstr(struct.unpack_from("<I", f[2], o)[0]) == old:
-                struct.pack_into("<I", f[2], o, nid)
-    elif a == "size-of":
-        size = os.path.getsize(args.pop(0))
-        s = S.get(11, [0, 0, b"", 0])   # a view without FNSRC: nothing to set
-        for i in range(s[3]):
-            struct.pack_into("<Q", s[2], i * s[1] + 8, size)
-    elif a == "sha-of":
-        h = hashlib.sha256(open(args.pop(0), "rb").read()).digest()
-        s = S.get(11, [0, 0, b"", 0])
-        for i in range(s[3]):
-            s[2][i * s[1] + 16:i * s[1] + 48] = h
-    elif a == "short-fnsrc":
-        S[11][2] = S[11][2][:-S[11][1]]
-        S[11][3] -= 1
-    elif a == "drop-fnsrc":
-        secs = [s for s in secs if s[0] != 11]
-        minor = 1
-S[1][3] = len(strings)
-out = bytearray(view[:vhs])
-struct.pack_into("<H", out, 14, minor)
-struct.pack_into("<I", out, 20, len(secs))
-out.extend(b"\0" * (32 * len(secs)))
-for i, s in enumerate(secs):
-    off = len(out)
-    out.extend(s[2])
-    out.extend(b"\0" * (-len(out) % 8))
-    struct.pack_into("<IIQQII", out, vhs + 32 * i, s[0], s[1], off, s[3],
-                     zlib.crc32(bytes(s[2])), 0)
-struct.pack_into("<Q", out, 24, len(out))
-hdr = bytearray(data[:hs])
-struct.pack_into("<QQI", hdr, 24, hs, len(out), zlib.crc32(bytes(out)))
-struct.pack_into("<I", hdr, 20, 0)
-struct.pack_into("<I", hdr, 20, zlib.crc32(bytes(hdr)))
-open(sys.argv[2], "wb").write(bytes(hdr) + bytes(out))
-EOF
+# craft IN OUT EDIT...: IN's view with progs/snapedit.py's EDITs (every function of file OLD
+# naming NEW instead, its recorded size or digest set to PATH's, without FNSRC as a view of minor
+# 1, or with one element too few), laid out again with every CRC recomputed (so the view loads,
+# or is refused for what was changed).
+craft () { python3 "$SRC/tests/progs/snapedit.py" "$@"; }
 
 # no_text_of FILE OUT LABEL: no line of FILE (of 4 or more characters) is in OUT.  (On a failure
 # the OUT files are kept in $W: remove them, they may hold that text.)
@@ -187,11 +119,11 @@ cp "$W/orig.c" "$W/src/source-check.c" || exit 99
 # --- 3. crafted views ---------------------------------------------------------------------------
 # a readable file that is not the source: more lines than it, so every covered line has text
 awk 'BEGIN { for (i = 1; i <= 60; i++) printf "SECRET-%d-do-not-print\n", i }' > "$W/secret"
-python3 "$W/craft.py" "$SNAP" "$W/secret.ospsnap" file source-check.c "$W/secret" &&
-python3 "$W/craft.py" "$SNAP" "$W/secret-size.ospsnap" file source-check.c "$W/secret" \
+craft "$SNAP" "$W/secret.ospsnap" file source-check.c "$W/secret" &&
+craft "$SNAP" "$W/secret-size.ospsnap" file source-check.c "$W/secret" \
   size-of "$W/secret" &&
-python3 "$W/craft.py" "$SNAP" "$W/shadow.ospsnap" file source-check.c /etc/shadow &&
-python3 "$W/craft.py" "$SNAP" "$W/old.ospsnap" drop-fnsrc || { echo "error: craft.py failed"; exit 99; }
+craft "$SNAP" "$W/shadow.ospsnap" file source-check.c /etc/shadow &&
+craft "$SNAP" "$W/old.ospsnap" drop FNSRC minor 1 || { echo "error: snapedit.py failed"; exit 99; }
 for c in secret secret-size shadow old; do
   ( cd "$W/src" && "$OSPVIEW" --annotate "$W/$c.ospsnap" ) > "$W/ann-$c.out" 2> "$W/ann-$c.err" ||
     { osp_fail "--annotate $c.ospsnap: status $?"; osp_show "$W/ann-$c.err"; continue; }
@@ -212,7 +144,7 @@ rm -f "$W/ann-shadow.out" # kept files must never hold /etc/shadow (on a failure
 mkfifo "$W/fifo" || exit 99
 ( exec 3> "$W/fifo"; echo opened > "$W/fifo-opened" ) &
 wpid=$!
-python3 "$W/craft.py" "$SNAP" "$W/fifo.ospsnap" file source-check.c "$W/fifo" || exit 99
+craft "$SNAP" "$W/fifo.ospsnap" file source-check.c "$W/fifo" || exit 99
 ( cd "$W/src" && "$OSPVIEW" --annotate "$W/fifo.ospsnap" ) > "$W/ann-fifo.out" 2> "$W/ann-fifo.err" ||
   { osp_fail "--annotate fifo.ospsnap: status $?"; osp_show "$W/ann-fifo.err"; }
 grep -q "fifo: not found in $W" "$W/ann-fifo.out" ||
@@ -225,7 +157,7 @@ no_text_of "$W/src/source-check.c" "$W/ann-old.out" "--annotate of a view withou
 no_text_of "$W/src/source-check.h" "$W/ann-old.out" "--annotate of a view without digests"
 
 # FNSRC must have one element per function: else the view is refused, in one line
-python3 "$W/craft.py" "$SNAP" "$W/short.ospsnap" short-fnsrc || exit 99
+craft "$SNAP" "$W/short.ospsnap" short FNSRC || exit 99
 "$OSPVIEW" --json "$W/short.ospsnap" > /dev/null 2> "$W/short.err"
 rc=$?
 if [ "$rc" -ne 1 ] || [ "$(wc -l < "$W/short.err")" -ne 1 ] || ! grep -q 'FNSRC has' "$W/short.err"; then
@@ -282,7 +214,7 @@ a = {(x["name"], x["file"]): (x.get("file_size"), x.get("file_sha256"), x.get("c
 b = {(x["name"], x["file"]): (x.get("file_size"), x.get("file_sha256"), x.get("comp_dir")) for x in json.load(open(sys.argv[2]))["functions"]}
 sys.exit(0 if a == b and all(v[1] for v in a.values()) else 1)
 ' "$W/x.json" "$W/m.json" || osp_fail "--merge does not keep each function's source digest"
-python3 "$W/craft.py" "$SNAP" "$W/other.ospsnap" sha-of "$W/secret" || exit 99
+craft "$SNAP" "$W/other.ospsnap" sha-of "$W/secret" || exit 99
 # other.ospsnap is the same run rewritten: --allow-same-run gets past that refusal to the digests
 "$OSPVIEW" --allow-same-run --merge "$W/m2.ospsnap" "$SNAP" "$W/other.ospsnap" > /dev/null 2> "$W/merge2.err"
 rc=$?
