@@ -266,6 +266,26 @@ osp_check_report ()
     }' "$1"
 }
 
+# osp_listed_other FILE HEAD: FILE (a text report or screen) has a line starting with HEAD (its
+# "shares are of ..." line), and each "listed X% + other Y%" of that line's comma-separated parts
+# adds up to 100% (to the two decimals shown) with X at most 100%.  Messages on stdout.
+osp_listed_other ()
+{
+  awk -v head="$2" '
+    function bad(msg) { printf "%s:%d: %s: %s\n", FILENAME, FNR, msg, $0; errs++ }
+    index($0, head) == 1 {
+      seen = 1
+      n = split($0, part, ",")
+      for (i = 1; i <= n; i++) {
+        if (!match(part[i], /listed [0-9.]+% \+ other [0-9.]+%/)) { bad("no listed + other"); continue }
+        split(substr(part[i], RSTART, RLENGTH), w, " ")
+        l = w[2]; o = w[5]; sub(/%/, "", l); sub(/%/, "", o)
+        if (l + o < 99.995 || l + o > 100.005 || l + 0 > 100) bad("listed + other is not 100%")
+      }
+    }
+    END { if (!seen) { printf "%s: no line \"%s\"\n", FILENAME, head; errs++ } exit errs > 0 }' "$1"
+}
+
 # osp_calls FILE NAME: the calls column of the function row(s) named NAME (one per line).
 osp_calls ()
 {

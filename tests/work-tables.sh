@@ -96,18 +96,10 @@ osp_exec_with "report=$W/t.txt:seed=1" "$W/t" "$W/fr" 30
 awk '
   function bad(msg) { printf "text:%d: %s: %s\n", FNR, msg, $0; errs++ }
   /^hottest subpaths \(/ { getline; if ($0 !~ / share +work +work% +len +path$/) bad("no work columns") }
-  /^work shares are of the work of the subpaths of the same length:/ {
-    sh = 1
-    n = split($0, part, ",")
-    for (i = 1; i <= n; i++) {
-      if (!match(part[i], /listed [0-9.]+% \+ other [0-9.]+%/)) { bad("no listed + other"); continue }
-      split(substr(part[i], RSTART, RLENGTH), w, " ")
-      l = w[2]; o = w[5]; sub(/%/, "", l); sub(/%/, "", o)
-      if (l + o < 99.995 || l + o > 100.005 || l + 0 > 100) bad("listed + other is not 100%")
-    }
-  }
-  END { if (!sh) bad("no work shares line"); exit errs > 0 }
-' "$W/t.txt" || { osp_fail "text report (part 1)"; osp_show "$W/t.txt"; }
+  END { exit errs > 0 }
+' "$W/t.txt" &&
+  osp_listed_other "$W/t.txt" "work shares are of the work of the subpaths of the same length:" ||
+  { osp_fail "text report (part 1)"; osp_show "$W/t.txt"; }
 
 # --- 2. sampled paths, some too uncertain to rank ------------------------------------------------
 opts=report_top=100000:seed=1:path_interval=100000
