@@ -23,6 +23,7 @@ osp_need_build
 
 OSPVIEW=$abs_top_builddir/viewer/ospview
 [ -x "$OSPVIEW" ] || { echo "error: $OSPVIEW was not built"; exit 99; }
+command -v python3 > /dev/null 2>&1 || { echo "SKIP: python3 is needed to read ospview --json"; exit 77; }
 R1=60 R2=4
 TOP=3
 
@@ -68,31 +69,37 @@ run e mode=subpaths-exact:paths=exhaustive
 [ -s "$W/e-B.ospsnap" ] || osp_done
 
 # between OLD NEW OUT SCREEN TITLE: the "ran between" rows of SCREEN (its table's title starts
-# with TITLE) as "MARK DELTA ERR LEN<TAB>TEXT" (MARK "=" for established, ERR 0: exact).
+# with TITLE) as "MARK DELTA ERR LEN<TAB>TEXT" (MARK "=" for established, ERR 0: exact).  --diff
+# has no JSON: the columns are found by the table's header (the len column ends where "len"
+# does, the text starts under "path"), so that a column added to the table does not move them.
 between ()
 {
   "$OSPVIEW" --diff "$1" "$2" -b 1 --screen="$4" --top=0 > "$3.txt" 2> "$3.err" ||
     osp_fail "--diff $1 $2: exit status $?"
   awk -v t="$5 that ran between OLD and NEW" '
+       function fail(msg) { printf "FAIL: %s: %s\n", FILENAME, msg; bad = 1; exit }
        index($0, t) == 1 { on = 1; hdr = 1; next }
-       on && hdr { hdr = 0; next }
+       on && hdr { hdr = 0; le = index($0, " len  "); pc = index($0, "  path")
+                   if (!le || !pc || index($0, "in interval") == 0 || index($0, "+/- 95%") == 0)
+                     fail("no in interval, +/- 95%, len and path columns: " $0)
+                   le += 3; pc += 2; next }
        on && /^$/ { exit }
        on { m = substr($0, 1, 1); if (m == " ") m = "="
-            n = split(substr($0, 3), f, " ")
-            if (f[2] == "+/-") { err = f[3]; i = 4 } else { err = 0; i = 3 }
-            text = ""; for (k = i + 3; k <= n; k++) text = text (text == "" ? "" : " ") f[k]
-            print m, f[1], err, f[i + 2] "\t" text }' "$3.txt" > "$3"
+            n = split(substr($0, 3, le - 2), f, " ")
+            err = 0; for (k = 2; k < n; k++) if (f[k] == "+/-") err = f[k + 1]
+            print m, f[1], err, f[n] "\t" substr($0, pc) }
+       END { exit bad }' "$3.txt" > "$3" || osp_fail "$3.txt: cannot read the table"
 }
-# cumulative SNAP OUT SCREEN LENFIELD: the snapshot's rows of SCREEN as "ERR95 LEN<TAB>TEXT"
-# (filtered: none folded; LENFIELD: the len column's field, the text follows it).
+# cumulative SNAP OUT SCREEN: the snapshot's rows of SCREEN (subpaths or paths) as
+# "ERR95 LEN<TAB>TEXT", read from ospview --json.
 cumulative ()
 {
-  "$OSPVIEW" "$1" -b 1 --screen="$3" --top=0 --filter=window.c > "$2.txt" 2> "$2.err" ||
-    osp_fail "$1: exit status $?"
-  awk -v lf="$4" 'f && $3 == "+/-" { n = split($0, g, " "); text = ""
-                          for (k = lf + 1; k <= n; k++) text = text (text == "" ? "" : " ") g[k]
-                          print $4, $lf "\t" text }
-       /^ *rank +estimate/ { f = 1 }' "$2.txt" > "$2"
+  "$OSPVIEW" "$1" --json > "$2.json" 2> "$2.err" || osp_fail "$1: exit status $?"
+  python3 -c '
+import json, sys
+for r in json.load(open(sys.argv[1]))[sys.argv[2]]:
+    print("%.17g %d\t%s" % (r["err95"], len(r["blocks"]), r["text"]))
+' "$2.json" "$3" > "$2" || osp_fail "$1: cannot read its --json"
 }
 # check_top LABEL TOP BETWEEN EXACT CUM-A CUM-B: the first TOP established rows of BETWEEN;
 # the first one's interval covers its count in EXACT, each is at most half the cumulative bound.
@@ -134,8 +141,8 @@ for s in spacesaving counting concise; do
   [ -s "$W/$s-B.ospsnap" ] || continue
   echo "--- policy=$s"
   between "$W/$s-A.ospsnap" "$W/$s-B.ospsnap" "$W/$s.between" subpaths subpaths
-  cumulative "$W/$s-A.ospsnap" "$W/$s-A.cum" subpaths 8
-  cumulative "$W/$s-B.ospsnap" "$W/$s-B.cum" subpaths 8
+  cumulative "$W/$s-A.ospsnap" "$W/$s-A.cum" subpaths
+  cumulative "$W/$s-B.ospsnap" "$W/$s-B.cum" subpaths
   check_top "$s" "$TOP" "$W/$s.between" "$W/e.between" "$W/$s-A.cum" "$W/$s-B.cum"
 
   # Every row measured from its samples (an interval, an exact count to compare): 95% intervals
@@ -152,7 +159,7 @@ for s in spacesaving counting concise; do
 done
 # Ball-Larus paths (paths=counter: samples x path_scale): the top path of the last run
 between "$W/$s-A.ospsnap" "$W/$s-B.ospsnap" "$W/$s.pbetween" paths "Ball-Larus paths"
-cumulative "$W/$s-A.ospsnap" "$W/$s-A.pcum" paths 8
-cumulative "$W/$s-B.ospsnap" "$W/$s-B.pcum" paths 8
+cumulative "$W/$s-A.ospsnap" "$W/$s-A.pcum" paths
+cumulative "$W/$s-B.ospsnap" "$W/$s-B.pcum" paths
 check_top paths 1 "$W/$s.pbetween" "$W/e.pbetween" "$W/$s-A.pcum" "$W/$s-B.pcum"
 osp_done
