@@ -462,6 +462,9 @@ j_rows (struct jw *w, const struct view *v)
       j_f64 (w, "err95", p->err95);
       j_f64 (w, "share", p->share);
       j_u64 (w, "branches", p->branches);
+      /* false: too few samples to rank (the runtime's flag, the tsv
+         report's rank `-'; views before minor 5: viewparse.h's rule) */
+      j_bool (w, "ranked", view_path_ranked (v, i));
       j_work (w, v, p->estimate, p->err95, view_run_cost (v, p->ids, p->len),
               &paths);
       rc = j_blocks (w, v, p->ids, p->len);
@@ -485,8 +488,9 @@ j_rows (struct jw *w, const struct view *v)
       j_f64 (w, "err95", n->err95);
       j_f64 (w, "share", n->share);
       /* false: too few samples to rank; in the tree's order all the same
-         (the runtime's tsv field, report-forest.c) */
-      j_bool (w, "ranked", !view_too_few (n->estimate, n->err95));
+         (the runtime's flag, its tsv field; views before minor 5: the
+         same rule, viewparse.h) */
+      j_bool (w, "ranked", view_forest_ranked (v, i));
       j_work (w, v, n->estimate, n->err95, view_run_cost (v, n->ids, n->len),
               &forest);
       rc = j_blocks (w, v, n->ids, n->len);

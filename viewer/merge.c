@@ -685,10 +685,11 @@ rank_cmp (const void *a, const void *b, void *ctx)
   const struct merge *m = rs->m;
   const struct mrow *x = &m->sec[rs->s].r[*(const uint32_t *) a];
   const struct mrow *y = &m->sec[rs->s].r[*(const uint32_t *) b];
-  /* a subpath whose interval is wider than its estimate is not ranked:
-     after every one that is (shares.c) */
-  int fx = rs->s == SEC_SUB && x->err > x->est;
-  int fy = rs->s == SEC_SUB && y->err > y->est;
+  /* a subpath or path whose interval is wider than its estimate is not
+     ranked: after every one that is (shares.c, estimate.c); a forest node
+     keeps its place in the tree */
+  int fx = rs->s != SEC_FOREST && view_too_few (x->est, x->err);
+  int fy = rs->s != SEC_FOREST && view_too_few (y->est, y->err);
   if (fx != fy)
     return fx ? 1 : -1;
   if (rs->s != SEC_FOREST && low_end (x) != low_end (y))
@@ -1121,6 +1122,8 @@ write_rows (struct vbuild *b, struct merge *m, uint32_t *order[NSEC])
                              .share = ratio (r->est, path_total),
                              .branches = r->branches,
                              .rank = (uint32_t) k + 1 };
+      /* ranked by the sum's own interval, as the subpaths */
+      p.flags = view_too_few (p.estimate, p.err95) ? 0 : OSP_VROW_RANKED;
       vb_path (b, &p);
     }
 
@@ -1166,6 +1169,7 @@ write_rows (struct vbuild *b, struct merge *m, uint32_t *order[NSEC])
         .id = r->id, .count = r->count, .estimate = r->est, .err95 = r->err,
         .share = ratio (r->est, pr ? pr->est : forest_total)
       };
+      f.flags = view_too_few (f.estimate, f.err95) ? 0 : OSP_VROW_RANKED;
       newidx[x] = vb_forest (b, &f);
       depth[x] = f.depth;
       roots += pr == NULL;

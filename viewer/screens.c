@@ -919,10 +919,9 @@ build_paths (struct scr_table *t, const struct view *v,
         snprintf (num, sizeof num, "%llu", (unsigned long long) p->samples);
       else
         ospview_num (num, sizeof num, p->estimate, 0);
-      /* sampled (counter) rows with an interval wider than the estimate
-         are not ranked, as the subpaths' (shares.c) */
-      c[i].few = (unsigned char) (!exact && !timer
-                                  && view_too_few (p->estimate, p->err95));
+      /* rows with an interval wider than the estimate are not ranked, as
+         the subpaths' (the runtime's flag, shares.c) */
+      c[i].few = (unsigned char) !view_path_ranked (v, i);
       nfew += c[i].few;
       char rank[16] = "-";
       if (!c[i].few)
@@ -1284,7 +1283,7 @@ forest_row (struct scr_table *t, const struct forest *F, uint32_t kid,
       /* "~": too few samples to rank (the runtime's text report's mark);
          the tree keeps its order, so the node is marked, not moved */
       snprintf (num, sizeof num, "%s%s",
-                view_too_few (f->estimate, f->err95) ? "~" : "",
+                view_forest_ranked (F->v, kid) ? "" : "~",
                 NUM (nk->estimate, 0));
       snprintf (err, sizeof err, "+/- %s", NUM (f->err95, 0));
     }
@@ -1391,8 +1390,7 @@ build_forest (struct scr_table *t, const struct view *v,
     rc = set_title (t, "prefix forest", o, (size_t) matched);
   size_t nfew = 0;
   for (uint64_t i = 0; F.burst && i < n; i++)
-    nfew += (size_t) view_too_few (view_forest (v, i)->estimate,
-                                   view_forest (v, i)->err95);
+    nfew += (size_t) !view_forest_ranked (v, i);
   if (rc == 0 && nfew)
     {
       char *title = t->title;

@@ -44,10 +44,13 @@
  *            each entry's evidence (its table's threshold, the scale of
  *            one offer, the estimator); elements of older views are
  *            OSP_VSUBPATH_SIZE_1_3 bytes and a reader accepts them
- *   PATHS    struct osp_vpath per Ball-Larus path, ranked
+ *   PATHS    struct osp_vpath per Ball-Larus path, ranked; minor 5 grew
+ *            the element by the runtime's ranked flag (elements of older
+ *            views are OSP_VPATH_SIZE_1_4 bytes and a reader accepts them)
  *   FOREST   struct osp_vforest per prefix-forest node, in preorder (trees
  *            hottest first, children hottest first; a parent before its
- *            children), as the report shows them
+ *            children), as the report shows them; minor 5 grew the element
+ *            by the runtime's ranked flag (older: OSP_VFOREST_SIZE_1_4)
  *   STATS    struct osp_vstat per statistic, in report order
  *   EDGES    struct osp_vedge per control-flow edge of every function (the
  *            plugin's successor lists: normal, abnormal and EH edges),
@@ -80,7 +83,7 @@
 
 #define OSP_VIEW_MAGIC "OSPVIEW\001" /* 8 bytes, no NUL needed */
 #define OSP_VIEW_MAJOR 1u
-#define OSP_VIEW_MINOR 4u
+#define OSP_VIEW_MINOR 5u
 #define OSP_VIEW_BYTE_ORDER 0x01020304u
 
 /* "Not known" for counts and lines; "none" for parents. */
@@ -219,6 +222,9 @@ struct osp_vsubpath
 /* osp_vsubpath.flags */
 #define OSP_VSUB_RANKED 1u /* ranked among the hot (the runtime's rule,
                               shares.c); else rank `-' in the tsv report */
+/* osp_vpath.flags and osp_vforest.flags (minor 5): the same bit, the tsv
+   report's rank `-' of a path and `ranked' 0 of a forest node */
+#define OSP_VROW_RANKED OSP_VSUB_RANKED
 
 /* How an entry's estimate was made from its count (estimate.c): N = ... */
 enum osp_vsub_estimator
@@ -230,6 +236,8 @@ enum osp_vsub_estimator
   OSP_VSUB_EST_COUNTING = 4  /* (c + tau - 1) scale */
 };
 
+/* The fields after `rank' came with minor 5 (OSP_VPATH_SIZE_1_4: the
+   element before; viewparse.h's view_path_ranked reads either). */
 struct osp_vpath
 {
   uint64_t ids;         /* its blocks in IDS */
@@ -240,7 +248,12 @@ struct osp_vpath
   double estimate, err95, share;
   uint32_t branches;
   uint32_t rank;
+  uint32_t flags;       /* minor 5: OSP_VROW_RANKED */
+  uint32_t pad;
 };
+
+/* Bytes of an osp_vpath up to `rank': the element of minor 0 to 4. */
+#define OSP_VPATH_SIZE_1_4 64u
 
 struct osp_vforest
 {
@@ -252,7 +265,13 @@ struct osp_vforest
   uint64_t id;          /* the node's Ball-Larus path id */
   uint64_t count;
   double estimate, err95, share; /* share: a fraction of the parent's */
+  uint32_t flags;       /* minor 5: OSP_VROW_RANKED (a node too uncertain
+                           to rank keeps its place in the preorder) */
+  uint32_t pad;
 };
+
+/* Bytes of an osp_vforest up to `share': the element of minor 0 to 4. */
+#define OSP_VFOREST_SIZE_1_4 64u
 
 struct osp_vedge
 {

@@ -75,8 +75,10 @@ static const struct kind_info kinds[] = {
   /* minor 4 grew it; an older view's shorter element is still read
      (view_subpath_ranked, view_subpath_evidence) */
   [OSP_VS_SUBPATHS] = { "SUBPATHS", OSP_VSUBPATH_SIZE_1_3, 0 },
-  [OSP_VS_PATHS] = { "PATHS", sizeof (struct osp_vpath), 0 },
-  [OSP_VS_FOREST] = { "FOREST", sizeof (struct osp_vforest), 0 },
+  /* minor 5 grew them by the ranked flag (view_path_ranked,
+     view_forest_ranked) */
+  [OSP_VS_PATHS] = { "PATHS", OSP_VPATH_SIZE_1_4, 0 },
+  [OSP_VS_FOREST] = { "FOREST", OSP_VFOREST_SIZE_1_4, 0 },
   [OSP_VS_STATS] = { "STATS", sizeof (struct osp_vstat), 0 },
   [OSP_VS_EDGES] = { "EDGES", sizeof (struct osp_vedge), 0 },
   [OSP_VS_FNSRC] = { "FNSRC", sizeof (struct osp_vfnsrc), 0 },
@@ -136,6 +138,39 @@ view_subpath_ranked (const struct view *v, uint64_t i)
   if (SUB_HAS (v, flags))
     return (s->flags & OSP_VSUB_RANKED) != 0;
   return !view_too_few (s->estimate, s->err95);
+}
+
+_Static_assert (offsetof (struct osp_vpath, flags) == OSP_VPATH_SIZE_1_4,
+                "osp_vpath: minor 5's flags follow minor 4's element");
+_Static_assert (offsetof (struct osp_vforest, flags) == OSP_VFOREST_SIZE_1_4,
+                "osp_vforest: minor 5's flags follow minor 4's element");
+
+/* Whether a row of STRIDE bytes has the flags that end at TYPE's flags. */
+#define HAS_FLAGS(stride, type)                                              \
+  ((stride) >= offsetof (struct type, flags) + sizeof (uint32_t))
+
+int
+view_path_ranked (const struct view *v, uint64_t i)
+{
+  const struct osp_vpath *p = view_path (v, i);
+  if (p == NULL)
+    return 0;
+  if (HAS_FLAGS (v->path_size, osp_vpath))
+    return (p->flags & OSP_VROW_RANKED) != 0;
+  /* before minor 5 ospview ranked every paths=timer row */
+  return strcmp (view_str (v, v->run.paths), "timer") == 0
+         || !view_too_few (p->estimate, p->err95);
+}
+
+int
+view_forest_ranked (const struct view *v, uint64_t i)
+{
+  const struct osp_vforest *n = view_forest (v, i);
+  if (n == NULL)
+    return 0;
+  if (HAS_FLAGS (v->forest_size, osp_vforest))
+    return (n->flags & OSP_VROW_RANKED) != 0;
+  return !view_too_few (n->estimate, n->err95);
 }
 
 int

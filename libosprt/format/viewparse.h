@@ -71,8 +71,8 @@ const struct osp_vstat *view_stat (const struct view *v, uint64_t i);
 const struct osp_vedge *view_edge (const struct view *v, uint64_t i);
 /* The one rule of "too few samples to rank" (libosprt/collect/shares.c,
    osp_subpath_few): the 95% interval wider than the estimate, so that it
-   reaches below zero.  For rows whose view does not say (Ball-Larus paths,
-   subpaths of views before minor 4, merged rows). */
+   reaches below zero.  For rows whose view does not say (subpaths of views
+   before minor 4, paths and forest nodes before minor 5, merged rows). */
 static inline int
 view_too_few (double estimate, double err95)
 {
@@ -81,6 +81,11 @@ view_too_few (double estimate, double err95)
 /* Whether subpath I is ranked: the runtime's flag (minor 4), else
    !view_too_few. */
 int view_subpath_ranked (const struct view *v, uint64_t i);
+/* Whether path I and forest node I are ranked: the runtime's flag (minor
+   5), else the rule ospview applied before: !view_too_few, and every row
+   of paths=timer ranked. */
+int view_path_ranked (const struct view *v, uint64_t i);
+int view_forest_ranked (const struct view *v, uint64_t i);
 /* What subpath I's estimate rests on (osp/view.h, minor 4): 1 and *OUT
    filled, or 0 (an older view, or an estimator not known: *OUT zeroed). */
 struct view_evidence

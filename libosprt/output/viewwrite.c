@@ -307,6 +307,8 @@ paths_write (struct osp_vemit *o, const struct plan *pl, uint32_t n,
       v.share = row->share;
       v.branches = row->branches;
       v.rank = r + 1;
+      /* the tsv report's rank `-' (report-paths.c), every policy's */
+      v.flags = osp_few (row->estimate, row->err95) ? 0 : OSP_VROW_RANKED;
       memcpy (&pv[r], &v, sizeof v);
     }
   osp_vemit_end (o);
@@ -374,6 +376,8 @@ forest_write (struct osp_vemit *o, const struct plan *pl, uint32_t n,
       v.estimate = row->estimate;
       v.err95 = row->err95;
       v.share = row->share / 100.0; /* the profile keeps it in % */
+      /* the tsv report's ranked field (report-forest.c) */
+      v.flags = osp_few (row->estimate, row->err95) ? 0 : OSP_VROW_RANKED;
       memcpy (&fv[r], &v, sizeof v);
     }
   osp_vemit_end (o);

@@ -230,7 +230,7 @@ make_profile (struct osp_profile *p, struct osp_options *o)
       prows[r].steps = steps + sat;
       prows[r].branches = r % 2;
       prows[r].estimate = 4000 - 100 * r;
-      prows[r].err95 = 7;
+      prows[r].err95 = r == 3 ? 5000 : 7; /* the last: too few to rank */
       prows[r].share = 0.1 * (4 - r);
       for (uint32_t k = 0; k < ps[r].n; k++)
         steps[sat++] = (struct osp_path_step) { ps[r].b[k], 0 };
@@ -263,7 +263,7 @@ make_profile (struct osp_profile *p, struct osp_options *o)
       frows[r].count = 70 - r;
       frows[r].steps = steps + sat;
       frows[r].estimate = 700 - 10 * r;
-      frows[r].err95 = 3;
+      frows[r].err95 = r == 6 ? 1000 : 3; /* the last: too few to rank */
       frows[r].share = 50.0 - r;
       for (uint32_t k = 0; k < fs[r].n; k++)
         steps[sat++] = (struct osp_path_step) { fs[r].b[k], 0 };
@@ -444,7 +444,10 @@ test_view (void)
       for (uint32_t k = 0; k < prows[r].nsteps; k++)
         CHECK_EQ (v.ids[v.paths[r].ids + k],
                   v.fns[prows[r].fi].block0 + prows[r].steps[k].block);
+      /* view minor 5: the runtime's ranked flag */
+      CHECK_EQ (view_path_ranked (&v, r), r != 3);
     }
+  CHECK_EQ (v.path_size, sizeof (struct osp_vpath));
   CHECK_EQ (v.nforest, 7);
   for (uint32_t r = 0; r < 7 && r < v.nforest; r++)
     {
@@ -452,7 +455,9 @@ test_view (void)
       CHECK_EQ (v.forest[r].count, frows[r].count);
       CHECK (v.forest[r].share == frows[r].share / 100.0);
       CHECK_EQ (v.forest[r].len, frows[r].nsteps);
+      CHECK_EQ (view_forest_ranked (&v, r), r != 6); /* minor 5 */
     }
+  CHECK_EQ (v.forest_size, sizeof (struct osp_vforest));
   const struct osp_vstat *st = view_stat_named (&v, "threshold_4-1024");
   CHECK (st != NULL && st->kind == OSP_VSTAT_F64);
   st = view_stat_named (&v, "policy");

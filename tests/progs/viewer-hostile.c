@@ -108,7 +108,8 @@ path (const uint32_t *ids, uint32_t len, uint32_t fn, uint64_t id,
                          .fn = fn, .id = id, .samples = 10,
                          .estimate = val (est), .err95 = 0,
                          .share = val (share),
-                         .branches = 1, .rank = rank };
+                         .branches = 1, .rank = rank,
+                         .flags = OSP_VROW_RANKED };
   vb_path (&b, &p);
 }
 
@@ -121,7 +122,7 @@ node (const uint32_t *ids, uint32_t len, uint32_t fn, uint32_t parent,
                            .id = id, .count = (uint64_t) (est < 1e18 ? est
                                                                      : 1e18),
                            .estimate = val (est), .err95 = 0,
-                           .share = val (share) };
+                           .share = val (share), .flags = OSP_VROW_RANKED };
   return vb_forest (&b, &n);
 }
 

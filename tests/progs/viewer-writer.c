@@ -6,8 +6,8 @@
  * profiled program happens to sample.  This program writes them by hand,
  * following include/osp/shm.h and include/osp/view.h to the letter: its
  * own segment and seqlock, its own demo profile in nine sections in an
- * order of its own (no EDGES or FNSRC, and subpath rows of view minor 3,
- * as an older writer), laid out
+ * order of its own (no EDGES or FNSRC, subpath rows of view minor 3 and
+ * path and forest rows of minor 4, as an older writer), laid out
  * through the view format library's section emitter (libosprt/format/
  * viewbuild.h, the one the runtime writes with; its CRC-32 is checked
  * against zlib's check values by t_publish) and then damaged by hand:
@@ -273,8 +273,16 @@ make_view (unsigned char *buf, size_t cap, uint64_t k, int exited,
     memcpy (subs13[i], &subs[i], OSP_VSUBPATH_SIZE_1_3);
   vb_section (&v, cap, OSP_VS_SUBPATHS, OSP_VSUBPATH_SIZE_1_3, subs13,
               exact ? 0 : 4);
-  vb_section (&v, cap, OSP_VS_PATHS, sizeof paths[0], paths, 3);
-  vb_section (&v, cap, OSP_VS_FOREST, sizeof forest[0], forest, 5);
+  /* and paths and forest nodes as minor 4 wrote them: without the ranked
+     flag, which a reader derives */
+  unsigned char paths14[3][OSP_VPATH_SIZE_1_4];
+  for (uint32_t i = 0; i < 3; i++)
+    memcpy (paths14[i], &paths[i], OSP_VPATH_SIZE_1_4);
+  vb_section (&v, cap, OSP_VS_PATHS, OSP_VPATH_SIZE_1_4, paths14, 3);
+  unsigned char forest14[5][OSP_VFOREST_SIZE_1_4];
+  for (uint32_t i = 0; i < 5; i++)
+    memcpy (forest14[i], &forest[i], OSP_VFOREST_SIZE_1_4);
+  vb_section (&v, cap, OSP_VS_FOREST, OSP_VFOREST_SIZE_1_4, forest14, 5);
   vb_section (&v, cap, OSP_VS_STATS, sizeof stats[0], stats, ns);
   ((struct osp_view_header *) (void *) buf)->size = v.at;
   return v.at;
