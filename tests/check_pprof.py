@@ -243,11 +243,11 @@ def check_pprof(decoded, doc, tables, screens):
         else:
             check("executions_err95" not in labels, "sample %d: an exact value with an error" % k)
         if prof == "forest":
-            check(labels.get("depth") == (r["depth"], None), "sample %d: depth %s" % (k, labels.get("depth")))
+            check(labels.get("depth") == (r["depth"], "levels"), "sample %d: depth %s" % (k, labels.get("depth")))
         else:
             check(labels.get("rank") == (r["rank"], None), "sample %d: rank %s" % (k, labels.get("rank")))
         if prof != "subpaths":
-            check(labels.get("path_id") == (r["id"], None), "sample %d: path_id" % k)
+            check(labels.get("path_id") == str(r["id"]), "sample %d: path_id %s" % (k, labels.get("path_id")))
         values.setdefault(prof, []).append(vals[0] if vals else -1)
     batch_check(doc, rows, tables, screens, lambda k, prof: values[prof][k])
     print("checked %d samples, %d locations, %d functions" % (len(samples), len(locs), len(funcs)))

@@ -13,7 +13,8 @@
  *                 labels: profile (subpaths, paths, forest), length
  *                 (blocks), value (exact, estimate, samples), the 95%
  *                 half-widths of an estimate (executions_err95,
- *                 work_err95), rank, path_id, depth, truncated
+ *                 work_err95), rank, path_id (a string), depth (levels),
+ *                 truncated
  *   locations     one per block of a sample: id = block index + 1, one
  *                 line (its function, its first line)
  *   functions     one per function of a location: name, file, first line
@@ -184,16 +185,19 @@ sample (void *ctx, const struct ex_sample *x)
   if (x->profile == SCR_SUBPATHS)
     label (p, s, "rank", NULL, view_subpath (v, x->index)->rank, NULL);
   else if (x->profile == SCR_PATHS)
-    {
-      label (p, s, "rank", NULL, view_path (v, x->index)->rank, NULL);
-      label (p, s, "path_id", NULL,
-             (int64_t) view_path (v, x->index)->id, NULL);
-    }
+    label (p, s, "rank", NULL, view_path (v, x->index)->rank, NULL);
   else
+    label (p, s, "depth", NULL, x->depth, "levels");
+  if (x->profile != SCR_SUBPATHS)
     {
-      label (p, s, "depth", NULL, x->depth, NULL);
-      label (p, s, "path_id", NULL,
-             (int64_t) view_forest (v, x->index)->id, NULL);
+      /* an id, not a quantity: a string (pprof also drops a number
+         label of 0 without a unit, and path 0 is a path) */
+      char id[24];
+      snprintf (id, sizeof id, "%llu",
+                (unsigned long long) (x->profile == SCR_PATHS
+                                          ? view_path (v, x->index)->id
+                                          : view_forest (v, x->index)->id));
+      label (p, s, "path_id", id, 0, NULL);
     }
   if (x->truncated)
     label (p, s, "truncated", "root end left out", 0, NULL);
