@@ -79,6 +79,13 @@ struct pp
 
 /* ---- the string table ---------------------------------------------------- */
 
+static int
+cmp_u32 (const void *a, const void *b)
+{
+  uint32_t x = *(const uint32_t *) a, y = *(const uint32_t *) b;
+  return (x > y) - (x < y);
+}
+
 /* S's index in the string table (0 for "" and out of memory), made valid
    UTF-8 without control characters first. */
 static int64_t
@@ -118,16 +125,9 @@ str (struct pp *p, const char *s)
       p->offs[p->noffs++] = off;
       return (int64_t) p->noffs;
     }
-  size_t lo = 0, hi = p->noffs;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (p->offs[mid] < off)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  return (int64_t) lo + 1; /* index 0 is "" */
+  const uint32_t *at = bsearch (&off, p->offs, p->noffs, sizeof *p->offs,
+                                 cmp_u32);
+  return at ? (int64_t) (at - p->offs) + 1 : 0; /* index 0 is "" */
 }
 
 /* ---- samples -------------------------------------------------------------- */

@@ -181,71 +181,76 @@ stack_of (const struct view *v, uint64_t i, uint64_t ids, uint32_t len,
   return 0;
 }
 
+/* Row I of section PROF as *X, its stack not made yet; its own blocks
+   are the id run at *IDS (length x->len). */
+static void
+row_of (const struct view *v, enum scr_screen prof, uint64_t i,
+        struct ex_sample *x, uint64_t *ids)
+{
+  memset (x, 0, sizeof *x);
+  x->profile = prof;
+  x->index = i;
+  if (prof == SCR_SUBPATHS)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      *ids = s->ids;
+      x->len = s->len;
+      x->execs = s->estimate;
+      x->err95 = s->err95;
+      x->value = run_is (v, v->run.mode, "subpaths-exact") ? "exact"
+                                                           : "estimate";
+    }
+  else if (prof == SCR_PATHS)
+    {
+      /* the rules of the paths screen (screens.c): timer rows are
+         samples; a counter row with no interval was counted exactly */
+      const struct osp_vpath *p = view_path (v, i);
+      int timer = run_is (v, v->run.paths, "timer");
+      *ids = p->ids;
+      x->len = p->len;
+      x->execs = timer ? (double) p->samples : p->estimate;
+      x->err95 = timer ? 0 : p->err95;
+      x->value = timer ? "samples"
+                 : run_is (v, v->run.paths, "exhaustive") || p->err95 == 0
+                     ? "exact"
+                     : "estimate";
+    }
+  else
+    {
+      const struct osp_vforest *f = view_forest (v, i);
+      *ids = f->ids;
+      x->len = f->len;
+      x->depth = f->depth;
+      x->execs = f->estimate;
+      x->err95 = f->err95;
+      x->value = run_is (v, v->run.forest, "exhaustive") ? "exact"
+                                                         : "estimate";
+    }
+  x->cost = view_run_cost (v, *ids, x->len);
+}
+
 int
 ex_samples (const struct view *v, unsigned screens,
             int (*fn) (void *, const struct ex_sample *), void *ctx)
 {
+  static const enum scr_screen order[] = { SCR_SUBPATHS, SCR_PATHS,
+                                           SCR_FOREST };
+  const uint64_t rows[] = { v->nsubpaths, v->npaths, v->nforest };
   uint32_t *st = NULL;
   size_t cap = 0;
   int rc = 0;
-  struct ex_sample x;
-  for (uint64_t i = 0; (screens >> SCR_SUBPATHS & 1) && i < v->nsubpaths
-                       && rc == 0; i++)
-    {
-      const struct osp_vsubpath *s = view_subpath (v, i);
-      memset (&x, 0, sizeof x);
-      x.profile = SCR_SUBPATHS;
-      x.index = i;
-      x.len = s->len;
-      x.execs = s->estimate;
-      x.err95 = s->err95;
-      x.cost = view_run_cost (v, s->ids, s->len);
-      x.value = run_is (v, v->run.mode, "subpaths-exact") ? "exact"
-                                                          : "estimate";
-      rc = stack_of (v, UINT64_MAX, s->ids, s->len, &st, &cap, &x);
-      if (rc == 0)
-        rc = fn (ctx, &x);
-    }
-  int timer = run_is (v, v->run.paths, "timer");
-  for (uint64_t i = 0; (screens >> SCR_PATHS & 1) && i < v->npaths
-                       && rc == 0; i++)
-    {
-      const struct osp_vpath *p = view_path (v, i);
-      memset (&x, 0, sizeof x);
-      x.profile = SCR_PATHS;
-      x.index = i;
-      x.len = p->len;
-      /* the rules of the paths screen (screens.c): timer rows are
-         samples; a counter row with no interval was counted exactly */
-      x.execs = timer ? (double) p->samples : p->estimate;
-      x.err95 = timer ? 0 : p->err95;
-      x.cost = view_run_cost (v, p->ids, p->len);
-      x.value = timer                                  ? "samples"
-                : run_is (v, v->run.paths, "exhaustive")
-                      || p->err95 == 0                 ? "exact"
-                                                       : "estimate";
-      rc = stack_of (v, UINT64_MAX, p->ids, p->len, &st, &cap, &x);
-      if (rc == 0)
-        rc = fn (ctx, &x);
-    }
-  int exact = run_is (v, v->run.forest, "exhaustive");
-  for (uint64_t i = 0; (screens >> SCR_FOREST & 1) && i < v->nforest
-                       && rc == 0; i++)
-    {
-      const struct osp_vforest *f = view_forest (v, i);
-      memset (&x, 0, sizeof x);
-      x.profile = SCR_FOREST;
-      x.index = i;
-      x.len = f->len;
-      x.depth = f->depth;
-      x.execs = f->estimate;
-      x.err95 = f->err95;
-      x.cost = view_run_cost (v, f->ids, f->len);
-      x.value = exact ? "exact" : "estimate";
-      rc = stack_of (v, i, 0, 0, &st, &cap, &x);
-      if (rc == 0)
-        rc = fn (ctx, &x);
-    }
+  for (size_t k = 0; k < 3; k++)
+    for (uint64_t i = 0; (screens >> order[k] & 1) && i < rows[k] && rc == 0;
+         i++)
+      {
+        struct ex_sample x;
+        uint64_t ids;
+        row_of (v, order[k], i, &x, &ids);
+        rc = stack_of (v, order[k] == SCR_FOREST ? i : UINT64_MAX, ids,
+                       x.len, &st, &cap, &x);
+        if (rc == 0)
+          rc = fn (ctx, &x);
+      }
   free (st);
   return rc;
 }
