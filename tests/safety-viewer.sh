@@ -23,6 +23,10 @@
 #      writes a snapshot that opens (sums saturate instead of overflowing).
 #   5. A snapshot with no rows and no functions: every screen, export, --diff and --merge
 #      answer without a crash.
+#   The row exports (--folded, --pprof, viewer-pprof.sh has the rest): the 64-node chain's
+#   deepest node is one stack of the 64 nodes' blocks; the escapes come out of --folded clean
+#   and of --pprof as valid UTF-8 (protoc decodes it, when installed); the huge numbers give
+#   counts an int64 holds (saturated); the empty snapshot exports nothing, and no crash.
 #   6. A writer stuck mid-write (a segment whose sequence number stays odd): -b 1 says the
 #      segment kept changing, and so do the UI's table and status line (through tmux, when
 #      installed), not "no profile published yet".
@@ -109,6 +113,16 @@ if works depth-diff "$OSPVIEW" --diff "$W/chain63.ospsnap" "$W/chain64.ospsnap" 
     "$W/depth-diff.out" || { osp_fail "--diff of chains: not matched by content"
                              osp_show "$W/depth-diff.out"; }
 fi
+# the deepest node's stack: its ancestors' blocks and its own, the root first
+if works depth-folded "$OSPVIEW" "$W/chain64.ospsnap" --folded --screen=forest; then
+  deep=$(awk '{ n = gsub(/;/, ";"); if (n > m) m = n } END { print m }' "$W/depth-folded.out")
+  nodes=$(wc -l < "$W/depth-folded.out")
+  # a node's frames: the deepest line's over the first (a root) line's
+  root=$(head -n 1 "$W/depth-folded.out" | awk '{ print gsub(/;/, ";") }')
+  [ "$nodes" -eq 64 ] && [ "$deep" -eq $((64 * root)) ] ||
+    osp_fail "--folded of a 64-node chain: $nodes lines, deepest $deep frames, a root $root"
+fi
+works depth-pprof "$OSPVIEW" "$W/chain64.ospsnap" --pprof="$W/chain64.pb.gz"
 gen longname "$W/name4096.ospsnap" 4096
 gen longname "$W/name4097.ospsnap" 4097
 gen longname "$W/name1m.ospsnap" 1048576
@@ -136,6 +150,7 @@ if echo x | grep -q -P 'x' 2> /dev/null; then
   works esc-dot "$OSPVIEW" "$W/esc.ospsnap" --dot=helper && clean esc-dot "$W/esc-dot.out"
   works esc-ann "$OSPVIEW" "$W/esc.ospsnap" --annotate && clean esc-ann "$W/esc-ann.out"
   works esc-json "$OSPVIEW" "$W/esc.ospsnap" --json && clean esc-json "$W/esc-json.out"
+  works esc-folded "$OSPVIEW" "$W/esc.ospsnap" --folded && clean esc-folded "$W/esc-folded.out"
   # a message naming a function: --dot of an unknown one lists close names
   "$OSPVIEW" "$W/esc.ospsnap" --dot=wrk > /dev/null 2> "$W/esc-msg.err"
   clean esc-msg "$W/esc-msg.err"
@@ -146,6 +161,15 @@ if echo x | grep -q -P 'x' 2> /dev/null; then
   clean esc-fail "$W/esc-fail.err"
 else
   echo "note: grep -P is missing: the sanitising checks are skipped"
+fi
+
+# proto3 strings must be valid UTF-8: protoc refuses the file otherwise
+if works esc-pprof "$OSPVIEW" "$W/esc.ospsnap" --pprof="$W/esc.pb.gz" &&
+   command -v protoc > /dev/null 2>&1 && command -v python3 > /dev/null 2>&1; then
+  python3 -c 'import gzip, sys; sys.stdout.buffer.write(gzip.open(sys.argv[1]).read())' \
+    "$W/esc.pb.gz" | protoc --proto_path="$SRC/tests/progs" \
+    --decode=perftools.profiles.Profile profile.proto > "$W/esc-pprof.txt" 2>&1 ||
+    { osp_fail "--pprof of the escapes: protoc refuses it"; osp_show "$W/esc-pprof.txt"; }
 fi
 
 # --- 4. numbers ---------------------------------------------------------------------------------
@@ -168,6 +192,12 @@ works huge-dot "$OSPVIEW" "$W/huge.ospsnap" '--dot=work' && {
 }
 works huge-ann "$OSPVIEW" "$W/huge.ospsnap" --annotate && numbers huge-ann "$W/huge-ann.out"
 works huge-json "$OSPVIEW" "$W/huge.ospsnap" --json
+# counts are integers an int64 holds (1.5e308 saturates at 2^63 - 1)
+works huge-folded "$OSPVIEW" "$W/huge.ospsnap" --folded && [ -s "$W/huge-folded.out" ] &&
+  awk '$NF !~ /^[0-9]+$/ || length($NF) > 19 || $NF > 9223372036854775807 { bad = 1 }
+       END { exit bad }' "$W/huge-folded.out" ||
+  osp_fail "--folded of huge numbers: a count that is not an int64"
+works huge-pprof "$OSPVIEW" "$W/huge.ospsnap" --pprof="$W/huge.pb.gz"
 if works huge-merge "$OSPVIEW" --allow-same-run --merge "$W/huge2.ospsnap" "$W/huge.ospsnap" "$W/huge.ospsnap"
 then
   works huge-merged "$OSPVIEW" "$W/huge2.ospsnap" -b 1 && numbers huge-merged "$W/huge-merged.out"
@@ -178,6 +208,9 @@ gen empty "$W/empty.ospsnap"
 works empty-batch "$OSPVIEW" "$W/empty.ospsnap" -b 1
 works empty-diff "$OSPVIEW" --diff "$W/empty.ospsnap" "$W/empty.ospsnap" -b 1
 works empty-json "$OSPVIEW" "$W/empty.ospsnap" --json
+works empty-folded "$OSPVIEW" "$W/empty.ospsnap" --folded &&
+  { [ ! -s "$W/empty-folded.out" ] || osp_fail "--folded of an empty snapshot printed lines"; }
+works empty-pprof "$OSPVIEW" "$W/empty.ospsnap" --pprof="$W/empty.pb.gz"
 "$OSPVIEW" "$W/empty.ospsnap" --annotate > /dev/null 2>&1
 [ $? -le 1 ] || osp_fail "--annotate of an empty snapshot crashed"
 "$OSPVIEW" "$W/empty.ospsnap" --dot=main > /dev/null 2>&1

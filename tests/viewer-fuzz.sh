@@ -213,7 +213,7 @@ done
 "$W/hostile" chain "$W/seed-chain.ospsnap" 40 || { echo "error: cannot write the chain seed"; exit 99; }
 SEEDS="$SEEDS $W/seed-chain.ospsnap"
 
-FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/viewer/snapshot.c $SRC/viewer/source.c $SRC/viewer/text.c $SRC/viewer/srctext.c $SRC/viewer/export.c $SRC/viewer/export-json.c $SRC/viewer/export-dot.c $SRC/viewer/export-annotate.c $SRC/viewer/diff.c $SRC/viewer/recent.c $SRC/viewer/merge.c $SRC/libosprt/sha256.c $SRC/libosprt/format/*.c"
+FUZZ_SOURCES="$SRC/viewer/fuzz-view.c $SRC/viewer/screens.c $SRC/viewer/status.c $SRC/viewer/segment.c $SRC/viewer/snapshot.c $SRC/viewer/source.c $SRC/viewer/text.c $SRC/viewer/srctext.c $SRC/viewer/export.c $SRC/viewer/export-json.c $SRC/viewer/export-dot.c $SRC/viewer/export-annotate.c $SRC/viewer/export-pprof.c $SRC/viewer/export-folded.c $SRC/viewer/pbwrite.c $SRC/viewer/diff.c $SRC/viewer/recent.c $SRC/viewer/merge.c $SRC/libosprt/sha256.c $SRC/libosprt/format/*.c"
 FUZZ_INC="-I$abs_top_builddir -I$SRC/include -I$SRC/viewer -I$SRC/libosprt -I$SRC/libosprt/format"
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=all -DREAD_PAUSE_NS=0"
 # The segment inputs go through a scratch file: on tmpfs when there is one (several times

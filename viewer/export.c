@@ -7,10 +7,14 @@
  *   --annotate   the source files as a listing, each line with its share
  *                of the hot subpaths and of the Ball-Larus paths
  *                (export-annotate.c)
+ *   --pprof=FILE the rows as samples of pprof's profile.proto, gzipped
+ *                (export-pprof.c, pbwrite.c)
+ *   --folded     the rows as folded stacks for flame graphs
+ *                (export-folded.c)
  *
  * This file is the entry, export_main, and the helpers the exports share
  * (export.h): file-name matching, the rows whose shares
- * are summed.
+ * are summed, the rows as stacks of blocks (--pprof and --folded).
  *
  * Why it looks like this: the screens answer "what is hot" in the
  * profile's own terms (paths as block lists); these exports answer the
@@ -118,6 +122,139 @@ ex_rows (const struct view *v, int (*fn) (void *, const struct ex_row *),
   return rc;
 }
 
+/* ---- rows as stacks ---------------------------------------------------- */
+
+/* Whether the run's policy string OFF is WANT. */
+static int
+run_is (const struct view *v, uint32_t off, const char *want)
+{
+  return strcmp (view_str (v, off), want) == 0;
+}
+
+/* The stack of forest node I (a subpath's or path's: ROW, with I
+   UINT64_MAX) into X: the blocks of the chain from its root down to it,
+   the last EX_STACK_MAX of them, filled from the leaf backwards so that
+   the walk up stops once the stack is full (a hostile view's chain may be
+   as long as its forest).  0, or -1 out of memory. */
+static int
+stack_of (const struct view *v, uint64_t i, uint64_t ids, uint32_t len,
+          uint32_t **st, size_t *cap, struct ex_sample *x)
+{
+  if (ex_grow ((void **) st, cap, EX_STACK_MAX, sizeof **st) != 0)
+    return -1;
+  /* frames first, so that the leaf's last block lands at the end */
+  uint64_t frames = 0, nodes = 0, k = i;
+  int root = 1;
+  if (i == UINT64_MAX)
+    frames = len;
+  else
+    for (;; k = view_forest (v, k)->parent)
+      {
+        frames += view_forest (v, k)->len;
+        nodes++;
+        if (view_forest (v, k)->parent == OSP_VIEW_NO_PARENT)
+          break;
+        if (frames >= EX_STACK_MAX || nodes >= EX_STACK_MAX)
+          {
+            root = 0;
+            break;
+          }
+      }
+  x->truncated = !root || frames > EX_STACK_MAX;
+  uint32_t pos = frames > EX_STACK_MAX ? EX_STACK_MAX : (uint32_t) frames;
+  x->n = pos;
+  /* view_parse checked that a parent comes before its child, one level
+     up: the walk ends at a root */
+  for (k = i; pos > 0; k = view_forest (v, k)->parent)
+    {
+      if (i != UINT64_MAX)
+        {
+          ids = view_forest (v, k)->ids;
+          len = view_forest (v, k)->len;
+        }
+      for (uint32_t b = len; b > 0 && pos > 0; b--)
+        (*st)[--pos] = v->ids[ids + b - 1];
+      if (i == UINT64_MAX)
+        break;
+    }
+  x->stack = *st;
+  return 0;
+}
+
+/* Row I of section PROF as *X, its stack not made yet; its own blocks
+   are the id run at *IDS (length x->len). */
+static void
+row_of (const struct view *v, enum scr_screen prof, uint64_t i,
+        struct ex_sample *x, uint64_t *ids)
+{
+  memset (x, 0, sizeof *x);
+  x->profile = prof;
+  x->index = i;
+  if (prof == SCR_SUBPATHS)
+    {
+      const struct osp_vsubpath *s = view_subpath (v, i);
+      *ids = s->ids;
+      x->len = s->len;
+      x->execs = s->estimate;
+      x->err95 = s->err95;
+      x->value = run_is (v, v->run.mode, "subpaths-exact") ? "exact"
+                                                           : "estimate";
+    }
+  else if (prof == SCR_PATHS)
+    {
+      /* the rules of the paths screen (screens.c): timer rows are
+         samples; a counter row with no interval was counted exactly */
+      const struct osp_vpath *p = view_path (v, i);
+      int timer = run_is (v, v->run.paths, "timer");
+      *ids = p->ids;
+      x->len = p->len;
+      x->execs = timer ? (double) p->samples : p->estimate;
+      x->err95 = timer ? 0 : p->err95;
+      x->value = timer ? "samples"
+                 : run_is (v, v->run.paths, "exhaustive") || p->err95 == 0
+                     ? "exact"
+                     : "estimate";
+    }
+  else
+    {
+      const struct osp_vforest *f = view_forest (v, i);
+      *ids = f->ids;
+      x->len = f->len;
+      x->depth = f->depth;
+      x->execs = f->estimate;
+      x->err95 = f->err95;
+      x->value = run_is (v, v->run.forest, "exhaustive") ? "exact"
+                                                         : "estimate";
+    }
+  x->cost = view_run_cost (v, *ids, x->len);
+}
+
+int
+ex_samples (const struct view *v, unsigned screens,
+            int (*fn) (void *, const struct ex_sample *), void *ctx)
+{
+  static const enum scr_screen order[] = { SCR_SUBPATHS, SCR_PATHS,
+                                           SCR_FOREST };
+  const uint64_t rows[] = { v->nsubpaths, v->npaths, v->nforest };
+  uint32_t *st = NULL;
+  size_t cap = 0;
+  int rc = 0;
+  for (size_t k = 0; k < 3; k++)
+    for (uint64_t i = 0; (screens >> order[k] & 1) && i < rows[k] && rc == 0;
+         i++)
+      {
+        struct ex_sample x;
+        uint64_t ids;
+        row_of (v, order[k], i, &x, &ids);
+        rc = stack_of (v, order[k] == SCR_FOREST ? i : UINT64_MAX, ids,
+                       x.len, &st, &cap, &x);
+        if (rc == 0)
+          rc = fn (ctx, &x);
+      }
+  free (st);
+  return rc;
+}
+
 /* ---- reading the view ------------------------------------------------ */
 
 struct loaded
@@ -153,6 +290,13 @@ load (const struct source *s, struct loaded *l)
 int
 export_main (const struct source *s, enum export_kind kind, const char *arg)
 {
+  return export_rows_main (s, kind, arg, (1u << SCR_NSCREENS) - 1);
+}
+
+int
+export_rows_main (const struct source *s, enum export_kind kind,
+                  const char *arg, unsigned screens)
+{
   struct loaded l;
   memset (&l, 0, sizeof l);
   int rc = 1;
@@ -162,6 +306,10 @@ export_main (const struct source *s, enum export_kind kind, const char *arg)
         rc = export_json (s, &l.v);
       else if (kind == EXPORT_DOT)
         rc = export_dot (&l.v, arg ? arg : "");
+      else if (kind == EXPORT_PPROF)
+        rc = export_pprof (s, &l.v, arg ? arg : "", screens);
+      else if (kind == EXPORT_FOLDED)
+        rc = export_folded (&l.v, arg, screens);
       else
         rc = export_annotate (&l.v, arg && *arg ? arg : NULL);
     }

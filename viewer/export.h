@@ -6,6 +6,9 @@
  *   export-json.c      --json
  *   export-dot.c       --dot=FUNCTION
  *   export-annotate.c  --annotate[=FILE]
+ *   export-pprof.c     --pprof=FILE (with pbwrite.c, the protobuf and gzip
+ *                      bytes)
+ *   export-folded.c    --folded[=work]
  *
  * Internal to those four files; the rest of the viewer knows only
  * export_main.  Each export gets a view that view_parse accepted (every
@@ -35,6 +38,15 @@ int export_dot (const struct view *v, const char *arg);
 /* The source files with their lines' shares; WANT: one file, or NULL for
    every file with a covered line.  Exit status. */
 int export_annotate (const struct view *v, const char *want);
+
+/* The rows of SCREENS (a bit per enum scr_screen: subpaths, paths,
+   forest) as pprof samples into the file PATH ("-": stdout).  S for the
+   program, pid and times.  Exit status. */
+int export_pprof (const struct source *s, const struct view *v,
+                  const char *path, unsigned screens);
+/* The same rows as folded stacks on stdout, one line each, the count
+   their executions or, ARG "work", their work.  Exit status. */
+int export_folded (const struct view *v, const char *arg, unsigned screens);
 
 /* ---- strings: valid UTF-8 out, whatever came in ------------------------ */
 
@@ -109,5 +121,50 @@ struct ex_row
    view's order.  Stops at the first nonzero return and returns it; 0. */
 int ex_rows (const struct view *v, int (*fn) (void *, const struct ex_row *),
              void *ctx);
+
+/* ---- rows as stacks (--pprof, --folded) ------------------------------ */
+
+/* The most frames a stack holds: a forest node's stack is its ancestors'
+   blocks and its own, which a hostile view can make as deep as its whole
+   forest; past this the root end is left out (ex_sample.truncated). */
+#define EX_STACK_MAX 4096
+
+/* A hot subpath, Ball-Larus path or forest node as a stack of blocks. */
+struct ex_sample
+{
+  enum scr_screen profile; /* SCR_SUBPATHS, SCR_PATHS or SCR_FOREST */
+  uint64_t index;          /* its element in the view's section */
+  const uint32_t *stack;   /* block indices (into BLOCKS), root first: a
+                              forest node's ancestors' blocks, then its
+                              own */
+  uint32_t n;              /* frames in STACK */
+  int truncated;           /* frames left out at the root (EX_STACK_MAX) */
+  uint32_t len;            /* the row's own blocks */
+  uint32_t depth;          /* a forest node's depth; else 0 */
+  double execs;            /* its executions (paths=timer: samples) */
+  double err95;            /* their 95% half-width (0 when exact) */
+  double cost;             /* one execution's work: its own blocks' costs
+                              summed (view_run_cost), as --json's work */
+  const char *value;       /* what EXECS is: "exact", "estimate" or
+                              "samples" (paths=timer: relative only) */
+};
+
+/* X rounded to the nearest integer for the formats that take integers
+   (pprof's int64 values, folded counts); NaN and negatives are 0. */
+static inline int64_t
+ex_int (double x)
+{
+  if (!(x > 0))
+    return 0;
+  if (x >= 9.2e18)
+    return INT64_MAX;
+  return (int64_t) (x + 0.5);
+}
+
+/* FN (CTX, sample) for every row of SCREENS, subpaths, then paths, then
+   the forest in preorder.  Stops at the first nonzero return and returns
+   it; -1 out of memory; 0. */
+int ex_samples (const struct view *v, unsigned screens,
+                int (*fn) (void *, const struct ex_sample *), void *ctx);
 
 #endif

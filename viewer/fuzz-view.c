@@ -210,6 +210,10 @@ beyond (const struct view *v, const void *bytes, size_t len)
       want_status ("--dot zz", export_main (&src, EXPORT_DOT, "zz"), 3);
       want_status ("--annotate", export_main (&src, EXPORT_ANNOTATE, NULL),
                    3);
+      want_status ("--pprof", export_rows_main (&src, EXPORT_PPROF,
+                                                "-", ~0u), 3);
+      want_status ("--folded", export_rows_main (&src, EXPORT_FOLDED,
+                                                 "work", ~0u), 3);
       source_close (&src);
     }
   struct ospview_opts o;

@@ -22,6 +22,10 @@ viewer_ospview_SOURCES = \
 	viewer/export-json.c \
 	viewer/export-dot.c \
 	viewer/export-annotate.c \
+	viewer/export-pprof.c \
+	viewer/export-folded.c \
+	viewer/pbwrite.h \
+	viewer/pbwrite.c \
 	viewer/diff.c \
 	viewer/recent.c \
 	viewer/merge.c \

@@ -7,6 +7,7 @@
  *   ospview FILE.ospsnap          open a snapshot, same screens
  *   ospview -p PID --save FILE    save a live view as a snapshot, exit
  *   -b N, -d SECONDS, --screen=.. batch output instead of the terminal UI
+ *   --json, --dot, --annotate, --pprof, --folded  exports (export.c)
  *
  * Why here and nothing else: option parsing and choosing what to attach
  * to are the only things main does; listing, reading, validating and
@@ -48,6 +49,7 @@ usage (FILE *out)
 "       ospview --diff [options] OLD NEW               compare two snapshots\n"
 "       ospview --merge OUT SNAPSHOT...                merge snapshots\n"
 "       ospview [-p PID | SNAPSHOT] --json | --dot=FN | --annotate[=FILE]\n"
+"       ospview [-p PID | SNAPSHOT] --pprof=FILE.pb.gz | --folded[=work]\n"
 "       ospview -l                                     list profiled processes\n"
 "\n"
 "ospview shows the profile of a running program built with osp (gcc\n"
@@ -75,6 +77,12 @@ usage (FILE *out)
 "                       paths heavier and coloured by share\n"
 "      --annotate[=FILE] source listing with each line's part of the hot\n"
 "                       paths' work (FILE: one source file; default: all)\n"
+"      --pprof=FILE     the hot subpaths, paths and forest nodes as a pprof\n"
+"                       profile (gzipped profile.proto; - for stdout), for\n"
+"                       pprof and Pyroscope, Parca; --screen picks profiles\n"
+"      --folded[=work]  the same rows as folded stacks for flame graphs\n"
+"                       (flamegraph.pl, speedscope), counting executions or\n"
+"                       work\n"
 "      --source-dir DIR look for source files in DIR too (repeatable)\n"
 "      --source-map OLD=NEW  the tree compiled in OLD is now in NEW\n"
 "                       (repeatable; source text is shown only when the\n"
@@ -304,7 +312,7 @@ main (int argc, char **argv)
   enum { OPT_SEGMENT = 256, OPT_SCREEN, OPT_TOP, OPT_FILTER, OPT_SORT,
          OPT_VERSION, OPT_KEYS, OPT_SAVE, OPT_JSON, OPT_DOT, OPT_ANNOTATE,
          OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE, OPT_RECENT, OPT_SOURCE_DIR,
-         OPT_SOURCE_MAP, OPT_ALLOW_SAME_RUN };
+         OPT_SOURCE_MAP, OPT_ALLOW_SAME_RUN, OPT_PPROF, OPT_FOLDED };
   static const struct option longs[] = {
     { "list", no_argument, 0, 'l' },
     { "pid", required_argument, 0, 'p' },
@@ -315,6 +323,8 @@ main (int argc, char **argv)
     { "json", no_argument, 0, OPT_JSON },
     { "dot", required_argument, 0, OPT_DOT },
     { "annotate", optional_argument, 0, OPT_ANNOTATE },
+    { "pprof", required_argument, 0, OPT_PPROF },
+    { "folded", optional_argument, 0, OPT_FOLDED },
     { "diff", no_argument, 0, OPT_DIFF },
     { "merge", required_argument, 0, OPT_MERGE },
     { "fail-above", required_argument, 0, OPT_FAIL_ABOVE },
@@ -342,7 +352,7 @@ main (int argc, char **argv)
   const char *segment = NULL, *save = NULL, *file = NULL;
   /* What to do besides viewing: at most one. */
   enum { ACT_VIEW, ACT_SAVE, ACT_JSON, ACT_DOT, ACT_ANNOTATE, ACT_DIFF,
-         ACT_MERGE } act = ACT_VIEW;
+         ACT_MERGE, ACT_PPROF, ACT_FOLDED } act = ACT_VIEW;
   const char *act_name = NULL, *act_arg = NULL;
   double fail_above = -1;
 
@@ -401,6 +411,24 @@ main (int argc, char **argv)
           act_arg = optarg;
           if (c == OPT_SAVE)
             save = optarg;
+        }
+        break;
+      case OPT_PPROF:
+      case OPT_FOLDED:
+        {
+          const char *name = c == OPT_PPROF ? "--pprof" : "--folded";
+          if (act != ACT_VIEW)
+            bad ("%s and %s: give one of them", act_name, name);
+          if (c == OPT_PPROF && *optarg == '\0')
+            bad ("--pprof needs an output file name (- for stdout)%s%s", "",
+                 "");
+          if (c == OPT_FOLDED && optarg && strcmp (optarg, "work") != 0
+              && strcmp (optarg, "execs") != 0)
+            bad ("--folded=%s: say execs (the default) or work%s", optarg,
+                 "");
+          act = c == OPT_PPROF ? ACT_PPROF : ACT_FOLDED;
+          act_name = name;
+          act_arg = optarg;
         }
         break;
       case OPT_ALLOW_SAME_RUN:
@@ -557,6 +585,9 @@ main (int argc, char **argv)
                           : act == ACT_DOT ? EXPORT_DOT
                                            : EXPORT_ANNOTATE,
                       act_arg);
+  else if (act == ACT_PPROF || act == ACT_FOLDED)
+    rc = export_rows_main (&s, act == ACT_PPROF ? EXPORT_PPROF : EXPORT_FOLDED,
+                           act_arg, o.screens);
   else if (o.count > 0)
     rc = batch_run (&s, &o);
   else

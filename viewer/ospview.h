@@ -12,9 +12,11 @@
  *   status.c   the status lines above the screens (process, liveness,
  *              the totals behind the estimates)
  *   batch.c    -b: print the screens as text, N refreshes
- *   export.c   --json, --dot=FUNCTION, --annotate: a view exported;
- *              reading it and the helpers the exports share (export.h)
- *   export-json.c, export-dot.c, export-annotate.c  one export each
+ *   export.c   --json, --dot=FUNCTION, --annotate, --pprof, --folded: a
+ *              view exported; reading it and the helpers the exports
+ *              share (export.h)
+ *   export-json.c, export-dot.c, export-annotate.c, export-pprof.c,
+ *   export-folded.c  one export each (pbwrite.c: protobuf and gzip bytes)
  *   text.c     the one sanitiser of text out (ospview_puts, ex_put,
  *              ospview_error) and the one rule for numbers (ospview_num)
  *   diff.c     --diff OLD NEW: two snapshots compared by content
@@ -362,7 +364,8 @@ const char *scr_exited (const struct scr_live *l);
 
 /* ---- export.c -------------------------------------------------------- */
 
-enum export_kind { EXPORT_JSON, EXPORT_DOT, EXPORT_ANNOTATE };
+enum export_kind { EXPORT_JSON, EXPORT_DOT, EXPORT_ANNOTATE, EXPORT_PPROF,
+                   EXPORT_FOLDED };
 
 /* ospview --json | --dot=FUNCTION | --annotate[=FILE] on the source's
    newest view, to stdout.  ARG: the function (DOT), the source file or
@@ -370,6 +373,12 @@ enum export_kind { EXPORT_JSON, EXPORT_DOT, EXPORT_ANNOTATE };
    view cannot be read or ARG names nothing in it). */
 int export_main (const struct source *s, enum export_kind kind,
                  const char *arg);
+/* The same for the exports of rows, of the screens SCREENS (a bit per
+   enum scr_screen; the functions screen has no rows for them): --pprof
+   (ARG: the output file, "-" stdout) and --folded (ARG: NULL or "execs"
+   for executions, "work").  The other kinds ignore SCREENS. */
+int export_rows_main (const struct source *s, enum export_kind kind,
+                      const char *arg, unsigned screens);
 
 /* ---- diff.c ---------------------------------------------------------- */
 
