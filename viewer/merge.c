@@ -599,6 +599,7 @@ add_functions (struct merge *m, struct input *in)
   in->blockmap = malloc ((v->nblocks ? v->nblocks : 1) * sizeof (uint32_t));
   if (in->fnmap == NULL || in->blockmap == NULL)
     return oom ();
+  size_t first_new = m->nfns;
   for (uint64_t fi = 0; fi < v->nfns; fi++)
     {
       uint64_t h;
@@ -608,6 +609,17 @@ add_functions (struct merge *m, struct input *in)
           if (copy_function (m, in, fi, h) != 0)
             return -1;
           g = (uint32_t) m->nfns - 1;
+        }
+      else if (g >= first_new && m->fns[g].nblocks != view_fn (v, fi)->nblocks)
+        {
+          /* one name and file twice in one view (check_functions compared
+             it with the earlier inputs only): its blocks would map out of
+             the function */
+          ospview_error ("%s: function %s (%s) twice, with %u and %u "
+                         "blocks", in->path, S (m, m->fns[g].name),
+                         S (m, m->fns[g].file), m->fns[g].nblocks,
+                         view_fn (v, fi)->nblocks);
+          return -1;
         }
       else if (fn_digest (v, fi) == NULL)
         m->fns[g].no_digest = 1;
@@ -1670,9 +1682,10 @@ merge_input (struct merge *m, struct input *in)
   m->covered = sat_add (m->covered, covered ? covered : 1);
   for (int s = SEC_PATH; s < NSEC; s++)
     m->denom[s] = ospview_sat (m->denom[s] + denominator (in, s));
-  m->left_out[SEC_SUB] += left_out (in, "subpaths", SEC_SUB);
-  m->left_out[SEC_PATH] += left_out (in, "paths_distinct", SEC_PATH);
-  m->left_out[SEC_FOREST] += left_out (in, "forest_trees", SEC_FOREST);
+  static const char *const had[NSEC] = { "subpaths", "paths_distinct",
+                                         "forest_trees" };
+  for (int s = 0; s < NSEC; s++)
+    m->left_out[s] = sat_add (m->left_out[s], left_out (in, had[s], s));
   set_bounds (in);
   for (int s = 0; s < NSEC; s++)
     m->bound_all[s] = ospview_sat (m->bound_all[s] + in->bound[s]);
