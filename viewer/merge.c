@@ -125,6 +125,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "export.h"
 #include "strtab.h"
 #include "viewbuild.h"
 
@@ -561,18 +562,10 @@ copy_function (struct merge *m, struct input *in, uint64_t fi, uint64_t h)
         }
     }
   /* its edges (grouped by source block there, so here too: functions and
-     their blocks keep their order); the first edge from a block >= lo */
+     their blocks keep their order) */
   uint32_t lo = f->block0, hi = lo + f->nblocks;
-  uint64_t a = 0, z = v->nedges;
-  while (a < z)
-    {
-      uint64_t mid = a + (z - a) / 2;
-      if (view_edge (v, mid)->from < lo)
-        a = mid + 1;
-      else
-        z = mid;
-    }
-  for (; a < v->nedges && view_edge (v, a)->from < hi; a++)
+  for (uint64_t a = ex_edge_first (v, lo);
+       a < v->nedges && view_edge (v, a)->from < hi; a++)
     {
       const struct osp_vedge *e = view_edge (v, a);
       if (ospview_grow (&m->edges, &m->capedges, m->nedges + 1,
@@ -1293,8 +1286,9 @@ write_structure (struct vbuild *b, const struct merge *m)
       uint32_t at = vb_block (b, &mb->b);
       if (!m->no_costs && at != UINT32_MAX)
         vb_cost (b, at, mb->cost);
-      if (mb->has_lines && at != UINT32_MAX)
-        vb_lines (b, at, m->lines + mb->line0, mb->nlines);
+      if (mb->has_lines && at != UINT32_MAX) /* (LINES is NULL while empty) */
+        vb_lines (b, at, mb->nlines ? m->lines + mb->line0 : NULL,
+                  mb->nlines);
     }
   for (size_t k = 0; k < m->nedges; k++)
     vb_edge (b, &m->edges[k]);
@@ -1732,8 +1726,15 @@ merge_main (const char *out, const char *const *in, size_t n,
       ospview_error ("--merge: no snapshots to merge");
       return 1;
     }
-  if (osp_strtab_init (&m.str) != 0)
-    return oom (), 1;
+  /* MIDS is never NULL: rows of no blocks still point into it (MIDS +
+     ids), and NULL + 0 is undefined behaviour */
+  m.capmids = 4096;
+  m.mids = malloc (m.capmids * sizeof *m.mids);
+  if (m.mids == NULL || osp_strtab_init (&m.str) != 0)
+    {
+      free (m.mids);
+      return oom (), 1;
+    }
   char err[512];
   int rc = 0;
   for (size_t i = 0; i < n && rc >= 0; i++)
