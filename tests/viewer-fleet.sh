@@ -103,6 +103,68 @@ merged "b: (A,B),C" "$W/ab_c.ospsnap" "$W/ab.ospsnap" "$W/s3.ospsnap"
 merged "b: A,B,C" "$W/abc.ospsnap" "$W/s1.ospsnap" "$W/s2.ospsnap" "$W/s3.ospsnap"
 cmp "$W/ab_c.ospsnap" "$W/abc.ospsnap" > "$W/b.cmp" 2>&1 ||
   { osp_fail "b: merge(merge(A,B),C) differs from merge(A,B,C)"; osp_show "$W/b.cmp"; }
+# b2. Sampled inputs (mode=subpaths, paths=counter, forest=burst, fixed seeds): the same rows,
+# counts and run, estimates within 1e-12 relative (doubles summed in another order); err95 the
+# same within 1e-12 for rows that every input has, and for the others never wider in steps
+# (doc/SNAPSHOT.md: a merged input's row carries its parts' absence bounds inside its err95).
+for k in 0 1 2; do
+  osp_exec_with "report=none:snapshot=$W/p$k.ospsnap:seed=$((k + 1))" "$W/p$k" "$W/prog" $k 100000
+  [ "$osp_rc" -eq 0 ] && [ -s "$W/p$k.ospsnap" ] ||
+    { echo "error: sampled run $k: status $osp_rc, no snapshot"; osp_show "$W/p$k.err"; exit 99; }
+done
+merged "b2: A,B" "$W/pab.ospsnap" "$W/p0.ospsnap" "$W/p1.ospsnap"
+merged "b2: (A,B),C" "$W/pab_c.ospsnap" "$W/pab.ospsnap" "$W/p2.ospsnap"
+merged "b2: A,B,C" "$W/pabc.ospsnap" "$W/p0.ospsnap" "$W/p1.ospsnap" "$W/p2.ospsnap"
+python3 - "$OSPVIEW" "$W" > "$W/b2.out" 2>&1 <<'PY' ||
+import json, subprocess, sys
+view, w = sys.argv[1], sys.argv[2]
+def load(name):
+    return json.loads(subprocess.run([view, "%s/%s.ospsnap" % (w, name), "--json"],
+                                     check=True, capture_output=True).stdout)
+def rows(doc, sec):
+    fns, out, keys = doc["functions"], {}, []
+    for r in doc[sec]:
+        k = tuple((fns[f]["name"], b) for f, b in r["blocks"])
+        if sec == "forest":  # a node by its chain from the root
+            k = (keys[r["parent"]] if r["parent"] is not None else (),) + k
+            keys.append(k)
+        out[k] = r
+    return out
+def close(a, b):
+    return abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+bad = n = same = 0
+full = {name: load(name) for name in ("p0", "p1", "p2", "pab_c", "pabc")}
+for sec in ("subpaths", "paths", "forest"):
+    got = {name: rows(full[name], sec) for name in full}
+    two, one = got["pab_c"], got["pabc"]
+    if set(two) != set(one):
+        bad += 1; print("b2: %s: %d rows in steps, %d at once" % (sec, len(two), len(one))); continue
+    cnt = "samples" if sec == "paths" else "count"
+    for k in one:
+        n += 1
+        a, b = two[k], one[k]
+        everywhere = all(k in got[p] for p in ("p0", "p1", "p2"))
+        if a[cnt] != b[cnt] or not close(a["estimate"], b["estimate"]) or \
+           (everywhere and not close(a["err95"], b["err95"])) or \
+           a["err95"] > b["err95"] * (1 + 1e-12):
+            bad += 1
+            if bad < 10: print("b2: %s %s: steps %s, at once %s" % (sec, str(k)[:80], a, b))
+        same += everywhere
+one, two = full["pabc"], full["pab_c"]
+if one["run"] != two["run"] or one["functions"] != two["functions"]:
+    bad += 1; print("b2: run or functions differ")
+for name, x in one["stats"].items():
+    y = two["stats"].get(name)
+    if not (x == y or (isinstance(x, float) and isinstance(y, float) and close(x, y))):
+        bad += 1; print("b2: stat %s: %s in steps, %s at once" % (name, y, x))
+if set(one["stats"]) != set(two["stats"]):
+    bad += 1; print("b2: other stats")
+print("b2: %d sampled rows compared (%d in every input), %d wrong" % (n, same, bad))
+sys.exit(1 if bad or n < 50 or same == 0 else 0)
+PY
+  osp_fail "b2: sampled: merging in steps differs beyond the documented limits"
+cat "$W/b2.out"
+
 g=0
 while [ $g -lt 3 ]; do
   # shellcheck disable=SC2046
