@@ -737,6 +737,24 @@ map_ids (const struct input *in, uint64_t ids, uint32_t len, uint32_t **buf,
   return *buf;
 }
 
+/* The key of a row of input IN in M: its LEN blocks at IDS (mapped
+   into BUF), merged function FN (UINT32_MAX: a subpath), Ball-Larus ID
+   and merged PARENT.  0, or -1 out of memory. */
+static int
+set_key (struct merge *m, const struct input *in, uint64_t ids, uint32_t len,
+         uint32_t fn, uint64_t id, uint32_t parent, uint32_t **buf,
+         size_t *cap)
+{
+  m->key_ids = map_ids (in, ids, len, buf, cap);
+  if (len && m->key_ids == NULL)
+    return -1;
+  m->key_len = len;
+  m->key_fn = fn;
+  m->key_id = id;
+  m->key_parent = parent;
+  return 0;
+}
+
 /* Input IN's rows into the merged sections.  0, or -1 (out of memory). */
 static int
 add_rows (struct merge *m, struct input *in)
@@ -752,34 +770,20 @@ add_rows (struct merge *m, struct input *in)
   for (uint64_t k = 0; k < v->nsubpaths && !failed; k++)
     {
       const struct osp_vsubpath *s = view_subpath (v, k);
-      m->key_ids = map_ids (in, s->ids, s->len, &buf, &cap);
-      if (s->len && m->key_ids == NULL)
-        {
-          failed = oom ();
-          break;
-        }
-      m->key_len = s->len;
-      m->key_fn = UINT32_MAX;
-      m->key_id = 0;
-      m->key_parent = OSP_VIEW_NO_PARENT;
-      uint32_t x = find_row (m, SEC_SUB, &failed);
+      if (set_key (m, in, s->ids, s->len, UINT32_MAX, 0, OSP_VIEW_NO_PARENT,
+                   &buf, &cap) != 0)
+        failed = oom ();
+      uint32_t x = failed ? 0 : find_row (m, SEC_SUB, &failed);
       if (!failed)
         add_to_row (m, SEC_SUB, x, in, s->count, s->estimate, s->err95);
     }
   for (uint64_t k = 0; k < v->npaths && !failed; k++)
     {
       const struct osp_vpath *p = view_path (v, k);
-      m->key_ids = map_ids (in, p->ids, p->len, &buf, &cap);
-      if (p->len && m->key_ids == NULL)
-        {
-          failed = oom ();
-          break;
-        }
-      m->key_len = p->len;
-      m->key_fn = in->fnmap[p->fn];
-      m->key_id = p->id;
-      m->key_parent = OSP_VIEW_NO_PARENT;
-      uint32_t x = find_row (m, SEC_PATH, &failed);
+      if (set_key (m, in, p->ids, p->len, in->fnmap[p->fn], p->id,
+                   OSP_VIEW_NO_PARENT, &buf, &cap) != 0)
+        failed = oom ();
+      uint32_t x = failed ? 0 : find_row (m, SEC_PATH, &failed);
       if (failed)
         break;
       add_to_row (m, SEC_PATH, x, in, p->samples, p->estimate, p->err95);
@@ -796,17 +800,10 @@ add_rows (struct merge *m, struct input *in)
       uint32_t x = UINT32_MAX;
       if (f->parent == OSP_VIEW_NO_PARENT || parent != UINT32_MAX)
         {
-          m->key_ids = map_ids (in, f->ids, f->len, &buf, &cap);
-          if (f->len && m->key_ids == NULL)
-            {
-              failed = oom ();
-              break;
-            }
-          m->key_len = f->len;
-          m->key_fn = in->fnmap[f->fn];
-          m->key_id = f->id;
-          m->key_parent = parent;
-          x = find_row (m, SEC_FOREST, &failed);
+          if (set_key (m, in, f->ids, f->len, in->fnmap[f->fn], f->id, parent,
+                       &buf, &cap) != 0)
+            failed = oom ();
+          x = failed ? 0 : find_row (m, SEC_FOREST, &failed);
           if (failed)
             break;
         }
