@@ -158,21 +158,23 @@ clean-osp-tests:
 ## snapshots, and fuzzing (libFuzzer when clang has it, else the gcc mutator
 ## progs/viewer-mutate.c).  Snapshots (include/osp/snapshot.h): written by the runtime at exit
 ## and on a signal, saved by ospview, reopened (snapshot.sh); compared (viewer-diff.sh), merged
-## (viewer-merge.sh) and exported as JSON, DOT and annotated source (viewer-export.sh), as pprof
-## profiles and folded stacks, read by protoc, pprof and flamegraph.pl (viewer-pprof.sh).
+## (viewer-merge.sh; 300 of them in bounded memory, associatively: viewer-fleet.sh), exported
+## as JSON, DOT and annotated source (viewer-export.sh), and as pprof profiles and folded stacks,
+## read by protoc, pprof and flamegraph.pl (viewer-pprof.sh).
 OSP_VIEWER_TESTS = tests/viewer-batch.sh tests/viewer-fuzz.sh tests/snapshot.sh \
-	tests/viewer-merge.sh tests/viewer-diff.sh tests/viewer-export.sh tests/viewer-recent.sh \
-	tests/recent-interval.sh tests/viewer-pprof.sh
+	tests/viewer-merge.sh tests/viewer-fleet.sh tests/viewer-diff.sh tests/viewer-export.sh \
+	tests/viewer-recent.sh tests/recent-interval.sh tests/viewer-pprof.sh
 TESTS += $(OSP_VIEWER_TESTS)
 EXTRA_DIST += $(OSP_VIEWER_TESTS) tests/progs/viewer-writer.c tests/progs/viewer-mutate.c \
 	tests/progs/viewer-loop.c tests/progs/merge-runs.c tests/progs/merge-dump.c \
 	tests/progs/diff-branches.c tests/progs/export-loop.c tests/progs/phases.c \
-	tests/progs/window.c tests/progs/profile.proto tests/check_pprof.py
+	tests/progs/window.c tests/progs/profile.proto tests/check_pprof.py tests/progs/maxrss.c
 ## Their logs are NAME.sh.log (TEST_EXTENSIONS does not list .sh); named through a variable so
 ## that Automake does not take the prerequisites for a rule overriding its own.
 OSP_VIEWER_LOGS = tests/viewer-batch.sh.log tests/viewer-fuzz.sh.log tests/snapshot.sh.log \
-	tests/viewer-merge.sh.log tests/viewer-diff.sh.log tests/viewer-export.sh.log \
-	tests/viewer-recent.sh.log tests/recent-interval.sh.log tests/viewer-pprof.sh.log
+	tests/viewer-merge.sh.log tests/viewer-fleet.sh.log tests/viewer-diff.sh.log \
+	tests/viewer-export.sh.log tests/viewer-recent.sh.log tests/recent-interval.sh.log \
+	tests/viewer-pprof.sh.log
 $(OSP_VIEWER_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh
 
 ## ospview on hostile snapshots that pass every checksum (issue 32; doc/osp.md "Safety"): bad

@@ -225,13 +225,15 @@ beyond (const struct view *v, const void *bytes, size_t len)
   o.filter = round % 4 == 1 ? "demo" : NULL;
   want_status ("--diff self", diff_main (cur, cur, &o, 0.0), 1 | 1 << 3);
   const char *two[2] = { cur, cur };
-  want_status ("--merge self", merge_main (out, two, 2, 1), 3);
+  const struct merge_opts mo = { .allow_same_run = 1,
+                                 .max_rows = MERGE_ROWS_DEFAULT };
+  want_status ("--merge self", merge_main (out, two, 2, &mo), 3);
   if (have_prev)
     {
       want_status ("--diff prev", diff_main (prev, cur, &o, 1.0),
                    1 | 1 << 3);
       two[0] = prev;
-      want_status ("--merge prev", merge_main (out, two, 2, 1), 3);
+      want_status ("--merge prev", merge_main (out, two, 2, &mo), 3);
     }
   quiet (0);
   if (rename (cur, prev) == 0)

@@ -72,6 +72,10 @@ usage (FILE *out)
 "      --merge OUT IN.. merge snapshots of one program into OUT; refuses a\n"
 "                       snapshot twice or two of one process instance\n"
 "      --allow-same-run --merge: merge those anyway (counts that run twice)\n"
+"      --keep-going     --merge: skip an input that cannot be merged (one\n"
+"                       line naming it and why) and merge the rest\n"
+"      --merge-rows=N   --merge: at most N rows per section (default\n"
+"                       1048576); rows past it are counted, not merged\n"
 "      --json           the view as JSON (doc/SNAPSHOT.md has the schema)\n"
 "      --dot=FUNCTION   FUNCTION's control-flow graph in Graphviz DOT, hot\n"
 "                       paths heavier and coloured by share\n"
@@ -312,7 +316,8 @@ main (int argc, char **argv)
   enum { OPT_SEGMENT = 256, OPT_SCREEN, OPT_TOP, OPT_FILTER, OPT_SORT,
          OPT_VERSION, OPT_KEYS, OPT_SAVE, OPT_JSON, OPT_DOT, OPT_ANNOTATE,
          OPT_DIFF, OPT_MERGE, OPT_FAIL_ABOVE, OPT_RECENT, OPT_SOURCE_DIR,
-         OPT_SOURCE_MAP, OPT_ALLOW_SAME_RUN, OPT_PPROF, OPT_FOLDED };
+         OPT_SOURCE_MAP, OPT_ALLOW_SAME_RUN, OPT_PPROF, OPT_FOLDED,
+         OPT_KEEP_GOING, OPT_MERGE_ROWS };
   static const struct option longs[] = {
     { "list", no_argument, 0, 'l' },
     { "pid", required_argument, 0, 'p' },
@@ -329,6 +334,8 @@ main (int argc, char **argv)
     { "merge", required_argument, 0, OPT_MERGE },
     { "fail-above", required_argument, 0, OPT_FAIL_ABOVE },
     { "allow-same-run", no_argument, 0, OPT_ALLOW_SAME_RUN },
+    { "keep-going", no_argument, 0, OPT_KEEP_GOING },
+    { "merge-rows", required_argument, 0, OPT_MERGE_ROWS },
     { "screen", required_argument, 0, OPT_SCREEN },
     { "top", required_argument, 0, OPT_TOP },
     { "filter", required_argument, 0, OPT_FILTER },
@@ -347,7 +354,9 @@ main (int argc, char **argv)
   o.delay = 1.0;
   o.top = 20;
   o.sort = SORT_WORK;
-  int list = 0, screen_given = 0, allow_same_run = 0;
+  int list = 0, screen_given = 0;
+  struct merge_opts mo = { .max_rows = MERGE_ROWS_DEFAULT };
+  int merge_opt = 0; /* a --merge-only option was given */
   long pid = 0;
   const char *segment = NULL, *save = NULL, *file = NULL;
   /* What to do besides viewing: at most one. */
@@ -432,7 +441,17 @@ main (int argc, char **argv)
         }
         break;
       case OPT_ALLOW_SAME_RUN:
-        allow_same_run = 1;
+        mo.allow_same_run = 1;
+        merge_opt = 1;
+        break;
+      case OPT_KEEP_GOING:
+        mo.keep_going = 1;
+        merge_opt = 1;
+        break;
+      case OPT_MERGE_ROWS:
+        mo.max_rows = (size_t) parse_long ("--merge-rows", optarg, 1,
+                                           (long) UINT32_MAX - 1);
+        merge_opt = 1;
         break;
       case OPT_FAIL_ABOVE:
         {
@@ -516,8 +535,10 @@ main (int argc, char **argv)
       }
   if (fail_above >= 0 && act != ACT_DIFF)
     bad ("--fail-above applies to --diff only%s%s", "", "");
-  if (allow_same_run && act != ACT_MERGE)
+  if (mo.allow_same_run && act != ACT_MERGE)
     bad ("--allow-same-run applies to --merge only%s%s", "", "");
+  if (merge_opt && act != ACT_MERGE)
+    bad ("--keep-going and --merge-rows apply to --merge only%s%s", "", "");
   if (act == ACT_DIFF || act == ACT_MERGE)
     {
       if (pid || segment || list || save)
@@ -534,7 +555,7 @@ main (int argc, char **argv)
       return act == ACT_DIFF
                  ? diff_main (argv[optind], argv[optind + 1], &o, fail_above)
                  : merge_main (act_arg, (const char *const *) argv + optind,
-                               (size_t) n, allow_same_run);
+                               (size_t) n, &mo);
     }
   if (optind < argc)
     file = argv[optind++];

@@ -194,6 +194,11 @@ void snap_free (struct snapshot *s);
    temporary file and renamed).  0, or -1 with ERR. */
 int snap_save (const char *path, const void *view, size_t len,
                uint32_t flags, char *err, size_t errlen);
+/* snap_save with the header's saved time SAVED_NS instead of the clock
+   (ospview --merge: a merge writes the same bytes whenever it runs). */
+int snap_save_at (const char *path, const void *view, size_t len,
+                  uint32_t flags, uint64_t saved_ns, char *err,
+                  size_t errlen);
 
 /* ---- source.c -------------------------------------------------------- */
 
@@ -482,13 +487,24 @@ int recent_table_pairs (struct scr_table *t, const struct diff *d,
 
 /* ---- merge.c --------------------------------------------------------- */
 
+struct merge_opts
+{
+  int allow_same_run; /* merge one run counted twice anyway */
+  int keep_going;     /* skip a refused input (one line) instead of failing */
+  size_t max_rows;    /* rows per merged section; more are counted, dropped */
+};
+
+/* The default of --merge-rows. */
+#define MERGE_ROWS_DEFAULT ((size_t) 1 << 20)
+
 /* ospview --merge OUT IN...: one snapshot of the N inputs (the same
-   program), estimates combined; written atomically to OUT.  Inputs of one
-   run (the same file, a copy, one process instance) are refused unless
-   ALLOW_SAME_RUN.  Exit status (1 with one stderr line naming the file
-   and the problem). */
+   program), read one at a time, estimates combined; written atomically to
+   OUT.  Inputs of one run (the same file, a copy, one process instance)
+   are refused unless OPT->allow_same_run; a refused input stops the merge
+   unless OPT->keep_going.  Exit status (1 with one stderr line naming the
+   file and the problem). */
 int merge_main (const char *out, const char *const *in, size_t n,
-                int allow_same_run);
+                const struct merge_opts *opt);
 
 /* Write S to F as text and nothing else: the one sanitiser of every text
    output (batch screens, --diff text, messages, exports in plain form;

@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "crc32.h"
 #include "errmsg.h"
 #include "snapfile.h"
 
@@ -128,5 +129,24 @@ snap_save (const char *path, const void *view, size_t len, uint32_t flags,
   int e = osp_snap_write (path, view, len, flags, "ospview " PACKAGE_VERSION);
   if (e != 0)
     return osp_errf (err, errlen, "cannot write %s: %s", path, strerror (e));
+  return 0;
+}
+
+int
+snap_save_at (const char *path, const void *view, size_t len, uint32_t flags,
+              uint64_t saved_ns, char *err, size_t errlen)
+{
+  struct osp_snap_header h;
+  osp_snap_header (&h, view, len, flags, "ospview " PACKAGE_VERSION);
+  h.saved_ns = saved_ns;
+  h.header_crc32 = 0;
+  h.header_crc32 = osp_crc32 (0, &h, sizeof h);
+  static const char pad[8];
+  const void *buf[] = { &h, pad, view };
+  size_t lens[] = { sizeof h, (size_t) (h.view_offset - sizeof h), len };
+  int e = osp_file_replace (path, buf, lens, 3);
+  if (e != 0)
+    return osp_errf (err, errlen, "cannot write %s: %s", path,
+                     osp_file_strerror (e));
   return 0;
 }
