@@ -205,6 +205,15 @@ osp_report_emit (const struct osp_options *o)
 {
   if (o->report == OSP_REPORT_NONE)
     return 0;
+  /* A report asked for now (report_signal, osp_report (NULL)) under the
+     default report=line goes to stderr: line is what happens at exit. */
+  struct osp_options asked;
+  if (o->report == OSP_REPORT_LINE)
+    {
+      asked = *o;
+      asked.report = OSP_REPORT_STDERR;
+      o = &asked;
+    }
   struct osp_profile p;
   int taken = osp_profile_take (&p) == 0;
   int rc = osp_report_write (o, taken ? &p : NULL);
@@ -216,8 +225,8 @@ osp_report_emit (const struct osp_options *o)
 int
 osp_report_write (const struct osp_options *o, const struct osp_profile *p)
 {
-  if (o->report == OSP_REPORT_NONE)
-    return 0;
+  if (o->report == OSP_REPORT_NONE || o->report == OSP_REPORT_LINE)
+    return 0; /* line: the snapshot's (snapshot.c) */
   char path[OSP_PATH_MAX];
   const char *where = o->report == OSP_REPORT_STDOUT ? "stdout" : "stderr";
   if (o->report == OSP_REPORT_FILE)
