@@ -34,6 +34,8 @@ enum osp_forest_policy { OSP_FOREST_BURST, OSP_FOREST_EXHAUSTIVE,
                          OSP_FOREST_OFF };
 
 #define OSP_PATH_MAX 4096
+/* The largest report_top (rows per section of a report). */
+#define OSP_REPORT_TOP_MAX 100000
 
 /* The snapshot written at exit unless snapshot= says otherwise: named
    after the program (%e), in the directory it started in (doc/osp.md,

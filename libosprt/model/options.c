@@ -285,7 +285,7 @@ static const struct osp_key keys[] = {
     NOFIELD, offsetof (struct osp_options, report_path), OSP_REPORT_FILE, "",
     "", NULL },
   CHOICE ("report_format", report_format, format_choices, OSP_FORMAT_TEXT),
-  U32 ("report_top", report_top, 1, 100000, 20, "", ""),
+  U32 ("report_top", report_top, 1, OSP_REPORT_TOP_MAX, 20, "", ""),
   U32 ("max_functions", max_functions, 1, 16777216, 65536, "", ""),
   FLAG ("verbose", verbose, 0),
   U32 ("interval", interval, 1, 1000000000, 1000, "", ""),
