@@ -168,6 +168,33 @@ osp_same ()
   return 1
 }
 
+# osp_text_unfit FILE: the text report FILE as its sections wrote it, for a test that reads
+# numbers from it: the lines libosprt/output/textfit.c folded to 100 columns joined again (a
+# continuation is indented 4 (prose) or 8 (a row's path) past its line's first piece, and that
+# piece could not take its first word, or the row its path), and the commas grouping digits
+# removed.  (A cut table's
+# "(N more rows: ...)" line stays: skip it.)
+osp_text_unfit ()
+{
+  awk '
+    function flush() {
+      if (!have) return
+      while (match(cur, /[0-9],[0-9][0-9][0-9]/)) cur = substr(cur, 1, RSTART) substr(cur, RSTART + 2)
+      print cur; have = 0
+    }
+    {
+      match($0, /^ */); ind = RLENGTH
+      w = $0; sub(/^ +/, "", w); fw = w; sub(/ .*/, "", fw)
+      field = ind == lead + 8 && !joined # the last field of a row, moved below it whole
+      if (have && w != "" && (ind == lead + 4 || ind == lead + 8) &&
+          (field ? plen + 2 + length(w) : plen + 1 + length(fw)) > 100) {
+        cur = cur (field ? "  " : " ") w; plen = length($0); joined = 1; next
+      }
+      flush(); cur = $0; have = 1; lead = ind; plen = length($0); joined = 0
+    }
+    END { flush() }' "$1"
+}
+
 # osp_check_report FILE: validate an exit report in the tsv format of doc/CONTRACTS.md:
 # header, field counts, numeric fields, unique function ids, block, path, edge and forest rows of
 # known functions, work rows whose shares add up to 100%, block 0's count equal to the function's calls, block entries equal to the sum of
