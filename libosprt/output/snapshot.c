@@ -39,9 +39,11 @@ static void
 shell_name (char *out, size_t size, const char *path, const char *dir)
 {
   size_t d = strlen (dir);
-  if (d > 0 && strncmp (path, dir, d) == 0
-      && (path[d] == '/' || dir[d - 1] == '/') && path[d + (path[d] == '/')])
-    path += d + (path[d] == '/');
+  if (d > 0 && dir[d - 1] == '/')
+    d--; /* "/" as "" */
+  if (dir[0] != '\0' && strncmp (path, dir, d) == 0 && path[d] == '/'
+      && path[d + 1] != '\0')
+    path += d + 1;
   int plain = strspn (path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
                             "wxyz0123456789._/+,-")
               == strlen (path);
