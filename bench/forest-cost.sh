@@ -52,7 +52,7 @@ if [ "${1:-}" = --callgrind ]; then
   w=$2 tag=$3 bin=$4 opts=$5
   shift 5
   if [ -n "$opts" ]; then
-    OSP_OPTIONS=$opts
+    OSP_OPTIONS=snapshot=none:$opts # no default snapshot at exit: not what is measured
     export OSP_OPTIONS
   else
     unset OSP_OPTIONS
@@ -157,7 +157,7 @@ for p in $PROGS; do
     bin=$W/$p
     [ "$tag" = gcc ] && bin=$W/$p.gcc
     opts=$(opts_of "$p" "$tag" "$o")
-    if [ -n "$opts" ]; then OSP_OPTIONS=$opts; export OSP_OPTIONS; else unset OSP_OPTIONS; fi
+    if [ -n "$opts" ]; then OSP_OPTIONS=snapshot=none:$opts; export OSP_OPTIONS; else unset OSP_OPTIONS; fi
     # shellcheck disable=SC2086
     /usr/bin/time -f %M -o "$W/$p.$tag.rss" "$bin" $a > /dev/null 2>&1
     if command -v hyperfine > /dev/null 2>&1; then

@@ -21,7 +21,8 @@ if [ -t 0 ] && [ -t 1 ] && [ -n "${TERM:-}" ] && [ "$TERM" != dumb ]; then
 else
   scale=15 interactive=no
 fi
-options=report=$report:publish_ms=250
+# snapshot=none: the demo leaves no demo.ospsnap (the default profile file) in the build tree.
+options=report=$report:snapshot=none:publish_ms=250
 [ "$interactive" = yes ] && options=$options:report_signal=USR1
 echo "OSP_OPTIONS=$options $demo $scale &"
 OSP_OPTIONS=$options "$demo" "$scale" > /dev/null &
@@ -63,6 +64,7 @@ fi
 wait "$pid"
 rc=$?
 echo
-echo "The demo's exit report (OSP_OPTIONS=report=FILE; the default is stderr):"
+echo "The demo's exit report (OSP_OPTIONS=report=FILE; by default a program writes PROG.ospsnap"
+echo "and one line naming it instead; report=stderr prints this):"
 cat "$report"
 exit "$rc"

@@ -34,4 +34,4 @@ installcheck-demo:
 	flags=`$(PKG_CONFIG) --cflags --libs osp` || exit 1; \
 	echo "$(CC) $(OSP_DEMO_CFLAGS) $$flags examples/demo.c"; \
 	$(CC) $(OSP_DEMO_CFLAGS) $$flags $(srcdir)/examples/demo.c -o examples/demo-installed$(EXEEXT) \
-	  && OSP_OPTIONS=report=none ./examples/demo-installed$(EXEEXT) 0.1
+	  && OSP_OPTIONS=report=none:snapshot=none ./examples/demo-installed$(EXEEXT) 0.1

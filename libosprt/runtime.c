@@ -80,6 +80,11 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static void
 fork_child_outputs (void)
 {
+  /* The default snapshot is the first process's (doc/osp.md, "The
+     profile file"): a child writing the same name would replace it, and
+     each would say so on stderr.  snapshot=...%p... gives each its own. */
+  if (!osp_opts.snapshot_set)
+    osp_opts.snapshot_path[0] = '\0';
   osp_identity_fork_child ();
   osp_publish_fork_child ();
 }
@@ -160,10 +165,16 @@ osp_destructor (void)
       struct osp_thread *t = osp_thread_peek ();
       if (t != NULL)
         osp_thread_settle (t);
+      /* The default snapshot only of a program with something profiled
+         (one linked with libosprt but not instrumented writes nothing). */
+      if (!osp_opts.snapshot_set && osp_registry_count () == 0)
+        osp_opts.snapshot_path[0] = '\0';
       /* One profile for the exit report, the snapshot and the last
          published view. */
       struct osp_profile p;
-      int taken = (osp_opts.report != OSP_REPORT_NONE || osp_publish_active ()
+      int report = osp_opts.report != OSP_REPORT_NONE
+                   && osp_opts.report != OSP_REPORT_LINE;
+      int taken = (report || osp_publish_active ()
                    || osp_opts.snapshot_path[0] != '\0')
                   && osp_profile_take (&p) == 0;
       osp_report_write (&osp_opts, taken ? &p : NULL);

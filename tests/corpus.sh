@@ -7,8 +7,9 @@
 # For each program: build it plain and instrumented (the instrumented build with $CHECKFLAGS:
 # -fchecking and a collection at every GC point), run both, and require the same stdout,
 # stderr and exit status.  The instrumented run writes its exit report to a file, which must
-# be a well-formed tsv report naming main with 1 call.  A second instrumented run with the
-# default options (text report on stderr) must print the same stdout and exit the same way.
+# be a well-formed tsv report naming main with 1 call.  A second instrumented run with osp_exec's
+# options (report=stderr, the text report on stderr) must print the same stdout and exit the same
+# way.
 #
 # A program's first comment line may say "osp-test: cflags=FLAGS ldflags=FLAGS lib=FILE.c":
 # lib= is built as a -fPIC shared library the same way (plain or instrumented) and its path
@@ -108,7 +109,8 @@ for src in "$OSP_TESTSRC"/corpus/*.c; do
     fi
   done
 
-  # Default options (sampled subpaths): text report on stderr; stdout and status unchanged.
+  # Sampled subpaths with the text report on stderr (osp_exec's report=stderr); stdout and status
+  # unchanged.
   # shellcheck disable=SC2086
   osp_exec "$b.d" "$b.osp" $args
   if [ "$osp_rc" != "$prc" ]; then

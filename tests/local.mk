@@ -212,6 +212,16 @@ $(OSP_VIEWER_TMUX_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt
 ## runs it again on the installed specs and wrapper.
 OSP_ONEFLAG_TESTS = tests/oneflag.sh
 TESTS += $(OSP_ONEFLAG_TESTS)
+## Quiet by default (issue 35 item 3; doc/osp.md "The profile file"): a one-flag build run without
+## OSP_OPTIONS writes PROG.ospsnap (0600) where it started and prints one line; chdir, fork,
+## report=none, the text report on request (100 columns, grouped digits, rows left out said),
+## a read-only start-up directory, a setuid program run by another user (as root).
+OSP_QUIET_TESTS = tests/quiet-default.sh
+TESTS += $(OSP_QUIET_TESTS)
+EXTRA_DIST += $(OSP_QUIET_TESTS) tests/progs/quiet-default.c
+OSP_QUIET_LOGS = tests/quiet-default.sh.log
+$(OSP_QUIET_LOGS): viewer/ospview$(EXEEXT) plugin/osp.la libosprt/libosprt.la tests/env.sh \
+	osp-uninstalled.specs
 EXTRA_DIST += $(OSP_ONEFLAG_TESTS) tests/progs/oneflag-lib.c tests/progs/oneflag-main.c \
 	tests/projects/autotools/configure.ac tests/projects/autotools/Makefile.am \
 	tests/projects/autotools/main.c tests/projects/autotools/work.c \

@@ -106,11 +106,12 @@ echo "$?" > "$W/taken.rc"
 same_as_plain "name taken" "$W/taken"
 tpid=$(cat "$W/taken.pid")
 want="osp: cannot publish ($SHM/osp-$U-$tpid: File exists): the program runs and profiles as before"
-# the one line, then the exit report (default: text on stderr)
+# the one line, then the default's line at exit naming its snapshot (in $W, the start-up directory)
 [ "$(head -n 1 "$W/taken.err")" = "$want" ] ||
   { osp_fail "name taken: first stderr line is not the warning"; osp_show "$W/taken.err"; }
 [ "$(grep -c '^osp: cannot publish' "$W/taken.err")" = 1 ] || osp_fail "name taken: not one warning"
-grep -q '^osp report: mode=subpaths' "$W/taken.err" || osp_fail "name taken: no exit report"
+[ "$(wc -l < "$W/taken.err")" = 2 ] && grep -q "^osp: profile in ${P##*/}.osp.ospsnap " "$W/taken.err" &&
+  [ -s "$W/${P##*/}.osp.ospsnap" ] || { osp_fail "name taken: no line naming the snapshot"; osp_show "$W/taken.err"; }
 if [ -d "$SHM/osp-$U-$tpid" ]; then
   rmdir "$SHM/osp-$U-$tpid" || osp_fail "name taken: something was written in it"
 else

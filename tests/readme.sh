@@ -57,7 +57,9 @@ rc=$?
 [ "$rc" -eq 0 ] || osp_fail "the example exited with status $rc"
 grep -q '^hottest subpaths' "$W/out" || osp_fail "the watch line showed no subpaths"
 grep -q '^saved now.ospsnap' "$W/out" || osp_fail "the save line saved nothing"
-[ -s "$W/end.ospsnap" ] || osp_fail "the run wrote no snapshot at exit"
+[ -s "$W/demo.ospsnap" ] || osp_fail "the run wrote no snapshot (demo.ospsnap) at exit"
+grep -q '^osp: profile in demo.ospsnap (view: ospview demo.ospsnap' "$W/out" ||
+  osp_fail "the run did not name its snapshot in one line at exit"
 grep -q 'ran between OLD and NEW' "$W/out" || osp_fail "the compare line did not compare the two"
 [ "$osp_failures" -eq 0 ] && echo "ok: build, run, watch, save, compare" || osp_show "$W/out" "its output"
 osp_done

@@ -24,6 +24,8 @@
 #   7. /dev/shm full after the segment was made (as root, an 8 KB tmpfs over it in a mount
 #      namespace; else skipped): one "cannot publish (...: No space left on device)" line, the
 #      program runs as usual, no segment left, no SIGBUS.
+# (The programs run with snapshot=none: some run as another user in $W, where their default
+# snapshot could not be written, and what is checked here is the shared memory.)
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup safety-shm
 osp_need_build
@@ -47,7 +49,7 @@ wait_for ()
 N=20
 rm -f "$W/fifo" "$W/kids" "$W/go"
 mkfifo "$W/fifo" || { echo "error: mkfifo"; exit 99; }
-OSP_OPTIONS=publish_ms=50:report=none "$P.osp" exitfork $N "$W/kids" "$W/go" < "$W/fifo" \
+OSP_OPTIONS=publish_ms=50:report=none:snapshot=none "$P.osp" exitfork $N "$W/kids" "$W/go" < "$W/fifo" \
   > "$W/exit.out" 2> "$W/exit.err" &
 ppid=$!
 bg_pids="$bg_pids $ppid"
@@ -132,7 +134,7 @@ if [ -n "$ns_ok" ]; then
   {
     rm -f "$W/$1.fifo"
     mkfifo "$W/$1.fifo"
-    OSP_OPTIONS=publish_ms=50:report=none unshare --pid --fork --mount-proc sh -c \
+    OSP_OPTIONS=publish_ms=50:report=none:snapshot=none unshare --pid --fork --mount-proc sh -c \
       'echo $(($1 - 1)) > /proc/sys/kernel/ns_last_pid; exec 3<&0; $3 "$2" wait <&3 3<&- & wait' \
       sh "$2" "$NSP" "$RUNAS" < "$W/$1.fifo" > "$W/$1.out" 2> "$W/$1.err" &
     nspid=$!
@@ -146,7 +148,7 @@ if [ -n "$ns_ok" ]; then
   [ -n "$sa" ] || osp_fail "namespace A: no segment"
   ia=$(stat -c %i "$SHM/$sa" 2>/dev/null)
   # A program out here starts: its sweep must leave A's segment alone.
-  echo go | OSP_OPTIONS=report=none $RUNAS "$NSP" wait > /dev/null 2> "$W/host.err"
+  echo go | OSP_OPTIONS=report=none:snapshot=none $RUNAS "$NSP" wait > /dev/null 2> "$W/host.err"
   [ -n "$sa" ] && [ "$(stat -c %i "$SHM/$sa" 2>/dev/null)" = "$ia" ] ||
     osp_fail "namespace A: its segment was removed by a sweep outside its namespace"
   # B: the same pid number in another namespace.
@@ -195,7 +197,7 @@ if [ "$U" = 0 ] && command -v setpriv > /dev/null 2>&1 &&
   rm -f "$W/nb.fifo"
   mkfifo "$W/nb.fifo"
   chmod 666 "$W/nb.fifo"
-  OSP_OPTIONS=publish_ms=50:report=none setpriv --reuid=65534 --regid=65534 --clear-groups \
+  OSP_OPTIONS=publish_ms=50:report=none:snapshot=none setpriv --reuid=65534 --regid=65534 --clear-groups \
     "$D/prog" wait < "$W/nb.fifo" > "$W/nb.out" 2> "$W/nb.err" &
   nbpid=$!
   bg_pids="$bg_pids $nbpid"
@@ -244,7 +246,7 @@ fi
 rm -f "$W/z.fifo"
 mkfifo "$W/z.fifo"
 # The program's parent execs sleep, which never reaps it.
-OSP_OPTIONS=publish_ms=50:report=none sh -c '"$1" wait < "$2" > "$3" & echo $! > "$4"; exec sleep 120' \
+OSP_OPTIONS=publish_ms=50:report=none:snapshot=none sh -c '"$1" wait < "$2" > "$3" & echo $! > "$4"; exec sleep 120' \
   sh "$P.osp" "$W/z.fifo" "$W/z.out" "$W/z.pid" 2> "$W/z.err" &
 zsh=$!
 bg_pids="$bg_pids $zsh"
@@ -304,7 +306,7 @@ echo "truncated while read (10 runs of 200 reads): $views read through, $refusal
 # ---- 6. a FIFO under the program's name ----
 # Anyone may make files in /dev/shm: a FIFO named like the program's segment must be one
 # "cannot publish" line, not a program (or a viewer) waiting for a writer forever.
-echo go | OSP_OPTIONS=report=none timeout 60 sh -c 'mkfifo "$0/osp-$1-$$"; echo $$ > "$2"; exec "$3" wait' \
+echo go | OSP_OPTIONS=report=none:snapshot=none timeout 60 sh -c 'mkfifo "$0/osp-$1-$$"; echo $$ > "$2"; exec "$3" wait' \
   "$SHM" "$U" "$W/fifo.pid" "$P.osp" > "$W/fifo.out" 2> "$W/fifo.err"
 rc=$?
 fpid=$(cat "$W/fifo.pid")
@@ -323,7 +325,7 @@ rm -f "$SHM/osp-$U-$fpid"
 # first view does not.  Its pages are reserved before they are written: one line, no SIGBUS.
 if [ "$U" = 0 ] && timeout 10 unshare --mount sh -c 'mount -t tmpfs -o size=8k tmpfs /dev/shm' \
      2> /dev/null; then
-  (sleep 1; echo go) | OSP_OPTIONS=report=none:publish_ms=50 timeout 60 unshare --mount sh -c \
+  (sleep 1; echo go) | OSP_OPTIONS=report=none:snapshot=none:publish_ms=50 timeout 60 unshare --mount sh -c \
     'mount -t tmpfs -o size=8k tmpfs /dev/shm && "$1" wait; s=$?; ls /dev/shm > "$2"; exit $s' \
     sh "$P.osp" "$W/full.ls" > "$W/full.out" 2> "$W/full.err"
   rc=$?

@@ -8,7 +8,8 @@
 # (program, level) that does not compile or does not exit 0 plain is skipped.  Otherwise the
 # program is compiled with the plugin at the same level plus -fchecking (GCC's IL verifier after
 # every pass; the GC-stress params of `make check' are left out here, they would make this run
-# several times slower) and run with OSP_OPTIONS=report=none; it must exit 0 as well.  Variants:
+# several times slower) and run with OSP_OPTIONS=report=none:snapshot=none (no line, no file); it
+# must exit 0 as well.  Variants:
 # "-O0", "-O2", "-O3", "-Os"; "-O2+counts" builds at -O2 with instrument=blocks,paths,counts
 # (hooks, sample checks and the inline path counters together); "-O2+late" at -O2 with
 # placement=late (the pass after GCC's IPA inliner, with the call barriers of
@@ -54,7 +55,7 @@ if [ "$1" = --worker ]; then
         if [ "$plain" != ok ]; then
           echo "SKIP: $name $var ($plain)"
         else
-          (cd "$tw" && OSP_OPTIONS=report=none timeout "$t" "$b.osp" > /dev/null 2>&1 < /dev/null)
+          (cd "$tw" && OSP_OPTIONS=report=none:snapshot=none timeout "$t" "$b.osp" > /dev/null 2>&1 < /dev/null)
           rc=$?
           xfail=$(awk -v n="$name" -v l="$var" '$1 == n && $2 == l { $1 = $2 = ""; sub(/^  /, ""); print }' "$OSP_TORTURE_XFAIL")
           if [ -n "$xfail" ] && [ $rc -eq 0 ]; then

@@ -19,8 +19,11 @@
 enum osp_mode { OSP_MODE_SUBPATHS, OSP_MODE_SUBPATHS_EXACT, OSP_MODE_BLOCKS,
                 OSP_MODE_OFF };
 enum osp_bias { OSP_BIAS_GEOMETRIC, OSP_BIAS_UNIFORM, OSP_BIAS_LONG };
+/* OSP_REPORT_LINE, the default: no report, one stderr line at exit naming
+   the snapshot written (snapshot.c); an on-demand report (report_signal,
+   osp_report (NULL)) goes to stderr. */
 enum osp_report_kind { OSP_REPORT_NONE, OSP_REPORT_STDERR, OSP_REPORT_STDOUT,
-                       OSP_REPORT_FILE };
+                       OSP_REPORT_FILE, OSP_REPORT_LINE };
 enum osp_report_format { OSP_FORMAT_TEXT, OSP_FORMAT_TSV };
 /* paths=: when a Ball-Larus path end is sampled (pathsample.c). */
 enum osp_path_policy { OSP_PATHS_COUNTER, OSP_PATHS_TIMER,
@@ -31,6 +34,13 @@ enum osp_forest_policy { OSP_FOREST_BURST, OSP_FOREST_EXHAUSTIVE,
                          OSP_FOREST_OFF };
 
 #define OSP_PATH_MAX 4096
+/* The largest report_top (rows per section of a report). */
+#define OSP_REPORT_TOP_MAX 100000
+
+/* The snapshot written at exit unless snapshot= says otherwise: named
+   after the program (%e), in the directory it started in (doc/osp.md,
+   "The profile file"). */
+#define OSP_SNAPSHOT_DEFAULT "%e.ospsnap"
 
 struct osp_options
 {
@@ -84,6 +94,12 @@ struct osp_options
   /* Snapshot files (snapshot.c, include/osp/snapshot.h), every mode but
      off: at exit and on snapshot_signal when snapshot_path is set. */
   char snapshot_path[OSP_PATH_MAX]; /* template like report_path; "" none */
+  int snapshot_set;               /* snapshot= was given (else the default:
+                                     the first process only, not a fork
+                                     child) */
+  /* The working directory at start-up ("" unknown), where relative
+     templates are anchored; the exit line names files relative to it. */
+  char start_dir[OSP_PATH_MAX];
   int snapshot_signal;            /* 0 = none, else a signal number */
   uint64_t snapshot_bytes;        /* the largest view a snapshot holds */
   /* The mode of the report and snapshot files (snapfile.c): 0600 unless
@@ -115,14 +131,19 @@ int osp_options_parse (struct osp_options *o, const char *spec, FILE *err);
 /* O from the environment at start-up: OSP_OPTIONS parsed into O, its
    problems written as osp_warn lines; in a privileged process (AT_SECURE:
    setuid, setgid, file capabilities) OSP_OPTIONS is ignored instead and
-   nothing leaves the process (report=none, publish=off), with one notice
+   nothing leaves the process (report=none, publish=off, snapshot=none;
+   otherwise the default snapshot is anchored at start_dir), with one notice
    line when OSP_OPTIONS holds verbose=1. */
 void osp_options_from_env (struct osp_options *o);
 /* OSP_OPTIONS as this process obeys it: "" in a privileged process. */
 const char *osp_options_env (void);
-/* Expand %p %h %% of TMPL into OUT.  Returns 0, or -1 if OUT is too small. */
+/* Expand %p %h %e %% of TMPL into OUT (%e: the program's name as it was
+   started, osp_program_name).  Returns 0, or -1 if OUT is too small. */
 int osp_expand_path (char *out, size_t size, const char *tmpl, long pid,
                      const char *host);
+/* The last component of argv[0] ("demo" for ./demo), or "program" when
+   that is empty, "." or "..". */
+const char *osp_program_name (void);
 
 /* The options in force: runtime.c fills them at start-up (registry.c
    holds them).  Hidden: the hooks read them as they read a variable of

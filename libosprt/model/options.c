@@ -115,8 +115,8 @@ parse_octal (const char *value, uint64_t hi, uint64_t *out)
   return 0;
 }
 
-/* Only %p, %h and %% are known: an unknown escape is almost certainly a
-   typo, and silently writing a file named "prof.%d" would hide it. */
+/* Only %p, %h, %e and %% are known: an unknown escape is almost certainly
+   a typo, and silently writing a file named "prof.%d" would hide it. */
 static int
 path_template_ok (const char *p)
 {
@@ -124,13 +124,13 @@ path_template_ok (const char *p)
     if (*p == '%')
       {
         p++;
-        if (*p != 'p' && *p != 'h' && *p != '%')
+        if (*p != 'p' && *p != 'h' && *p != 'e' && *p != '%')
           return 0;
       }
   return 1;
 }
 
-/* A file template (%p %h %%) into OUT (OSP_PATH_MAX bytes), anchored at
+/* A file template (%p %h %e %%) into OUT (OSP_PATH_MAX bytes), anchored at
    the start-up directory when relative (a chdir() by the program must not
    move the file; '%' in that directory must not read as an escape). */
 static int
@@ -178,7 +178,8 @@ static const struct osp_choice mode_choices[]
         { "off", OSP_MODE_OFF },
         { NULL, 0 } };
 static const struct osp_choice report_choices[]
-    = { { "stderr", OSP_REPORT_STDERR },
+    = { { "line", OSP_REPORT_LINE },
+        { "stderr", OSP_REPORT_STDERR },
         { "stdout", OSP_REPORT_STDOUT },
         { "none", OSP_REPORT_NONE },
         { NULL, 0 } };
@@ -230,7 +231,7 @@ enum osp_kind
   K_BYTES,  /* a size LO..HI with an optional k/m/g suffix */
   K_U64,    /* any 64-bit number, decimal or 0x hex */
   K_SIGNAL, /* a name of CHOICES, the "SIG" prefix optional */
-  K_FILE,   /* a name of CHOICES, or a file template (%p %h %%) */
+  K_FILE,   /* a name of CHOICES, or a file template (%p %h %e %%) */
   K_OCTAL,  /* an octal file mode within HI's bits */
 };
 
@@ -250,6 +251,10 @@ struct osp_key
   /* Around the generated "accepted" text: "milliseconds, " before,
      " (0: no limit)" or ", at least min_length" after. */
   const char *before, *after;
+  /* K_FILE without FIELD: the default template (NULL: none), applied at
+     start-up by osp_options_from_env, not by osp_options_defaults (which
+     reads no working directory). */
+  const char *def_template;
 };
 
 #define F(f)                                                                  \
@@ -259,27 +264,28 @@ struct osp_key
 #define GB ((uint64_t) 1 << 30)
 
 #define CHOICE(n, f, c, d)                                                    \
-  { n, K_CHOICE, F (f), 0, 0, d, c, NOFIELD, NOFIELD, 0, "", "" }
+  { n, K_CHOICE, F (f), 0, 0, d, c, NOFIELD, NOFIELD, 0, "", "", NULL }
 #define FLAG(n, f, d)                                                         \
-  { n, K_FLAG, F (f), 0, 1, d, NULL, NOFIELD, NOFIELD, 0, "", "" }
+  { n, K_FLAG, F (f), 0, 1, d, NULL, NOFIELD, NOFIELD, 0, "", "", NULL }
 #define U32(n, f, lo, hi, d, pre, post)                                       \
-  { n, K_U32, F (f), lo, hi, d, NULL, NOFIELD, NOFIELD, 0, pre, post }
+  { n, K_U32, F (f), lo, hi, d, NULL, NOFIELD, NOFIELD, 0, pre, post, NULL }
 #define POW2(n, f, d, post)                                                   \
-  { n, K_POW2, F (f), 2, 65536, d, NULL, NOFIELD, NOFIELD, 0, "", post }
+  { n, K_POW2, F (f), 2, 65536, d, NULL, NOFIELD, NOFIELD, 0, "", post, NULL }
 #define BYTES(n, f, lo, hi, d)                                                \
-  { n, K_BYTES, F (f), lo, hi, d, NULL, NOFIELD, NOFIELD, 0, "", "" }
+  { n, K_BYTES, F (f), lo, hi, d, NULL, NOFIELD, NOFIELD, 0, "", "", NULL }
 #define SIGNAL(n, f, post)                                                    \
-  { n, K_SIGNAL, F (f), 0, 0, 0, signal_choices, NOFIELD, NOFIELD, 0, "", post }
+  { n, K_SIGNAL, F (f), 0, 0, 0, signal_choices, NOFIELD, NOFIELD, 0, "",  \
+    post, NULL }
 
 /* Every key, in the order the messages list them.  The doc's table of
    keys (doc/osp.md) is checked against this one by t_options. */
 static const struct osp_key keys[] = {
   CHOICE ("mode", mode, mode_choices, OSP_MODE_SUBPATHS),
-  { "report", K_FILE, F (report), 0, 0, OSP_REPORT_STDERR, report_choices,
+  { "report", K_FILE, F (report), 0, 0, OSP_REPORT_LINE, report_choices,
     NOFIELD, offsetof (struct osp_options, report_path), OSP_REPORT_FILE, "",
-    "" },
+    "", NULL },
   CHOICE ("report_format", report_format, format_choices, OSP_FORMAT_TEXT),
-  U32 ("report_top", report_top, 1, 100000, 20, "", ""),
+  U32 ("report_top", report_top, 1, OSP_REPORT_TOP_MAX, 20, "", ""),
   U32 ("max_functions", max_functions, 1, 16777216, 65536, "", ""),
   FLAG ("verbose", verbose, 0),
   U32 ("interval", interval, 1, 1000000000, 1000, "", ""),
@@ -291,7 +297,7 @@ static const struct osp_key keys[] = {
   CHOICE ("policy", policy, policy_choices, HL_SPACE_SAVING),
   CHOICE ("encoding", encoding, encoding_choices, HL_ENC_SEQUENCE),
   { "seed", K_U64, F (seed), 0, UINT64_MAX, 0, NULL,
-    offsetof (struct osp_options, seed_set), NOFIELD, 0, "", "" },
+    offsetof (struct osp_options, seed_set), NOFIELD, 0, "", "", NULL },
   POW2 ("exact_max", exact_max, 32, ", at least min_length"),
   BYTES ("exact_bytes", exact_bytes, 64 * KB, 16 * GB, 256 * MB),
   SIGNAL ("report_signal", report_signal, ""),
@@ -304,7 +310,7 @@ static const struct osp_key keys[] = {
   BYTES ("path_bytes", path_bytes, 64 * KB, 4 * GB, 4 * MB),
   FLAG ("verify_paths", verify_paths, 0),
   { "forest", K_CHOICE, F (forest), 0, 0, OSP_FOREST_BURST, forest_choices,
-    offsetof (struct osp_options, forest_set), NOFIELD, 0, "", "" },
+    offsetof (struct osp_options, forest_set), NOFIELD, 0, "", "", NULL },
   U32 ("forest_k", forest_k, 1, 64, 8, "", ""),
   U32 ("forest_burst", forest_burst, 16, 1048576, 256, "", ""),
   U32 ("forest_interval", forest_interval, 1, 1000000000, 65536, "", ""),
@@ -314,12 +320,14 @@ static const struct osp_key keys[] = {
   CHOICE ("publish", publish, onoff_choices, 1),
   U32 ("publish_ms", publish_ms, 50, 60000, 500, "milliseconds, ", ""),
   BYTES ("publish_bytes", publish_bytes, 64 * KB, 1 * GB, 4 * MB),
-  { "snapshot", K_FILE, NOFIELD, 0, 0, 0, 0, none_choices, NOFIELD,
-    offsetof (struct osp_options, snapshot_path), 0, "", "" },
+  { "snapshot", K_FILE, NOFIELD, 0, 0, 0, 0, none_choices,
+    offsetof (struct osp_options, snapshot_set),
+    offsetof (struct osp_options, snapshot_path), 0, "", "",
+    OSP_SNAPSHOT_DEFAULT },
   SIGNAL ("snapshot_signal", snapshot_signal, ", not report_signal's"),
   BYTES ("snapshot_bytes", snapshot_bytes, 64 * KB, 4 * GB, 256 * MB),
   { "file_mode", K_OCTAL, F (file_mode), 0, 0666, 0600, NULL, NOFIELD,
-    NOFIELD, 0, "", "" },
+    NOFIELD, 0, "", "", NULL },
 };
 #define NKEYS (sizeof keys / sizeof keys[0])
 
@@ -435,7 +443,7 @@ key_accepted (FILE *out, const struct osp_key *k)
       if (k->kind == K_SIGNAL)
         fputs (" (SIG prefix optional)", out);
       if (k->kind == K_FILE)
-        fputs (", or a file path with %p %h %%", out);
+        fputs (", or a file path with %p %h %e %%", out);
       break;
     case K_FLAG:
       fputs ("0, 1", out);
@@ -504,7 +512,9 @@ key_default (FILE *out, const struct osp_key *k)
     case K_CHOICE:
     case K_SIGNAL:
     case K_FILE:
-      fprintf (out, "`%s`", choice_name (k->choices, (int) k->def));
+      fprintf (out, "`%s`", k->def_template
+                                ? k->def_template
+                                : choice_name (k->choices, (int) k->def));
       break;
     case K_FLAG:
     case K_U32:
@@ -783,12 +793,22 @@ osp_options_from_env (struct osp_options *o)
          program can still call osp_report (PATH) itself. */
       o->report = OSP_REPORT_NONE;
       o->publish = 0;
+      o->snapshot_path[0] = '\0';
       if (env != NULL && asks_verbose (env))
         osp_warn ("osp: this program runs with privileges (setuid, setgid "
                   "or capabilities): OSP_OPTIONS ignored, no report, "
                   "snapshot or published view");
       return;
     }
+  /* The start-up directory, and the default templates anchored there
+     before OSP_OPTIONS may replace them. */
+  if (getcwd (o->start_dir, sizeof o->start_dir) == NULL)
+    o->start_dir[0] = '\0';
+  for (size_t i = 0; i < NKEYS; i++)
+    if (keys[i].def_template != NULL
+        && anchor_template ((char *) o + keys[i].path, keys[i].def_template)
+               != 0)
+      ((char *) o + keys[i].path)[0] = '\0'; /* no directory: no file */
   if (env == NULL)
     return;
   /* The problem lines are gathered in memory and written at once through
@@ -812,7 +832,8 @@ osp_expand_path (char *out, size_t size, const char *tmpl, long pid,
     {
       const char *piece = p;
       size_t len = 1;
-      if (*p == '%' && (p[1] == 'p' || p[1] == 'h' || p[1] == '%'))
+      if (*p == '%'
+          && (p[1] == 'p' || p[1] == 'h' || p[1] == 'e' || p[1] == '%'))
         {
           p++;
           if (*p == 'p')
@@ -820,10 +841,10 @@ osp_expand_path (char *out, size_t size, const char *tmpl, long pid,
               len = (size_t) snprintf (num, sizeof num, "%ld", pid);
               piece = num;
             }
-          else if (*p == 'h')
+          else if (*p == 'h' || *p == 'e')
             {
-              piece = host;
-              len = strlen (host);
+              piece = *p == 'h' ? host : osp_program_name ();
+              len = strlen (piece);
             }
         }
       if (n + len + 1 > size)
@@ -835,4 +856,14 @@ osp_expand_path (char *out, size_t size, const char *tmpl, long pid,
     return -1;
   out[n] = '\0';
   return 0;
+}
+
+const char *
+osp_program_name (void)
+{
+  const char *n = program_invocation_short_name;
+  if (n == NULL || n[0] == '\0' || strcmp (n, ".") == 0
+      || strcmp (n, "..") == 0)
+    return "program";
+  return n;
 }

@@ -8,6 +8,8 @@
  *   report-paths.c    the path and edge sections appended to either report
  *   report-forest.c   the prefix-forest section appended to either report
  *   report-work.c     functions by self work and executions, every mode
+ *   textfit.c         the text report fitted to a terminal: digits grouped,
+ *                     lines at most OSP_TEXT_COLUMNS wide
  *   viewwrite.c       a profile as a view (include/osp/view.h), built with
  *                     the view format library (libosprt/format/)
  *   publish.c         the shared-memory segment (include/osp/shm.h): views
@@ -59,6 +61,20 @@ void osp_report_tsv_header (FILE *out, const struct osp_profile *p,
    binary.  *NBLOCKS gets the number of ids.  NULL if out of memory. */
 unsigned char *osp_report_used_blocks (const struct osp_profile *p,
                                        size_t *nblocks);
+
+/* After a table that shows SHOWN of its TOTAL rows (report_top), the
+   line saying how many were left out and how to see them; nothing when
+   none were. */
+void osp_report_more (FILE *out, size_t shown, size_t total);
+
+/* ---- textfit.c ------------------------------------------------------- */
+
+/* The width the text report fits (doc/osp.md, "The text report"). */
+#define OSP_TEXT_COLUMNS 100
+/* The text IN[0..LEN) with numbers of five digits or more grouped by
+   commas and lines folded to OSP_TEXT_COLUMNS, into *OUT (malloc'ed,
+   *OUTLEN bytes).  0, or -1 (out of memory). */
+int osp_text_fit (const char *in, size_t len, char **out, size_t *outlen);
 
 /* ---- report.c: the section table ------------------------------------ */
 

@@ -189,6 +189,7 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
                (unsigned long long) fr[r].count, osp_share (fr[r].count, total),
                w, f->name, loc);
     }
+  osp_report_more (out, top, p->nfns);
 
   top = nb < o->report_top ? nb : o->report_top;
   w = name_width (p, br, top);
@@ -204,6 +205,7 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
                (unsigned long long) br[r].count, osp_share (br[r].count, total),
                w, f->name, loc);
     }
+  osp_report_more (out, top, nb);
   free (fr);
   free (br);
   return 0;

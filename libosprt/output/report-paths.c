@@ -253,6 +253,8 @@ text_paths (FILE *out, const struct osp_profile *p,
   int rc = 0;
   for (size_t r = 0; r < top && rc == 0; r++)
     rc = text_path_row (out, p, o, &pp->rows[r], r + 1, &paths, gids);
+  if (rc == 0)
+    osp_report_more (out, top, ranked);
   uint32_t few = pp->nrows - ranked;
   if (few > 0 && rc == 0)
     {
@@ -264,6 +266,8 @@ text_paths (FILE *out, const struct osp_profile *p,
       for (size_t r = 0; r < ftop && rc == 0; r++)
         rc = text_path_row (out, p, o, &pp->rows[ranked + r], 0, &paths,
                             gids);
+      if (rc == 0)
+        osp_report_more (out, ftop, few);
     }
   free (gids);
   return rc;

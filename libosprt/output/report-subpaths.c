@@ -342,7 +342,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
       fprintf (out,
                "  interval %u (skips now x%u: what every table would "
                "decline is not drawn), gain limit %u, lengths %u..%u, "
-               "bias %s, seed %llu\n",
+               "bias %s, seed=%llu\n", /* as OSP_OPTIONS takes it */
                o->interval, sp->stretch, o->gain, o->min_length,
                o->max_length,
                osp_option_value_name ("length_bias", (int) o->length_bias),
@@ -367,6 +367,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
     if (print_subpath_row (out, p, &sp->subs[r], r + 1, exact, units, &l)
         != 0)
       return -1;
+  osp_report_more (out, top, ranked);
   uint32_t few = sp->nsubs - ranked;
   if (few > 0)
     {
@@ -380,6 +381,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                                units, &l)
             != 0)
           return -1;
+      osp_report_more (out, ftop, few);
     }
   /* Work shares are of the same class (format/workshare.h), so the
      report's one order (by the interval of the count) is not mixed with

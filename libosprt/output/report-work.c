@@ -235,6 +235,7 @@ osp_format_work_text (FILE *out, const struct osp_profile *p,
                pct (r[k].work, tw), pct (r[k].execs, te), r[k].work,
                r[k].execs, f->name, loc);
     }
+  osp_report_more (out, top, n);
   free (r);
   return 0;
 }

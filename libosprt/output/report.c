@@ -198,6 +198,17 @@ osp_report_format (FILE *out, const struct osp_profile *p,
   return rc;
 }
 
+void
+osp_report_more (FILE *out, size_t shown, size_t total)
+{
+  if (shown >= total)
+    return;
+  size_t all = total < OSP_REPORT_TOP_MAX ? total : OSP_REPORT_TOP_MAX;
+  fprintf (out, "  (%zu more row%s: report_top=%zu shows %s)\n",
+           total - shown, total - shown == 1 ? "" : "s", all,
+           all == total ? "them" : "the first of them");
+}
+
 /* ---- destinations ---------------------------------------------------- */
 
 int
@@ -205,6 +216,15 @@ osp_report_emit (const struct osp_options *o)
 {
   if (o->report == OSP_REPORT_NONE)
     return 0;
+  /* A report asked for now (report_signal, osp_report (NULL)) under the
+     default report=line goes to stderr: line is what happens at exit. */
+  struct osp_options asked;
+  if (o->report == OSP_REPORT_LINE)
+    {
+      asked = *o;
+      asked.report = OSP_REPORT_STDERR;
+      o = &asked;
+    }
   struct osp_profile p;
   int taken = osp_profile_take (&p) == 0;
   int rc = osp_report_write (o, taken ? &p : NULL);
@@ -216,8 +236,8 @@ osp_report_emit (const struct osp_options *o)
 int
 osp_report_write (const struct osp_options *o, const struct osp_profile *p)
 {
-  if (o->report == OSP_REPORT_NONE)
-    return 0;
+  if (o->report == OSP_REPORT_NONE || o->report == OSP_REPORT_LINE)
+    return 0; /* line: the snapshot's (snapshot.c) */
   char path[OSP_PATH_MAX];
   const char *where = o->report == OSP_REPORT_STDOUT ? "stdout" : "stderr";
   if (o->report == OSP_REPORT_FILE)
@@ -246,6 +266,16 @@ osp_report_write (const struct osp_options *o, const struct osp_profile *p)
       ok = mem != NULL && osp_report_format (mem, p, o) == 0;
       if (mem && fclose (mem) != 0)
         ok = 0;
+    }
+  /* Text is for people: fitted to a terminal (textfit.c). */
+  if (ok && o->report_format == OSP_FORMAT_TEXT)
+    {
+      char *fit = NULL;
+      size_t fitlen = 0;
+      ok = osp_text_fit (buf, len, &fit, &fitlen) == 0;
+      free (buf);
+      buf = fit;
+      len = fitlen;
     }
   if (!ok)
     {

@@ -16,6 +16,11 @@
  * into 1 MiB, then doubled while it is cut, up to snapshot_bytes; a view
  * still cut there is written cut (the rows kept are the hottest) with one
  * warning.  Any failure is one stderr line; the program is unaffected.
+ *
+ * With report=line (the default) the exit snapshot is announced by one
+ * stderr line naming it and the command that opens it, the name relative
+ * to the directory the program started in (where the user's shell is),
+ * quoted for a shell when it needs quoting.
  */
 #define _GNU_SOURCE
 #include "output/output.h"
@@ -27,6 +32,36 @@
 #include <unistd.h>
 
 #define FIRST_CAP ((size_t) 1 << 20)
+
+/* PATH as the user would type it from DIR: relative when it is in DIR,
+   in single quotes when a shell would split or expand it. */
+static void
+shell_name (char *out, size_t size, const char *path, const char *dir)
+{
+  size_t d = strlen (dir);
+  if (d > 0 && dir[d - 1] == '/')
+    d--; /* "/" as "" */
+  if (dir[0] != '\0' && strncmp (path, dir, d) == 0 && path[d] == '/'
+      && path[d + 1] != '\0')
+    path += d + 1;
+  int plain = strspn (path, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuv"
+                            "wxyz0123456789._/+,-")
+              == strlen (path);
+  if (plain || strchr (path, '\'') != NULL)
+    snprintf (out, size, "%s", path); /* a ' in it: shown as it is */
+  else
+    snprintf (out, size, "'%s'", path);
+}
+
+/* The exit line of report=line. */
+static void
+announce (const char *path, const struct osp_options *o)
+{
+  char name[OSP_PATH_MAX + 3];
+  shell_name (name, sizeof name, path, o->start_dir);
+  osp_warn ("osp: profile in %s (view: ospview %s; no line: "
+            "OSP_OPTIONS=report=none)", name, name);
+}
 
 int
 osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
@@ -95,7 +130,9 @@ osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
                 osp_file_strerror (err));
       return -1;
     }
-  if (o->verbose)
+  if (exited && o->report == OSP_REPORT_LINE)
+    announce (path, o);
+  else if (o->verbose)
     osp_warn ("osp: snapshot written to %s", path);
   return 0;
 }

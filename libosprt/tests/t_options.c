@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* t_options.c - OSP_OPTIONS parsing (doc/CONTRACTS.md): every key, the
  * exact messages for bad input, defaults kept after a bad value, and the
- * %p %h %% expansion of report paths.  Also checks, by re-running itself,
+ * %p %h %e %% expansion of report paths.  Also checks, by re-running itself,
  * that a program with bad options still runs and exits with its own
  * status. */
 #include "testutil.h"
@@ -45,7 +45,7 @@ test_defaults (void)
   CHECK_EQ (n, 0);
   CHECK_STR (msg, "");
   CHECK (o.mode == OSP_MODE_SUBPATHS);
-  CHECK (o.report == OSP_REPORT_STDERR);
+  CHECK (o.report == OSP_REPORT_LINE);
   CHECK (o.report_format == OSP_FORMAT_TEXT);
   CHECK_EQ (o.report_top, 20);
   CHECK_EQ (o.max_functions, 65536);
@@ -161,8 +161,8 @@ test_bad_input (void)
   msg = parse (&o, "report=/tmp/x.%d", &n);
   CHECK_EQ (n, 1);
   CHECK_CONTAINS (msg, "bad value '/tmp/x.%d' for key 'report' (accepted: "
-                       "stderr, stdout, none, or a file path");
-  CHECK (o.report == OSP_REPORT_STDERR);
+                       "line, stderr, stdout, none, or a file path");
+  CHECK (o.report == OSP_REPORT_LINE);
   free (msg);
 
   msg = parse (&o, "report=", &n);
@@ -188,9 +188,13 @@ test_bad_input (void)
   memcpy (huge, "report=/", 8);
   msg = parse (&o, huge, &n);
   CHECK_EQ (n, 1);
-  CHECK (o.report == OSP_REPORT_STDERR);
+  CHECK (o.report == OSP_REPORT_LINE);
   free (msg);
   free (huge);
+  msg = parse (&o, "report=stderr", &n);
+  CHECK_EQ (n, 0);
+  CHECK (o.report == OSP_REPORT_STDERR);
+  free (msg);
 }
 
 /* The prefix forest's keys: defaults, ranges, and the paths=timer rule. */
@@ -341,8 +345,11 @@ test_snapshot (void)
 {
   struct osp_options o;
   int n;
+  /* osp_options_defaults reads no directory: the default template is
+     osp_options_from_env's (below and tests/quiet-default.sh). */
   char *msg = parse (&o, NULL, &n);
   CHECK_STR (o.snapshot_path, "");
+  CHECK_EQ (o.snapshot_set, 0);
   CHECK_EQ (o.snapshot_signal, 0);
   CHECK_EQ (o.snapshot_bytes, 256u << 20);
   free (msg);
@@ -363,7 +370,31 @@ test_snapshot (void)
   free (msg);
   msg = parse (&o, "snapshot=/x:snapshot=none", &n);
   CHECK_STR (o.snapshot_path, "");
+  CHECK_EQ (o.snapshot_set, 1); /* none was asked: no default either */
   free (msg);
+  msg = parse (&o, "snapshot=/p/%e.%p.ospsnap", &n);
+  CHECK_EQ (n, 0);
+  CHECK_STR (o.snapshot_path, "/p/%e.%p.ospsnap");
+  free (msg);
+
+  /* At start-up: the default, %e.ospsnap in the start-up directory. */
+  struct osp_options s;
+  osp_options_defaults (&s);
+  unsetenv ("OSP_OPTIONS");
+  osp_options_from_env (&s);
+  char cwd[4096], want[4200];
+  CHECK (getcwd (cwd, sizeof cwd) != NULL);
+  CHECK_STR (s.start_dir, cwd);
+  snprintf (want, sizeof want, "%s/%%e.ospsnap", cwd);
+  if (strchr (cwd, '%') == NULL)
+    CHECK_STR (s.snapshot_path, want);
+  CHECK_EQ (s.snapshot_set, 0);
+  CHECK (s.report == OSP_REPORT_LINE);
+  setenv ("OSP_OPTIONS", "snapshot=none", 1);
+  osp_options_defaults (&s);
+  osp_options_from_env (&s);
+  CHECK_STR (s.snapshot_path, "");
+  unsetenv ("OSP_OPTIONS");
 
   static const char *const bad[] = {
     "snapshot=", "snapshot=/a/%d", "snapshot_signal=KILL",
@@ -409,6 +440,10 @@ test_expand (void)
   CHECK_EQ (osp_expand_path (out, 9, "/a/%p", 123456, "h"), -1);
   CHECK_EQ (osp_expand_path (out, 4, "abcd", 1, "h"), -1);
   CHECK_EQ (osp_expand_path (out, 5, "abcd", 1, "h"), 0);
+  /* %e: the program's name as started (this test's). */
+  CHECK_EQ (osp_expand_path (out, sizeof out, "/d/%e.ospsnap", 1, "h"), 0);
+  CHECK_STR (out, "/d/t_options.ospsnap");
+  CHECK_STR (osp_program_name (), "t_options");
 }
 
 /* doc/osp.md's table of keys against osp_options_table (the descriptor

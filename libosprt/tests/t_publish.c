@@ -1103,7 +1103,7 @@ spawn (struct child *c, const char *scenario, const char *options, int pre,
             }
           close (fd);
         }
-      setenv ("OSP_OPTIONS", options, 1);
+      setenv ("OSP_OPTIONS", osp_test_options (options), 1);
       execl ("/proc/self/exe", "osp-test", scenario, (char *) NULL);
       _exit (127);
     }
@@ -1283,7 +1283,9 @@ test_lifecycle (const char *dir)
           CHECK_EQ (v.run.exited, 0);
           CHECK_EQ (v.run.instance_id, h->instance_id);
           CHECK_STR (v.strings + v.run.args, "osp-test life");
-          CHECK_STR (v.strings + v.run.options, opts);
+          char *given = osp_test_options (opts);
+          CHECK_STR (v.strings + v.run.options, given);
+          free (given);
           CHECK (strstr (v.strings + v.run.program, "t_publish") != NULL);
           CHECK_EQ (v.nfns, 1);
           CHECK_EQ (v.blocks[3].count, 125);

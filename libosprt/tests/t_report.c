@@ -78,6 +78,46 @@ static const char expected_tsv[]
       "stat\tabi_mismatches\t0\n"
       "stat\thits_lost\t0\n";
 
+/* textfit.c: IN fitted, compared with WANT. */
+static void
+check_fit (const char *in, const char *want)
+{
+  char *out = NULL;
+  size_t len = 0;
+  CHECK_EQ (osp_text_fit (in, strlen (in), &out, &len), 0);
+  CHECK_STR (out, want);
+  free (out);
+}
+
+static void
+test_text_fit (void)
+{
+  /* Five digits or more grouped, the commas taken from the padding so
+     right-aligned columns keep their right edge; not after '=' or ':',
+     not in names, not fractions or line ranges; four digits as they are. */
+  check_fit ("      1234567  1024\n         12345\n",
+             "    1,234,567  1024\n        12,345\n");
+  check_fit ("pid=123456 a.c:123456 f12345 1.123456 10-123456 -123456\n",
+             "pid=123456 a.c:123456 f12345 1.123456 10-123456 -123,456\n");
+  check_fit ("x 38608481866 y\n", "x 38,608,481,866 y\n");
+  /* A row whose last field does not fit: that field below, indented 8. */
+  char row[300], want[300];
+  char path[121];
+  memset (path, 'p', 120);
+  path[120] = '\0';
+  snprintf (row, sizeof row, "    1   abcdefghijklmnopqrst  work() %.*s\n",
+            70, path);
+  snprintf (want, sizeof want,
+            "    1   abcdefghijklmnopqrst\n            work() %.*s\n", 70,
+            path);
+  check_fit (row, want);
+  /* Prose breaks at its last space that fits, the rest indented by 4. */
+  char prose[300];
+  snprintf (prose, sizeof prose, "  %.*s %.*s\n", 90, path, 20, path);
+  snprintf (want, sizeof want, "  %.*s\n      %.*s\n", 90, path, 20, path);
+  check_fit (prose, want);
+}
+
 static void
 test_formats (void)
 {
@@ -99,6 +139,7 @@ test_formats (void)
   CHECK_CONTAINS (text, "             2                3  23.08%  cold      "
                         "c.c:20\n");
   CHECK (text && strstr (text, "never") == NULL); /* cut by report_top */
+  CHECK_CONTAINS (text, "c.c:20\n  (1 more row: report_top=3 shows them)\n");
   CHECK_CONTAINS (text, "hottest blocks (2 of 4 counted):\n");
   /* Block 1 has no line: the function's first line stands in. */
   CHECK_CONTAINS (text, "             6  46.15%  hot       h.c:10\n"
@@ -285,6 +326,7 @@ main (int argc, char **argv)
   osp_opts.mode = OSP_MODE_BLOCKS; /* this process has no OSP_OPTIONS */
   setup ();
   test_formats ();
+  test_text_fit ();
   test_row_work ();
   test_destinations ();
 

@@ -237,9 +237,25 @@ osp_test_slurp (const char *path)
   return buf;
 }
 
+/* OPTIONS (NULL: none) after "snapshot=none:" (a repeated key wins):
+   a unit test never writes the default snapshot (PROG.ospsnap in the
+   current directory, the build tree) unless it asks for a snapshot.
+   Malloc'ed. */
+static inline char *
+osp_test_options (const char *options)
+{
+  char *o;
+  if (asprintf (&o, "snapshot=none%s%s", options ? ":" : "",
+                options ? options : "")
+      < 0)
+    abort ();
+  return o;
+}
+
 /* Run this program again as "SELF SCENARIO" with OSP_OPTIONS=OPTIONS
-   (unset if NULL), stdout/stderr to OUT/ERR paths if not NULL.  Returns
-   the exit status, or -1 if it did not exit normally. */
+   (osp_test_options: after snapshot=none), stdout/stderr to OUT/ERR paths
+   if not NULL.  Returns the exit status, or -1 if it did not exit
+   normally. */
 static inline int
 osp_test_run (const char *scenario, const char *options, const char *out,
               const char *err)
@@ -250,10 +266,7 @@ osp_test_run (const char *scenario, const char *options, const char *out,
     return -1;
   if (pid == 0)
     {
-      if (options)
-        setenv ("OSP_OPTIONS", options, 1);
-      else
-        unsetenv ("OSP_OPTIONS");
+      setenv ("OSP_OPTIONS", osp_test_options (options), 1);
       if (out && !freopen (out, "w", stdout))
         _exit (126);
       if (err && !freopen (err, "w", stderr))

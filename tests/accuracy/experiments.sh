@@ -21,9 +21,9 @@ args_figure1=150000 args_fft='' args_heapsort=''
 PROGS="figure1 fft heapsort"
 
 stat () { awk -F '\t' -v n="$2" '$1 == "stat" && $2 == n { print $3 }' "$1"; }
-run () { # run OPTIONS PROG ARGS...
+run () { # run OPTIONS PROG ARGS... (no default snapshot: reports only)
   o=$1; shift
-  OSP_OPTIONS=$o "$@" > /dev/null || echo "experiments: OSP_OPTIONS=$o $* failed" >&2
+  OSP_OPTIONS=snapshot=none:$o "$@" > /dev/null || echo "experiments: OSP_OPTIONS=$o $* failed" >&2
 }
 
 for p in $PROGS; do
