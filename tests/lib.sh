@@ -395,3 +395,27 @@ keys ()
 {
   $TM send-keys -t v "$@"
 }
+
+# osp_merge OUT IN...: ospview $MERGE_FLAGS --merge of IN... into OUT; its stdout in OUT.out,
+# stderr in OUT.err, status in $rc.
+osp_merge ()
+{
+  out=$1
+  # shellcheck disable=SC2086
+  "$OSPVIEW" $MERGE_FLAGS --merge "$@" > "$out.out" 2> "$out.err"
+  rc=$?
+}
+
+# osp_merge_refused LABEL WANT OUT IN...: a merge that must be refused: status 1, one stderr line
+# containing WANT, no OUT written.
+osp_merge_refused ()
+{
+  label=$1
+  want=$2
+  shift 2
+  osp_merge "$@"
+  if [ "$rc" -ne 1 ] || [ "$(wc -l < "$1.err")" -ne 1 ] || ! grep -q -F -e "$want" "$1.err" ||
+     [ -e "$1" ]; then
+    osp_fail "$label: status $rc (want 1), stderr '$(cat "$1.err")' (want one line with '$want')"
+  fi
+}

@@ -281,23 +281,12 @@ fi
 
 # --- f. a merge remembers its processes --------------------------------------------------------------
 # refused LABEL WORDS OUT IN...: status 1, one stderr line containing WORDS, no OUT.
-refused ()
-{
-  label=$1
-  want=$2
-  shift 2
-  merge "$@"
-  if [ "$rc" -ne 1 ] || [ "$(wc -l < "$1.err")" -ne 1 ] || ! grep -q -F -e "$want" "$1.err" ||
-     [ -e "$1" ]; then
-    osp_fail "f: $label: status $rc (want 1), stderr '$(cat "$1.err")' (want one line with '$want')"
-  fi
-}
-refused "a part again" "ospview: $W/s5.ospsnap: the same process instance as one that $W/g0.ospsnap merges (pid " \
+osp_merge_refused "f: a part again" "ospview: $W/s5.ospsnap: the same process instance as one that $W/g0.ospsnap merges (pid " \
   "$W/r1.ospsnap" "$W/g0.ospsnap" "$W/s5.ospsnap"
-refused "a part first" "ospview: $W/g0.ospsnap: merges a process (instance " \
+osp_merge_refused "f: a part first" "ospview: $W/g0.ospsnap: merges a process (instance " \
   "$W/r2.ospsnap" "$W/s5.ospsnap" "$W/g0.ospsnap"
 cp "$W/g0.ospsnap" "$W/g0copy.ospsnap"
-refused "a copy of a merge" "ospview: $W/g0copy.ospsnap: merges a process (instance " \
+osp_merge_refused "f: a copy of a merge" "ospview: $W/g0copy.ospsnap: merges a process (instance " \
   "$W/r3.ospsnap" "$W/g0.ospsnap" "$W/g0copy.ospsnap"
 MERGE_FLAGS=--allow-same-run
 merged "f: --allow-same-run" "$W/f.ospsnap" "$W/g0.ospsnap" "$W/s5.ospsnap"

@@ -63,19 +63,12 @@ for k in 0 1 2; do
     { echo "error: exact run $k: status $osp_rc, no snapshot"; osp_show "$W/e$k.err"; exit 99; }
 done
 
-# merge OUT IN...: ospview --merge, stdout in OUT.out, stderr in OUT.err, status in $rc.
+# osp_merge and osp_merge_refused (lib.sh) run the merges.
 # MERGE_FLAGS: options before --merge (unquoted: words).
 MERGE_FLAGS=
-merge ()
-{
-  out=$1
-  # shellcheck disable=SC2086
-  "$OSPVIEW" $MERGE_FLAGS --merge "$@" > "$out.out" 2> "$out.err"
-  rc=$?
-}
 
 # --- a. the merged snapshot opens ---------------------------------------------------------------
-merge "$W/m.ospsnap" "$W/s0.ospsnap" "$W/s1.ospsnap" "$W/s2.ospsnap"
+osp_merge "$W/m.ospsnap" "$W/s0.ospsnap" "$W/s1.ospsnap" "$W/s2.ospsnap"
 if [ "$rc" -ne 0 ] || [ -s "$W/m.ospsnap.err" ]; then
   osp_fail "a: --merge of 3 runs: status $rc"
   osp_show "$W/m.ospsnap.err"
@@ -154,7 +147,7 @@ awk -F '\t' '
 tail -n 1 "$W/b2.out"
 
 # --- c. the exact merge: sums, the union, err95 0 -----------------------------------------------
-merge "$W/me.ospsnap" "$W/e0.ospsnap" "$W/e1.ospsnap" "$W/e2.ospsnap"
+osp_merge "$W/me.ospsnap" "$W/e0.ospsnap" "$W/e1.ospsnap" "$W/e2.ospsnap"
 if [ "$rc" -ne 0 ]; then
   osp_fail "c: --merge of the exact runs: status $rc"
   osp_show "$W/me.ospsnap.err"
@@ -175,7 +168,7 @@ fi
 
 # --- d. a snapshot merged with itself -------------------------------------------------------------
 MERGE_FLAGS=--allow-same-run
-merge "$W/self.ospsnap" "$W/s1.ospsnap" "$W/s1.ospsnap"
+osp_merge "$W/self.ospsnap" "$W/s1.ospsnap" "$W/s1.ospsnap"
 MERGE_FLAGS=
 if [ "$rc" -ne 0 ]; then
   osp_fail "d: --merge of a snapshot with itself: status $rc"
@@ -202,17 +195,6 @@ fi
 
 # --- e. refusals --------------------------------------------------------------------------------
 # refused LABEL WORDS OUT IN...: status 1, one stderr line containing WORDS, no OUT.
-refused ()
-{
-  label=$1
-  want=$2
-  shift 2
-  merge "$@"
-  if [ "$rc" -ne 1 ] || [ "$(wc -l < "$1.err")" -ne 1 ] || ! grep -q -F -e "$want" "$1.err" ||
-     [ -e "$1" ]; then
-    osp_fail "e: $label: status $rc (want 1), stderr '$(cat "$1.err")' (want one line with '$want')"
-  fi
-}
 osp_compile "$W/other" osp_cc -O1 -g "$SRC/tests/progs/forest-loops.c" -o "$W/other" ||
   { echo "error: cannot build forest-loops.c with the plugin"; exit 99; }
 osp_exec_with "report=none:snapshot=$W/other.ospsnap" "$W/other" "$W/other" 2000
@@ -220,20 +202,20 @@ osp_compile "$W/prog0" osp_cc -O0 -g "$SRC/tests/progs/merge-runs.c" -o "$W/prog
   { echo "error: cannot build merge-runs.c at -O0"; exit 99; }
 osp_exec_with "report=none:snapshot=$W/o0.ospsnap" "$W/o0" "$W/prog0" 0 1000
 [ -s "$W/other.ospsnap" ] && [ -s "$W/o0.ospsnap" ] || { echo "error: no snapshot of the other programs"; exit 99; }
-refused "another program" "$W/other.ospsnap: no function in common with $W/s0.ospsnap" \
+osp_merge_refused "e: another program" "$W/other.ospsnap: no function in common with $W/s0.ospsnap" \
   "$W/r1.ospsnap" "$W/s0.ospsnap" "$W/other.ospsnap"
-refused "another build" "$W/o0.ospsnap: not the same build of the program as $W/s0.ospsnap: function " \
+osp_merge_refused "e: another build" "$W/o0.ospsnap: not the same build of the program as $W/s0.ospsnap: function " \
   "$W/r2.ospsnap" "$W/s0.ospsnap" "$W/o0.ospsnap"
-refused "another mode" "$W/e1.ospsnap: mode subpaths-exact, not subpaths like $W/s0.ospsnap" \
+osp_merge_refused "e: another mode" "$W/e1.ospsnap: mode subpaths-exact, not subpaths like $W/s0.ospsnap" \
   "$W/r3.ospsnap" "$W/s0.ospsnap" "$W/e1.ospsnap"
 cp "$W/s2.ospsnap" "$W/bad.ospsnap"
 size=$(wc -c < "$W/bad.ospsnap")
 printf 'XXXX' | dd of="$W/bad.ospsnap" bs=1 seek=$((size / 2)) conv=notrunc 2> /dev/null
-refused "a corrupted input" "ospview: $W/bad.ospsnap: " "$W/r4.ospsnap" "$W/s0.ospsnap" "$W/bad.ospsnap"
-refused "a missing input" "ospview: $W/none.ospsnap: " "$W/r5.ospsnap" "$W/s0.ospsnap" "$W/none.ospsnap"
+osp_merge_refused "e: a corrupted input" "ospview: $W/bad.ospsnap: " "$W/r4.ospsnap" "$W/s0.ospsnap" "$W/bad.ospsnap"
+osp_merge_refused "e: a missing input" "ospview: $W/none.ospsnap: " "$W/r5.ospsnap" "$W/s0.ospsnap" "$W/none.ospsnap"
 
 # --- f. a merge of one input --------------------------------------------------------------------
-merge "$W/one.ospsnap" "$W/s0.ospsnap"
+osp_merge "$W/one.ospsnap" "$W/s0.ospsnap"
 if [ "$rc" -ne 0 ]; then
   osp_fail "f: --merge of one input: status $rc"
   osp_show "$W/one.ospsnap.err"
@@ -257,12 +239,12 @@ else
 fi
 
 # --- g. one run counted twice ---------------------------------------------------------------------
-refused "the same file" "ospview: $W/s1.ospsnap: the same file as $W/s1.ospsnap: " \
+osp_merge_refused "e: the same file" "ospview: $W/s1.ospsnap: the same file as $W/s1.ospsnap: " \
   "$W/r6.ospsnap" "$W/s1.ospsnap" "$W/s1.ospsnap"
-refused "the same file, third" "ospview: $W/s0.ospsnap: the same file as $W/s0.ospsnap: " \
+osp_merge_refused "e: the same file, third" "ospview: $W/s0.ospsnap: the same file as $W/s0.ospsnap: " \
   "$W/r7.ospsnap" "$W/s0.ospsnap" "$W/s2.ospsnap" "$W/s0.ospsnap"
 cp "$W/s1.ospsnap" "$W/copy.ospsnap"
-refused "a copy" "ospview: $W/copy.ospsnap: the same snapshot as $W/s1.ospsnap (a copy: pid " \
+osp_merge_refused "e: a copy" "ospview: $W/copy.ospsnap: the same snapshot as $W/s1.ospsnap (a copy: pid " \
   "$W/r8.ospsnap" "$W/s1.ospsnap" "$W/copy.ospsnap"
 
 osp_compile "$W/phases" osp_cc -O1 -g "$SRC/tests/progs/phases.c" -o "$W/phases" ||
@@ -280,11 +262,11 @@ wait "$PH"
 rc=$?
 [ "$rc" -eq 0 ] && [ -s "$W/late.ospsnap" ] ||
   { osp_fail "g: phases.c: status $rc, no exit snapshot"; osp_show "$W/phases.err"; }
-refused "one process instance" \
+osp_merge_refused "e: one process instance" \
   "ospview: $W/late.ospsnap: the same process instance as $W/early.ospsnap (pid $PH, instance " \
   "$W/r9.ospsnap" "$W/early.ospsnap" "$W/late.ospsnap"
 MERGE_FLAGS=--allow-same-run
-merge "$W/both.ospsnap" "$W/early.ospsnap" "$W/late.ospsnap"
+osp_merge "$W/both.ospsnap" "$W/early.ospsnap" "$W/late.ospsnap"
 MERGE_FLAGS=
 [ "$rc" -eq 0 ] && [ -s "$W/both.ospsnap" ] ||
   { osp_fail "g: --allow-same-run: status $rc"; osp_show "$W/both.ospsnap.err"; }
