@@ -54,8 +54,10 @@
 #                 also in the paths and all builds: their functions without loops keep checks)
 #   kblpp-exact   osp instrument=paths;  report=none:publish=off:paths=off:forest=exhaustive
 #   kblpp-sample  osp instrument=paths;  report=none:publish=off:paths=off:forest=burst
-#   all           osp (blocks,paths);    report=none (everything else at its default: sampled
-#                 subpaths, paths=counter, forest=burst, live publishing)
+#   default       osp (no plugin arguments: blocks,paths); no OSP_OPTIONS at all - what a user
+#                 gets: sampled subpaths, paths=counter, forest=burst, live publishing, the
+#                 default exit report (its output on stderr, if any, is the report: not an error)
+#   default-nopub osp; publish=off (the default without live publishing)
 #
 # Measurements:
 #   wall     BENCH_RUNS rounds; in each, for each program, every configuration once (BENCH_SIZE)
@@ -140,24 +142,7 @@ LOAD0=$(cut -d ' ' -f 1-3 /proc/loadavg 2> /dev/null)
 START=$(date '+%Y-%m-%d %H:%M:%S %z')
 T0=$(date +%s)
 
-# Configurations: name|build|OSP_OPTIONS ("-": none).
-config_table () {
-  cat << 'EOF'
-plain|plain|-
-gcov|gcov|-
-osp-sample|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off
-osp-skip|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off:interval=1000000000
-osp-late|blocks-late|report=none:publish=off:mode=subpaths:paths=off:forest=off
-pep|paths|report=none:publish=off:mode=subpaths:paths=counter:forest=off
-pep-late|paths-late|report=none:publish=off:mode=subpaths:paths=counter:forest=off
-bl-exact|counts|report=none:publish=off:paths=exhaustive:forest=off
-kblpp-exact|paths|report=none:publish=off:paths=off:forest=exhaustive
-kblpp-sample|paths|report=none:publish=off:paths=off:forest=burst
-all|osp|report=none
-EOF
-}
-ALLCONFIGS=$(config_table | cut -d '|' -f 1 | tr '\n' ' ')
-cfg_field () { config_table | awk -F '|' -v c="$1" -v f="$2" '$1 == c { print $f }'; }
+. "$SRC/configs.sh" || exit 2
 
 CONFIGS=plain
 for c in ${BENCH_CONFIGS:-$ALLCONFIGS}; do
@@ -169,7 +154,7 @@ for p in $PROGS; do
 done
 # Builds needed, in table order; the accuracy runs use the default instrumentation (osp).
 BUILDS=
-for b in plain gcov blocks blocks-late paths paths-late counts osp; do
+for b in $ALLBUILDS; do
   for c in $CONFIGS; do
     if [ "$(cfg_field "$c" 2)" = "$b" ]; then BUILDS="$BUILDS $b"; break; fi
   done
@@ -181,40 +166,16 @@ rm -rf "$W" && mkdir -p "$W/bin" "$W/runs" "$W/cg" "$W/acc" "$W/gcda" || exit 2
 ERRS=$W/errors
 : > "$ERRS"
 
-build_desc () {
-  case $1 in
-    plain) echo "gcc -O2 -g0" ;;
-    gcov) echo "gcc -O2 -g0 -fprofile-generate" ;;
-    blocks) echo "osp instrument=blocks" ;;
-    blocks-late) echo "osp instrument=blocks placement=late" ;;
-    paths-late) echo "osp instrument=paths placement=late" ;;
-    paths) echo "osp instrument=paths" ;;
-    counts) echo "osp instrument=counts" ;;
-    osp) echo "osp blocks,paths" ;;
-  esac
-}
 build_configs () { # the configurations using build $1
   for c in $CONFIGS; do [ "$(cfg_field "$c" 2)" = "$1" ] && printf '%s ' "$c"; done
 }
 
 # compile PROG BUILD: one compile and link of bench/PROG.c into bin/PROG.BUILD.
 compile () {
-  pt= atomic=
-  [ "$1" = threads ] && pt=-pthread atomic=-fplugin-arg-osp-counts-update=atomic
-  case $2 in
-    plain) $CC -O2 -g0 "$SRC/$1.c" -o "$W/bin/$1.plain" -lm $pt ;;
-    gcov) $CC -O2 -g0 -fprofile-generate="$W/gcda/$1" "$SRC/$1.c" -o "$W/bin/$1.gcov" -lm $pt ;;
-    blocks) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks "$SRC/$1.c" -o "$W/bin/$1.blocks" -lm ;;
-    blocks-late) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks -fplugin-arg-osp-placement=late \
-                   "$SRC/$1.c" -o "$W/bin/$1.blocks-late" -lm ;;
-    paths-late) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths -fplugin-arg-osp-placement=late \
-                  $atomic "$SRC/$1.c" -o "$W/bin/$1.paths-late" -lm ;;
-    paths) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths $atomic "$SRC/$1.c" -o "$W/bin/$1.paths" -lm ;;
-    counts) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=counts $atomic "$SRC/$1.c" -o "$W/bin/$1.counts" -lm ;;
-    osp) osp_cc -O2 -g0 $atomic "$SRC/$1.c" -o "$W/bin/$1.osp" -lm ;;
-  esac
+  thr=0
+  [ "$1" = threads ] && thr=1
+  build_cc "$2" "$W/gcda/$1" "$thr" "$SRC/$1.c" -o "$W/bin/$1.$2" -lm
 }
-median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 now_ns () { date +%s%N; }
 
 # --- Builds ---------------------------------------------------------------------------------
@@ -340,6 +301,8 @@ awk -F '\t' '{ split ($4, a, " "); if (a[5] != "ok") print "wall " $1 " " $2 " r
 for p in $PROGS; do
   for c in $CONFIGS; do
     f=$W/runs/$p.$c.0.err
+    # The default configurations write the default exit report (stderr): not an error.
+    case $c in default*) continue ;; esac
     [ -s "$f" ] && echo "stderr $p $c (round 0): $(head -n 2 "$f" | tr '\n' ' ')" >> "$ERRS"
   done
 done
@@ -441,29 +404,6 @@ if [ "$NO_ACC" != 1 ]; then
 fi
 
 # --- Tables ------------------------------------------------------------------------------------
-# table COLS_SPEC: reads "prog<TAB>col<TAB>cell<TAB>ratio" lines (ratio "-": not in the geomean)
-# and prints a markdown table: rows = PROGS + geomean, columns = the words of $COLS with the
-# headings of $HEADS ('|'-separated).
-fmt_awk='
-function fx(r) { if (r == "" || r == "-") return "-"; if (r < 10) return sprintf("%.2f×", r); if (r < 100) return sprintf("%.1f×", r); return sprintf("%.0f×", r) }
-function fn(r) { if (r < 10) return sprintf("%.2f", r); if (r < 100) return sprintf("%.1f", r); return sprintf("%.0f", r) }'
-table () {
-  awk -F '\t' -v progs="$PROGS" -v cols="$COLS" -v heads="$HEADS" "$fmt_awk"'
-    { cell[$1, $2] = $3; if ($4 != "-" && $4 > 0) { lg[$2] += log($4); ng[$2]++ } }
-    END {
-      np = split(progs, P, " "); nc = split(cols, C, " "); split(heads, H, "|")
-      printf "| program |"; for (j = 1; j <= nc; j++) printf " %s |", H[j]; print ""
-      printf "|---|"; for (j = 1; j <= nc; j++) printf "---:|"; print ""
-      for (i = 1; i <= np; i++) {
-        printf "| %s |", P[i]
-        for (j = 1; j <= nc; j++) printf " %s |", ((P[i], C[j]) in cell) ? cell[P[i], C[j]] : "-"
-        print ""
-      }
-      printf "| **geomean** |"
-      for (j = 1; j <= nc; j++) printf " %s |", ng[C[j]] ? "**" fx(exp(lg[C[j]] / ng[C[j]])) "**" (ng[C[j]] < np ? " (" ng[C[j]] "/" np ")" : "") : "-"
-      print ""
-    }'
-}
 cfg_heads () { h="plain"; for c in $CONFIGS; do [ "$c" = plain ] || h="$h|$c"; done; echo "$h"; }
 
 GCCV=$($CC --version | head -n 1)
@@ -636,7 +576,7 @@ echo
 if [ -s "$ERRS" ]; then
   sed 's/^/- /' "$ERRS"
 else
-  echo "None: every run exited 0 and printed the plain build's line; no run wrote to stderr."
+  echo "None: every run exited 0 and printed the plain build's line; no run wrote to stderr but the default configurations' exit report."
 fi
 echo
 echo "Times: callgrind ${CG_TIME:-0} s, wall-time rounds ${WALL_TIME:-0} s, accuracy ${ACC_TIME:-0} s; total $(($(date +%s) - T0)) s."
