@@ -9,7 +9,8 @@
  *     library, libosprt/format/: there is one validation of a view, and
  *     what the runtime writes must pass it); the values against the
  *     profile; STATS against the tsv
- *     report's stat rows (same names, order and values); then every
+ *     report's stat rows (same names, order and values), and one more,
+ *     forest_rows_age_ms, when the forest's rows are older; then every
  *     buffer size from nothing to the whole view: each view that is
  *     written fits, is valid, is cut only at the end of the row sections
  *     (the forest at a tree's start when it can), and keeps more rows as
@@ -461,6 +462,25 @@ test_view (void)
   st = view_stat_named (&v, "blocks_seen");
   CHECK (st != NULL && st->kind == OSP_VSTAT_U64 && st->value == 100000);
   check_stats_match_tsv (&v, &p, &o);
+
+  /* Forest rows older than the view (a live view on the forest's budget,
+     pathforest.c): one more stat, last, with their age; none when the
+     rows are of now (above). */
+  CHECK (view_stat_named (&v, "forest_rows_age_ms") == NULL);
+  p.forest.rows_age_ns = 1500000000u;
+  uint64_t *aged = malloc (cap);
+  size_t na = osp_view_write (aged, cap, &p, &run, 6, &truncated);
+  struct view va;
+  CHECK (na > 0 && view_check (aged, na, &va) == NULL);
+  if (na > 0 && view_check (aged, na, &va) == NULL)
+    {
+      CHECK_EQ (va.nstats, v.nstats + 1);
+      st = view_stat_named (&va, "forest_rows_age_ms");
+      CHECK (st != NULL && st == &va.stats[va.nstats - 1]
+             && st->kind == OSP_VSTAT_U64 && st->value == 1500);
+    }
+  free (aged);
+  p.forest.rows_age_ns = 0;
 
   /* Every size: nothing, then views cut at the end of the rows, then the
      whole view. */
