@@ -84,3 +84,39 @@ table () {
       print ""
     }'
 }
+
+# paired_ratios: reads "prog<TAB>config<TAB>round<TAB>value<TAB>status" (status ok, or why not)
+# and prints table's input: plain's median value, and for every other configuration the median
+# over the rounds of value / plain's value of the same round with [min-max]; a configuration
+# with a failed run gets ERROR failed/runs (the last reason).
+paired_ratios () {
+  awk -F '\t' "$fmt_awk"'{ w[$1, $2, $3] = $4; s[$1, $2, $3] = $5; P[$1] = 1; K[$2] = 1; R[$3] = 1 }
+  END {
+    for (p in P) for (c in K) {
+      n = 0; bad = 0; why = ""
+      for (r in R) {
+        if (!((p, c, r) in s)) continue
+        if (s[p, c, r] != "ok") { bad++; why = s[p, c, r]; continue }
+        if (c == "plain") { v[++n] = w[p, c, r]; continue }
+        if (s[p, "plain", r] != "ok" || w[p, "plain", r] <= 0) continue
+        v[++n] = w[p, c, r] / w[p, "plain", r]
+      }
+      if (bad) { printf "%s\t%s\tERROR %d/%d (%s)\t-\n", p, c, bad, bad + n, why; continue }
+      if (n == 0) continue
+      # sort v[1..n]
+      for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
+      med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+      if (c == "plain") printf "%s\t%s\t%.2f\t-\n", p, c, med
+      else printf "%s\t%s\t%s [%s–%s]\t%s\n", p, c, fx(med), fn(v[1]), fn(v[n]), med
+    }
+  }'
+}
+
+# cfg_heads: the headings of the configurations in $CONFIGS, plain first, '|'-separated.
+cfg_heads () { h="plain"; for c in $CONFIGS; do [ "$c" = plain ] || h="$h|$c"; done; echo "$h"; }
+
+# rotated CONFIGS ROUND: the configurations in the order of round ROUND (each round starts one
+# further, so that no configuration always runs right after the same other).
+rotated () {
+  echo $1 | awk -v r="$2" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + r) % NF + 1) }'
+}

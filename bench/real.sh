@@ -245,11 +245,10 @@ fi
 
 # --- CPU time, rotated rounds --------------------------------------------------------------------
 : > "$W/cpu.tsv"
-NCONF=$(echo $CONFIGS | wc -w)
 r=0
 while [ "$r" -lt "$RUNS" ]; do
   echo "real: CPU-time round $((r + 1))/$RUNS..." >&2
-  order=$(echo $CONFIGS | awk -v s="$((r % NCONF))" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + s) % NF + 1) }')
+  order=$(rotated "$CONFIGS" "$r")
   for p in $PROGS; do
     for c in $order; do
       b=$(cfg_field "$c" 2) o=$(cfg_field "$c" 3) f=$W/runs/$p.$c.$r
@@ -282,30 +281,12 @@ for p in $PROGS; do echo "- $p: \`$(prog_dir "$p") $(prog_args "$p" "$SIZE")\` (
 [ -z "$NOTES" ] || echo "- notes: ${NOTES#; }"
 echo
 PROGS=$(echo $PROGS)
-cfg_heads () { h="plain"; for c in $CONFIGS; do [ "$c" = plain ] || h="$h|$c"; done; echo "$h"; }
 echo "## CPU time (user+sys, $SIZE size, $RUNS rounds)"
 echo
 echo "Median over the rounds of cpu(config)/cpu(plain) of the same round, [min–max]; plain: median seconds."
 echo
 COLS=$CONFIGS HEADS="$(cfg_heads | sed 's/^plain/plain (s)/')"
-awk -F '\t' '{ t[$1, $2, $3] = $4; s[$1, $2, $3] = $5; P[$1] = 1; K[$2] = 1; Rd[$3] = 1 }
-  END {
-    for (p in P) for (c in K) {
-      n = 0; bad = ""
-      for (r in Rd) {
-        if (!((p, c, r) in s)) continue
-        if (s[p, c, r] != "ok") { bad = s[p, c, r]; continue }
-        if (c == "plain") { v[++n] = t[p, c, r]; continue }
-        if (s[p, "plain", r] == "ok" && t[p, "plain", r] > 0) v[++n] = t[p, c, r] / t[p, "plain", r]
-      }
-      if (bad != "") { printf "%s\t%s\tERROR (%s)\t-\n", p, c, bad; continue }
-      if (n == 0) continue
-      for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-      med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-      if (c == "plain") printf "%s\t%s\t%.2f\t-\n", p, c, med
-      else printf "%s\t%s\t%s [%s–%s]\t%s\n", p, c, fx(med), fn(v[1]), fn(v[n]), med
-    }
-  }'"$fmt_awk" "$W/cpu.tsv" | table
+paired_ratios < "$W/cpu.tsv" | table
 echo
 echo "## Instructions (callgrind, small size)"
 echo

@@ -160,7 +160,6 @@ for b in $ALLBUILDS; do
   done
 done
 [ "$NO_ACC" = 1 ] || case " $BUILDS " in *" osp "*) ;; *) BUILDS="$BUILDS osp" ;; esac
-NCONF=$(echo $CONFIGS | wc -w)
 
 rm -rf "$W" && mkdir -p "$W/bin" "$W/runs" "$W/cg" "$W/acc" "$W/gcda" || exit 2
 ERRS=$W/errors
@@ -284,7 +283,7 @@ T1=$(date +%s)
 r=0
 while [ "$r" -lt "$RUNS" ]; do
   echo "bench: wall-time round $((r + 1))/$RUNS ($(($(date +%s) - T1)) s so far)..." >&2
-  order=$(echo $CONFIGS | awk -v s="$((r % NCONF))" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + s) % NF + 1) }')
+  order=$(rotated "$CONFIGS" "$r")
   for p in $PROGS; do
     for c in $order; do
       run_one "$p" "$c" "$SIZE" "$p.$c.$r"
@@ -404,7 +403,6 @@ if [ "$NO_ACC" != 1 ]; then
 fi
 
 # --- Tables ------------------------------------------------------------------------------------
-cfg_heads () { h="plain"; for c in $CONFIGS; do [ "$c" = plain ] || h="$h|$c"; done; echo "$h"; }
 
 GCCV=$($CC --version | head -n 1)
 echo "# osp benchmark"
@@ -433,27 +431,7 @@ echo "Median over the rounds of t(config)/t(plain) of the same round, [min–max
 echo "plain: median seconds.  Configurations alternate within a round (rotated order)."
 echo
 COLS=$CONFIGS HEADS="$(cfg_heads | sed 's/^plain/plain (s)/')"
-awk -F '\t' '{ split ($4, a, " "); w[$1, $2, $3] = a[1]; s[$1, $2, $3] = a[5]; P[$1] = 1; K[$2] = 1; R[$3] = 1 }
-  END {
-    for (p in P) for (c in K) {
-      n = 0; bad = 0; why = ""
-      for (r in R) {
-        if (!((p, c, r) in s)) continue
-        if (s[p, c, r] != "ok") { bad++; why = s[p, c, r]; continue }
-        if (c == "plain") { v[++n] = w[p, c, r]; continue }
-        if (s[p, "plain", r] != "ok" || w[p, "plain", r] <= 0) continue
-        v[++n] = w[p, c, r] / w[p, "plain", r]
-      }
-      if (bad) { printf "%s\t%s\tERROR %d/%d (%s)\t-\n", p, c, bad, bad + n, why; continue }
-      if (n == 0) continue
-      # sort v[1..n]
-      for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-      med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-      if (c == "plain") printf "%s\t%s\t%.2f\t-\n", p, c, med
-      else printf "%s\t%s\t%s [%s–%s]\t%s\n", p, c, fx(med), fn(v[1]), fn(v[n]), med
-    }
-  }
-  '"$fmt_awk" "$W/wall.tsv" | table
+awk -F '\t' '{ split ($4, a, " "); print $1 "\t" $2 "\t" $3 "\t" a[1] "\t" a[5] }' "$W/wall.tsv" | paired_ratios | table
 
 # 2. Instructions.
 echo
