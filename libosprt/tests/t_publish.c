@@ -2,7 +2,8 @@
 /* t_publish.c - live views (viewwrite.c, publish.c, crc32.c;
  * include/osp/view.h and shm.h).
  *
- *   crc32: zlib's check value and pieces.
+ *   crc32: zlib's check value and pieces; every length and alignment
+ *     against the bit-by-bit definition.
  *   view: osp_view_write on a hand-made profile (three functions, subpaths
  *     with one of an unknown block, paths, a forest of three trees), the
  *     bytes validated by ospview's own parser (view_parse of the format
@@ -107,6 +108,33 @@ test_crc32 (void)
   CHECK_EQ (osp_crc32 (0, "a", 1), 0xE8B7BE43u);
   uint32_t c = osp_crc32 (0, "1234", 4);
   CHECK_EQ (osp_crc32 (c, "56789", 5), 0xCBF43926u);
+  /* Four bytes at a time, the rest one by one: every length and start
+     (alignment) against the bit-by-bit definition, and against the same
+     bytes checksummed in two pieces cut anywhere. */
+  unsigned char buf[80];
+  uint32_t x = 12345;
+  for (size_t i = 0; i < sizeof buf; i++)
+    {
+      x = x * 1103515245u + 12345u;
+      buf[i] = (unsigned char) (x >> 16);
+    }
+  for (size_t off = 0; off < 8; off++)
+    for (size_t len = 0; off + len <= sizeof buf; len++)
+      {
+        uint32_t want = 0xFFFFFFFFu;
+        for (size_t i = 0; i < len; i++)
+          {
+            want ^= buf[off + i];
+            for (int b = 0; b < 8; b++)
+              want = (want >> 1) ^ (0xEDB88320u & (0u - (want & 1u)));
+          }
+        want = ~want;
+        CHECK_EQ (osp_crc32 (0, buf + off, len), want);
+        size_t cut = len / 3;
+        CHECK_EQ (osp_crc32 (osp_crc32 (0, buf + off, cut), buf + off + cut,
+                             len - cut),
+                  want);
+      }
 }
 
 /* ---- a hand-made profile --------------------------------------------- */
