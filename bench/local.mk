@@ -11,7 +11,8 @@
 
 EXTRA_DIST += bench/compress.c bench/fft.c bench/heapsort.c bench/interp.c bench/lexgen.c \
 	bench/lu.c bench/moldyn.c bench/montecarlo.c bench/raytrace.c bench/sor.c bench/sparse.c \
-	bench/threads.c bench/bench.h bench/run.sh
+	bench/threads.c bench/bench.h bench/run.sh bench/configs.sh bench/real.sh bench/pubcost.c \
+	bench/real/bench.lua
 
 .PHONY: bench
 bench: plugin/osp.la libosprt/libosprt.la tests/env.sh

@@ -54,8 +54,12 @@
 #                 also in the paths and all builds: their functions without loops keep checks)
 #   kblpp-exact   osp instrument=paths;  report=none:publish=off:paths=off:forest=exhaustive
 #   kblpp-sample  osp instrument=paths;  report=none:publish=off:paths=off:forest=burst
-#   all           osp (blocks,paths);    report=none (everything else at its default: sampled
-#                 subpaths, paths=counter, forest=burst, live publishing)
+#   default       osp (no plugin arguments: blocks,paths); no OSP_OPTIONS at all - what a user
+#                 gets: sampled subpaths, paths=counter, forest=burst, live publishing, the
+#                 profile file at exit (PROG.ospsnap in the work directory, where every run
+#                 starts) and its one line on stderr (not an error)
+#   default-nopub osp; publish=off (the default without live publishing)
+# (The other osp configurations add snapshot=none: bench/configs.sh.)
 #
 # Measurements:
 #   wall     BENCH_RUNS rounds; in each, for each program, every configuration once (BENCH_SIZE)
@@ -82,12 +86,13 @@ set -u
 if [ "${1:-}" = --callgrind ]; then
   w=$2 tag=$3 bin=$4 gcda=$5 opts=$6 size=$7
   if [ "$opts" != - ]; then
-    OSP_OPTIONS=snapshot=none:$opts # (every osp run: see config_table)
+    OSP_OPTIONS=$opts
     export OSP_OPTIONS
   else
     unset OSP_OPTIONS
   fi
   [ "$gcda" = - ] || rm -rf "$gcda"
+  cd "$w" || exit 1 # the default's profile file lands here
   if valgrind --tool=callgrind --callgrind-out-file="$w/cg/$tag.cg" "$bin" "$size" \
        > "$w/cg/$tag.out" 2> "$w/cg/$tag.vg"; then
     tot=$(awk '/^(totals|summary):/ { print $2; exit }' "$w/cg/$tag.cg")
@@ -140,26 +145,7 @@ LOAD0=$(cut -d ' ' -f 1-3 /proc/loadavg 2> /dev/null)
 START=$(date '+%Y-%m-%d %H:%M:%S %z')
 T0=$(date +%s)
 
-# Configurations: name|build|OSP_OPTIONS ("-": none).  Every osp run gets snapshot=none first:
-# the default snapshot at exit (PROG.ospsnap, since issue 35) is not what is measured, and the
-# figures stay comparable with those taken before it.
-config_table () {
-  cat << 'EOF'
-plain|plain|-
-gcov|gcov|-
-osp-sample|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off
-osp-skip|blocks|report=none:publish=off:mode=subpaths:paths=off:forest=off:interval=1000000000
-osp-late|blocks-late|report=none:publish=off:mode=subpaths:paths=off:forest=off
-pep|paths|report=none:publish=off:mode=subpaths:paths=counter:forest=off
-pep-late|paths-late|report=none:publish=off:mode=subpaths:paths=counter:forest=off
-bl-exact|counts|report=none:publish=off:paths=exhaustive:forest=off
-kblpp-exact|paths|report=none:publish=off:paths=off:forest=exhaustive
-kblpp-sample|paths|report=none:publish=off:paths=off:forest=burst
-all|osp|report=none
-EOF
-}
-ALLCONFIGS=$(config_table | cut -d '|' -f 1 | tr '\n' ' ')
-cfg_field () { config_table | awk -F '|' -v c="$1" -v f="$2" '$1 == c { print $f }'; }
+. "$SRC/configs.sh" || exit 2
 
 CONFIGS=plain
 for c in ${BENCH_CONFIGS:-$ALLCONFIGS}; do
@@ -171,52 +157,28 @@ for p in $PROGS; do
 done
 # Builds needed, in table order; the accuracy runs use the default instrumentation (osp).
 BUILDS=
-for b in plain gcov blocks blocks-late paths paths-late counts osp; do
+for b in $ALLBUILDS; do
   for c in $CONFIGS; do
     if [ "$(cfg_field "$c" 2)" = "$b" ]; then BUILDS="$BUILDS $b"; break; fi
   done
 done
 [ "$NO_ACC" = 1 ] || case " $BUILDS " in *" osp "*) ;; *) BUILDS="$BUILDS osp" ;; esac
-NCONF=$(echo $CONFIGS | wc -w)
 
 rm -rf "$W" && mkdir -p "$W/bin" "$W/runs" "$W/cg" "$W/acc" "$W/gcda" || exit 2
+W=$(cd "$W" && pwd) || exit 2 # absolute: runs start in it (cd)
 ERRS=$W/errors
 : > "$ERRS"
 
-build_desc () {
-  case $1 in
-    plain) echo "gcc -O2 -g0" ;;
-    gcov) echo "gcc -O2 -g0 -fprofile-generate" ;;
-    blocks) echo "osp instrument=blocks" ;;
-    blocks-late) echo "osp instrument=blocks placement=late" ;;
-    paths-late) echo "osp instrument=paths placement=late" ;;
-    paths) echo "osp instrument=paths" ;;
-    counts) echo "osp instrument=counts" ;;
-    osp) echo "osp blocks,paths" ;;
-  esac
-}
 build_configs () { # the configurations using build $1
   for c in $CONFIGS; do [ "$(cfg_field "$c" 2)" = "$1" ] && printf '%s ' "$c"; done
 }
 
 # compile PROG BUILD: one compile and link of bench/PROG.c into bin/PROG.BUILD.
 compile () {
-  pt= atomic=
-  [ "$1" = threads ] && pt=-pthread atomic=-fplugin-arg-osp-counts-update=atomic
-  case $2 in
-    plain) $CC -O2 -g0 "$SRC/$1.c" -o "$W/bin/$1.plain" -lm $pt ;;
-    gcov) $CC -O2 -g0 -fprofile-generate="$W/gcda/$1" "$SRC/$1.c" -o "$W/bin/$1.gcov" -lm $pt ;;
-    blocks) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks "$SRC/$1.c" -o "$W/bin/$1.blocks" -lm ;;
-    blocks-late) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=blocks -fplugin-arg-osp-placement=late \
-                   "$SRC/$1.c" -o "$W/bin/$1.blocks-late" -lm ;;
-    paths-late) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths -fplugin-arg-osp-placement=late \
-                  $atomic "$SRC/$1.c" -o "$W/bin/$1.paths-late" -lm ;;
-    paths) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths $atomic "$SRC/$1.c" -o "$W/bin/$1.paths" -lm ;;
-    counts) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=counts $atomic "$SRC/$1.c" -o "$W/bin/$1.counts" -lm ;;
-    osp) osp_cc -O2 -g0 $atomic "$SRC/$1.c" -o "$W/bin/$1.osp" -lm ;;
-  esac
+  thr=0
+  [ "$1" = threads ] && thr=1
+  build_cc "$2" "$W/gcda/$1" "$thr" "$SRC/$1.c" -o "$W/bin/$1.$2" -lm
 }
-median () { sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 now_ns () { date +%s%N; }
 
 # --- Builds ---------------------------------------------------------------------------------
@@ -260,10 +222,11 @@ run_one () {
     echo "- - - - nobuild" > "$f.res"
     return
   fi
-  if [ "$o" != - ]; then OSP_OPTIONS=snapshot=none:$o; export OSP_OPTIONS; else unset OSP_OPTIONS; fi
+  if [ "$o" != - ]; then OSP_OPTIONS=$o; export OSP_OPTIONS; else unset OSP_OPTIONS; fi
   [ "$b" = gcov ] && rm -rf "$W/gcda/$1"
   t0=$(now_ns)
-  timeout "$TMO" /usr/bin/time -f '%e %U %S %M' -o "$f.time" "$W/bin/$1.$b" "$3" > "$f.out" 2> "$f.err"
+  (cd "$W" && timeout "$TMO" /usr/bin/time -f '%e %U %S %M' -o "$f.time" "$W/bin/$1.$b" "$3" \
+     > "$f.out" 2> "$f.err") # in the work directory: the default's profile file lands there
   rc=$?
   t1=$(now_ns)
   unset OSP_OPTIONS
@@ -325,7 +288,7 @@ T1=$(date +%s)
 r=0
 while [ "$r" -lt "$RUNS" ]; do
   echo "bench: wall-time round $((r + 1))/$RUNS ($(($(date +%s) - T1)) s so far)..." >&2
-  order=$(echo $CONFIGS | awk -v s="$((r % NCONF))" '{ for (i = 0; i < NF; i++) printf "%s ", $((i + s) % NF + 1) }')
+  order=$(rotated "$CONFIGS" "$r")
   for p in $PROGS; do
     for c in $order; do
       run_one "$p" "$c" "$SIZE" "$p.$c.$r"
@@ -342,6 +305,8 @@ awk -F '\t' '{ split ($4, a, " "); if (a[5] != "ok") print "wall " $1 " " $2 " r
 for p in $PROGS; do
   for c in $CONFIGS; do
     f=$W/runs/$p.$c.0.err
+    # The default configurations print the default's line at exit (stderr): not an error.
+    case $c in default*) continue ;; esac
     [ -s "$f" ] && echo "stderr $p $c (round 0): $(head -n 2 "$f" | tr '\n' ' ')" >> "$ERRS"
   done
 done
@@ -443,30 +408,6 @@ if [ "$NO_ACC" != 1 ]; then
 fi
 
 # --- Tables ------------------------------------------------------------------------------------
-# table COLS_SPEC: reads "prog<TAB>col<TAB>cell<TAB>ratio" lines (ratio "-": not in the geomean)
-# and prints a markdown table: rows = PROGS + geomean, columns = the words of $COLS with the
-# headings of $HEADS ('|'-separated).
-fmt_awk='
-function fx(r) { if (r == "" || r == "-") return "-"; if (r < 10) return sprintf("%.2f×", r); if (r < 100) return sprintf("%.1f×", r); return sprintf("%.0f×", r) }
-function fn(r) { if (r < 10) return sprintf("%.2f", r); if (r < 100) return sprintf("%.1f", r); return sprintf("%.0f", r) }'
-table () {
-  awk -F '\t' -v progs="$PROGS" -v cols="$COLS" -v heads="$HEADS" "$fmt_awk"'
-    { cell[$1, $2] = $3; if ($4 != "-" && $4 > 0) { lg[$2] += log($4); ng[$2]++ } }
-    END {
-      np = split(progs, P, " "); nc = split(cols, C, " "); split(heads, H, "|")
-      printf "| program |"; for (j = 1; j <= nc; j++) printf " %s |", H[j]; print ""
-      printf "|---|"; for (j = 1; j <= nc; j++) printf "---:|"; print ""
-      for (i = 1; i <= np; i++) {
-        printf "| %s |", P[i]
-        for (j = 1; j <= nc; j++) printf " %s |", ((P[i], C[j]) in cell) ? cell[P[i], C[j]] : "-"
-        print ""
-      }
-      printf "| **geomean** |"
-      for (j = 1; j <= nc; j++) printf " %s |", ng[C[j]] ? "**" fx(exp(lg[C[j]] / ng[C[j]])) "**" (ng[C[j]] < np ? " (" ng[C[j]] "/" np ")" : "") : "-"
-      print ""
-    }'
-}
-cfg_heads () { h="plain"; for c in $CONFIGS; do [ "$c" = plain ] || h="$h|$c"; done; echo "$h"; }
 
 GCCV=$($CC --version | head -n 1)
 echo "# osp benchmark"
@@ -495,27 +436,7 @@ echo "Median over the rounds of t(config)/t(plain) of the same round, [min–max
 echo "plain: median seconds.  Configurations alternate within a round (rotated order)."
 echo
 COLS=$CONFIGS HEADS="$(cfg_heads | sed 's/^plain/plain (s)/')"
-awk -F '\t' '{ split ($4, a, " "); w[$1, $2, $3] = a[1]; s[$1, $2, $3] = a[5]; P[$1] = 1; K[$2] = 1; R[$3] = 1 }
-  END {
-    for (p in P) for (c in K) {
-      n = 0; bad = 0; why = ""
-      for (r in R) {
-        if (!((p, c, r) in s)) continue
-        if (s[p, c, r] != "ok") { bad++; why = s[p, c, r]; continue }
-        if (c == "plain") { v[++n] = w[p, c, r]; continue }
-        if (s[p, "plain", r] != "ok" || w[p, "plain", r] <= 0) continue
-        v[++n] = w[p, c, r] / w[p, "plain", r]
-      }
-      if (bad) { printf "%s\t%s\tERROR %d/%d (%s)\t-\n", p, c, bad, bad + n, why; continue }
-      if (n == 0) continue
-      # sort v[1..n]
-      for (i = 2; i <= n; i++) { x = v[i]; for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]; v[j + 1] = x }
-      med = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-      if (c == "plain") printf "%s\t%s\t%.2f\t-\n", p, c, med
-      else printf "%s\t%s\t%s [%s–%s]\t%s\n", p, c, fx(med), fn(v[1]), fn(v[n]), med
-    }
-  }
-  '"$fmt_awk" "$W/wall.tsv" | table
+awk -F '\t' '{ split ($4, a, " "); print $1 "\t" $2 "\t" $3 "\t" a[1] "\t" a[5] }' "$W/wall.tsv" | paired_ratios | table
 
 # 2. Instructions.
 echo
@@ -638,7 +559,7 @@ echo
 if [ -s "$ERRS" ]; then
   sed 's/^/- /' "$ERRS"
 else
-  echo "None: every run exited 0 and printed the plain build's line; no run wrote to stderr."
+  echo "None: every run exited 0 and printed the plain build's line; no run wrote to stderr but the default configurations' line at exit."
 fi
 echo
 echo "Times: callgrind ${CG_TIME:-0} s, wall-time rounds ${WALL_TIME:-0} s, accuracy ${ACC_TIME:-0} s; total $(($(date +%s) - T0)) s."

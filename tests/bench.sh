@@ -12,7 +12,8 @@
 #      cell of tables 1, 3 and 4 is a ratio, the osp builds' code is larger than plain's, and
 #      table 5 has each program's recalls and path and edge accuracies (>= 90%: computed from
 #      real reports; the 95%/97% targets are tests/path-accuracy.sh's, at the default size).
-#   B  sor under callgrind (configurations gcov osp-sample osp-skip pep bl-exact, two rounds):
+#   B  sor under callgrind (configurations gcov osp-sample osp-skip pep bl-exact default
+#      default-nopub, two rounds):
 #      every configuration executes more instructions than plain, and osp-sample at least 5% more
 #      than osp-skip, its own build with sampling off: the OSP_OPTIONS reach the runs.
 #   C  errors are reported: a 1 ms cap on each run makes them time out; exit 1 and the errors
@@ -61,13 +62,13 @@ fi
 grep -q '^None: every run exited 0' "$W/a.md" ||
   { osp_fail "A: the report lists errors"; section "$W/a.md" Errors | head -n 30; }
 ncfg=$(sed -n '/^| configuration | build | OSP_OPTIONS |$/,/^$/p' "$W/a.md" | grep -c '^| [a-z]')
-[ "$ncfg" -eq 12 ] || osp_fail "A: $ncfg configurations listed, expected 12 (plain and 11)"
+[ "$ncfg" -eq 13 ] || osp_fail "A: $ncfg configuration rows listed, expected 13 (the heading, plain and 11)"
 for p in $PROGS "**geomean**"; do
-  # Table 1: plain's seconds, then 10 ratios with their range; table 3 likewise without ranges.
+  # Table 1: plain's seconds, then 11 ratios with their range; table 3 likewise without ranges.
   n=$(cells "$W/a.md" 1 "$p" | grep -c -E '^(\*\*)?[0-9.]+×(\*\*)?( \[[0-9.]+–[0-9.]+\])?$')
-  [ "$n" -eq 10 ] || { osp_fail "A: table 1 row $p has $n ratios, expected 10"; cells "$W/a.md" 1 "$p"; }
+  [ "$n" -eq 11 ] || { osp_fail "A: table 1 row $p has $n ratios, expected 11"; cells "$W/a.md" 1 "$p"; }
   n=$(cells "$W/a.md" 3 "$p" | grep -c -E '^(\*\*)?[0-9.]+×(\*\*)?$')
-  [ "$n" -eq 10 ] || osp_fail "A: table 3 row $p has $n ratios, expected 10"
+  [ "$n" -eq 11 ] || osp_fail "A: table 3 row $p has $n ratios, expected 11"
 done
 for p in $PROGS; do
   # Table 4: compile time (first table) and code size (second); osp's builds are larger.
@@ -90,21 +91,21 @@ done
 if command -v valgrind > /dev/null 2>&1; then
   f0=$osp_failures
   bench b BENCH_SIZE=small BENCH_RUNS=2 BENCH_NO_ACCURACY=1 BENCH_PROGS=sor \
-    BENCH_CONFIGS="gcov osp-sample osp-skip pep bl-exact"
+    BENCH_CONFIGS="gcov osp-sample osp-skip pep bl-exact default default-nopub"
   [ "$rc" -eq 0 ] || { osp_fail "B: exit status $rc"; osp_show "$W/b.err" "B progress"; }
   ir () { cat "$W/b/cg/sor.$1.ir" 2> /dev/null; }
-  for c in gcov osp-sample osp-skip pep bl-exact; do
+  for c in gcov osp-sample osp-skip pep bl-exact default default-nopub; do
     awk -v a="$(ir "$c")" -v b="$(ir plain)" 'BEGIN { exit !(a + 0 > b + 0 && b + 0 > 0) }' ||
       osp_fail "B: $c executes $(ir "$c") instructions, plain $(ir plain)"
   done
   awk -v a="$(ir osp-sample)" -v b="$(ir osp-skip)" 'BEGIN { exit !(a + 0 > 1.05 * b) }' ||
     osp_fail "B: osp-sample $(ir osp-sample) Ir, not 5% over osp-skip's $(ir osp-skip): sampling not on?"
   n=$(cells "$W/b.md" 2 sor | grep -c -E '^[0-9.]+×$')
-  [ "$n" -eq 5 ] || osp_fail "B: table 2 row sor has $n ratios, expected 5"
+  [ "$n" -eq 7 ] || osp_fail "B: table 2 row sor has $n ratios, expected 7"
   n=$(cells "$W/b.md" 1 sor | grep -c -E '^[0-9.]+× \[[0-9.]+–[0-9.]+\]$')
-  [ "$n" -eq 5 ] || osp_fail "B: table 1 row sor has $n ratios with ranges, expected 5"
+  [ "$n" -eq 7 ] || osp_fail "B: table 1 row sor has $n ratios with ranges, expected 7"
   [ "$osp_failures" -eq "$f0" ] &&
-    echo "ok: B: sor's instructions: plain $(ir plain), osp-skip $(ir osp-skip), osp-sample $(ir osp-sample), pep $(ir pep), bl-exact $(ir bl-exact), gcov $(ir gcov)"
+    echo "ok: B: sor's instructions: plain $(ir plain), osp-skip $(ir osp-skip), osp-sample $(ir osp-sample), pep $(ir pep), bl-exact $(ir bl-exact), default $(ir default), default-nopub $(ir default-nopub), gcov $(ir gcov)"
 else
   echo "note: B skipped (no valgrind)"
 fi

@@ -304,6 +304,10 @@ paths_line (struct line *b, const struct view *v)
              count (c3, sizeof c3, y));
       if (stat_u (v, "forest_pruned_mass", &x) && x)
         put (b, ", lost to pruning %s", count (c1, sizeof c1, x));
+      /* The runtime rebuilds a big forest's rows less often than it
+         publishes (pathforest.c): their age, when they are older. */
+      if (stat_u (v, "forest_rows_age_ms", &x) && x)
+        put (b, ", rows %.1f s old", (double) x / 1000.0);
     }
   return any;
 }

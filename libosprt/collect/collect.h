@@ -411,6 +411,12 @@ struct osp_forest_profile
   uint64_t shape_hits, shape_misses, bytes_bound;
   uint64_t unseen;             /* path ends counted inline by functions
                                   without checks: never forest items */
+  uint64_t rows_age_ns;        /* live views: the rows (and trees,
+                                  ipf_nodes, ipf_truncated, rows_cut) are
+                                  of a k-IPF built this long before the
+                                  profile was taken (pathforest.c's
+                                  budget); 0: built now, as always in a
+                                  report */
 };
 
 /* The subpath part of a profile, as the collector of the mode fills it:

@@ -67,6 +67,17 @@
  * when full.  A report takes osp_forest_lock and then every stream's lock,
  * processes what is queued, builds the k-IPF of all streams (threads
  * merged) and lets go: a live view at any moment, not only at exit.
+ *
+ * Live views on a budget.  The k-IPF build is most of a publish (issue
+ * 36: bzip2 compressing, 18M of 24M instructions a view) and holds every
+ * stream's lock while it runs, so a thread whose queue fills waits for
+ * it.  A live collect therefore rebuilds the rows only when the time
+ * since the last build is at least LIVE_BUDGET times what that build
+ * cost on the calling thread's CPU clock: the forest's share of a core
+ * stays under 1 / LIVE_BUDGET whatever its size.  In between, it hands
+ * out a copy of the last rows with their age (rows_age_ns, shown by the
+ * view and ospview); the statistics are always current.  Reports
+ * (live = 0) always build afresh.
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"
@@ -75,6 +86,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 pthread_mutex_t osp_forest_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -128,6 +140,16 @@ static struct osp_kstream *streams;
 static uint32_t nstreams;
 static uint64_t refused;
 static int warned_no_stream; /* under osp_forest_lock */
+
+/* The last live rows, under osp_forest_lock (see "Live views on a
+   budget"): a copy of what build_rows made, for NFNS functions. */
+#define LIVE_BUDGET 200
+static struct osp_forest_profile live_rows;
+static size_t live_words;      /* step words of live_rows */
+static uint32_t live_nfns;
+static int live_valid;
+static uint64_t live_built_ns; /* CLOCK_MONOTONIC of the build */
+static uint64_t live_cost_ns;  /* its CPU time on the building thread */
 
 int
 osp_forest_init (const struct osp_options *o)
@@ -655,6 +677,78 @@ unseen_ends (const struct osp_fns *p)
   return n;
 }
 
+static uint64_t
+clock_of (clockid_t id)
+{
+  struct timespec ts;
+  clock_gettime (id, &ts);
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+/* Copy the rows of SRC (WORDS step words) and what describes them into
+   DST; 0 or -1 (DST's rows untouched then). */
+static int
+copy_rows (struct osp_forest_profile *dst,
+           const struct osp_forest_profile *src, size_t words)
+{
+  struct osp_forest_row *rows
+      = malloc ((src->nrows ? src->nrows : 1) * sizeof *rows);
+  struct osp_path_step *w = malloc ((words ? words : 1) * sizeof *w);
+  if (rows == NULL || w == NULL)
+    {
+      free (rows);
+      free (w);
+      return -1;
+    }
+  memcpy (rows, src->rows, src->nrows * sizeof *rows);
+  memcpy (w, src->step_words, words * sizeof *w);
+  for (uint32_t r = 0; r < src->nrows; r++)
+    rows[r].steps = w + (src->rows[r].steps - src->step_words);
+  dst->rows = rows;
+  dst->step_words = w;
+  dst->nrows = src->nrows;
+  dst->trees = src->trees;
+  dst->ipf_nodes = src->ipf_nodes;
+  dst->ipf_truncated = src->ipf_truncated;
+  dst->rows_cut = src->rows_cut;
+  return 0;
+}
+
+/* The rows of F for a live view over P: the last ones when the budget
+   says so (0), else -1 (build them). */
+static int
+live_reuse (struct osp_forest_profile *f, const struct osp_fns *p,
+            uint64_t now)
+{
+  if (!live_valid || live_nfns != p->nfns
+      || now - live_built_ns >= LIVE_BUDGET * live_cost_ns)
+    return -1;
+  if (copy_rows (f, &live_rows, live_words) != 0)
+    return -1;
+  f->rows_age_ns = now - live_built_ns;
+  return 0;
+}
+
+/* Keep F's fresh rows (built at NOW for COST ns of CPU) for the next live
+   collects; without memory the next one builds again. */
+static void
+live_keep (const struct osp_forest_profile *f, const struct osp_fns *p,
+           uint64_t now, uint64_t cost)
+{
+  osp_forest_profile_free (&live_rows);
+  live_valid = 0;
+  size_t words = 0;
+  for (uint32_t r = 0; r < f->nrows; r++)
+    words += f->rows[r].nsteps;
+  if (copy_rows (&live_rows, f, words) != 0)
+    return;
+  live_words = words;
+  live_nfns = p->nfns;
+  live_built_ns = now;
+  live_cost_ns = cost;
+  live_valid = 1;
+}
+
 int
 osp_forest_collect (struct osp_forest_profile *f, const struct osp_fns *p,
                     int live, const struct osp_options *o)
@@ -707,7 +801,15 @@ osp_forest_collect (struct osp_forest_profile *f, const struct osp_fns *p,
     }
   f->streams = nstreams;
   f->refused = refused;
-  int rc = build_rows (f, p, live, o, ks, n);
+  int rc = 0;
+  uint64_t now = clock_of (CLOCK_MONOTONIC);
+  if (!live || live_reuse (f, p, now) != 0)
+    {
+      uint64_t cpu0 = clock_of (CLOCK_THREAD_CPUTIME_ID);
+      rc = build_rows (f, p, live, o, ks, n);
+      if (rc == 0 && live)
+        live_keep (f, p, now, clock_of (CLOCK_THREAD_CPUTIME_ID) - cpu0);
+    }
   for (struct osp_kstream *k = streams; k; k = k->next)
     osp_unlock (&k->lock);
   osp_unlock (&osp_forest_lock);

@@ -21,6 +21,8 @@
  *            row sections follow the section table (osp_sections, report.c:
  *            its order, its `shown' gate); a section not shown has no rows
  *   STATS    osp_report_stats: the tsv report's stat rows, same names,
+ *            plus forest_rows_age_ms when the forest's rows are older
+ *            than the view (live views only: a report builds them now),
  *            same order, values as integers, doubles or strings
  *   EDGES    every function's successor lists (the plugin's CFG), so that
  *            a snapshot can draw a function's graph (ospview --dot)
@@ -446,6 +448,10 @@ plan_make (struct plan *pl, const struct osp_profile *p,
     return -1;
   struct osp_stat_out so = { .fn = stat_sink, .arg = &pl->stats };
   osp_report_stats (&so, p, run->opts);
+  /* A live view's forest rows may be older than the rest (pathforest.c,
+     "Live views on a budget"): say by how much, so the viewer can. */
+  if (p->forest.shown && p->forest.rows_age_ns)
+    osp_stat_u (&so, "forest_rows_age_ms", p->forest.rows_age_ns / 1000000);
   if (pl->strings.oom || pl->stats.oom)
     return -1;
 

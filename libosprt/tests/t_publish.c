@@ -2,14 +2,16 @@
 /* t_publish.c - live views (viewwrite.c, publish.c, crc32.c;
  * include/osp/view.h and shm.h).
  *
- *   crc32: zlib's check value and pieces.
+ *   crc32: zlib's check value and pieces; every length and alignment
+ *     against the bit-by-bit definition.
  *   view: osp_view_write on a hand-made profile (three functions, subpaths
  *     with one of an unknown block, paths, a forest of three trees), the
  *     bytes validated by ospview's own parser (view_parse of the format
  *     library, libosprt/format/: there is one validation of a view, and
  *     what the runtime writes must pass it); the values against the
  *     profile; STATS against the tsv
- *     report's stat rows (same names, order and values); then every
+ *     report's stat rows (same names, order and values), and one more,
+ *     forest_rows_age_ms, when the forest's rows are older; then every
  *     buffer size from nothing to the whole view: each view that is
  *     written fits, is valid, is cut only at the end of the row sections
  *     (the forest at a tree's start when it can), and keeps more rows as
@@ -106,6 +108,33 @@ test_crc32 (void)
   CHECK_EQ (osp_crc32 (0, "a", 1), 0xE8B7BE43u);
   uint32_t c = osp_crc32 (0, "1234", 4);
   CHECK_EQ (osp_crc32 (c, "56789", 5), 0xCBF43926u);
+  /* Four bytes at a time, the rest one by one: every length and start
+     (alignment) against the bit-by-bit definition, and against the same
+     bytes checksummed in two pieces cut anywhere. */
+  unsigned char buf[80];
+  uint32_t x = 12345;
+  for (size_t i = 0; i < sizeof buf; i++)
+    {
+      x = x * 1103515245u + 12345u;
+      buf[i] = (unsigned char) (x >> 16);
+    }
+  for (size_t off = 0; off < 8; off++)
+    for (size_t len = 0; off + len <= sizeof buf; len++)
+      {
+        uint32_t want = 0xFFFFFFFFu;
+        for (size_t i = 0; i < len; i++)
+          {
+            want ^= buf[off + i];
+            for (int b = 0; b < 8; b++)
+              want = (want >> 1) ^ (0xEDB88320u & (0u - (want & 1u)));
+          }
+        want = ~want;
+        CHECK_EQ (osp_crc32 (0, buf + off, len), want);
+        size_t cut = len / 3;
+        CHECK_EQ (osp_crc32 (osp_crc32 (0, buf + off, cut), buf + off + cut,
+                             len - cut),
+                  want);
+      }
 }
 
 /* ---- a hand-made profile --------------------------------------------- */
@@ -466,6 +495,25 @@ test_view (void)
   st = view_stat_named (&v, "blocks_seen");
   CHECK (st != NULL && st->kind == OSP_VSTAT_U64 && st->value == 100000);
   check_stats_match_tsv (&v, &p, &o);
+
+  /* Forest rows older than the view (a live view on the forest's budget,
+     pathforest.c): one more stat, last, with their age; none when the
+     rows are of now (above). */
+  CHECK (view_stat_named (&v, "forest_rows_age_ms") == NULL);
+  p.forest.rows_age_ns = 1500000000u;
+  uint64_t *aged = malloc (cap);
+  size_t na = osp_view_write (aged, cap, &p, &run, 6, &truncated);
+  struct view va;
+  CHECK (na > 0 && view_check (aged, na, &va) == NULL);
+  if (na > 0 && view_check (aged, na, &va) == NULL)
+    {
+      CHECK_EQ (va.nstats, v.nstats + 1);
+      st = view_stat_named (&va, "forest_rows_age_ms");
+      CHECK (st != NULL && st == &va.stats[va.nstats - 1]
+             && st->kind == OSP_VSTAT_U64 && st->value == 1500);
+    }
+  free (aged);
+  p.forest.rows_age_ns = 0;
 
   /* Every size: nothing, then views cut at the end of the rows, then the
      whole view. */
