@@ -787,7 +787,8 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
    they do), at most 64 blocks (the copy doubles the code), and that
    return (the copy needs an exit edge).  */
 static bool
-version_function (function *fun, const call_bound &b)
+version_function (function *fun, const call_bound &b,
+                  growth_budget *budget)
 {
   if (b.most[SKIP] + b.most[PATH_COUNTDOWN] < 3
       || n_basic_blocks_for_fn (fun) - NUM_FIXED_BLOCKS > 64
@@ -798,7 +799,9 @@ version_function (function *fun, const call_bound &b)
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     region.safe_push (bb);
-  if (!can_copy_bbs_p (region.address (), region.length ()))
+  if (!can_copy_bbs_p (region.address (), region.length ())
+      || !budget->take (blocks_size (region.address (),
+                                     region.length ())))
     return false;
 
   loop_optimizer_init (AVOID_CFG_MODIFICATIONS);
@@ -845,8 +848,12 @@ version_tested_loops (function *fun)
     return 0;
   if (number_of_loops (fun) <= 1)
     {
+      /* Recorded whatever the budget: the bound of a call is known.  */
       const call_bound *b = record_bound (fun);
-      if (b && version_function (fun, *b))
+      if (!b)
+        return 0;
+      growth_budget budget (fun, "whole-function versions");
+      if (version_function (fun, *b, &budget))
         {
           if (opts.verbose)
             inform (DECL_SOURCE_LOCATION (fun->decl),
@@ -855,6 +862,9 @@ version_tested_loops (function *fun)
         }
       return 0;
     }
+  growth_budget budget (fun, "loop versions");
+  if (budget.over ())
+    return 0;
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
 
@@ -876,6 +886,13 @@ version_tested_loops (function *fun)
          with three tests or more (the header comment).  */
       unsigned per_pass = most[SKIP] + most[PATH_COUNTDOWN];
       if (loop->inner && per_pass < 3)
+        continue;
+      /* The copy is the loop as it is now, its inner loops' versions
+         included (budget.cc).  */
+      basic_block *body = get_loop_body (loop);
+      code_size copy = blocks_size (body, loop->num_nodes);
+      free (body);
+      if (!budget.take (copy))
         continue;
       if (version_loop (loop, tests, most, per_pass > 1))
         {
