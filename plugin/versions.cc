@@ -450,6 +450,22 @@ cannot_fire (tree n, const unsigned most[NUM_COUNTDOWNS])
   return cond;
 }
 
+/* Whether the untested copy of a loop run with N more latch executions
+   can never be chosen: N is a constant at least (2^32 - 1) / MOST[v] for
+   some countdown V, the most passes any value of a 32-bit countdown
+   allows.  Such a copy would only cost its code and compile time.  */
+static bool
+never_chosen (tree n, const unsigned most[NUM_COUNTDOWNS])
+{
+  if (TREE_CODE (n) != INTEGER_CST || !tree_fits_uhwi_p (n))
+    return false;
+  unsigned HOST_WIDE_INT latches = tree_to_uhwi (n);
+  for (int v = 0; v < NUM_COUNTDOWNS; v++)
+    if (most[v] && latches >= 0xffffffffu / most[v])
+      return true;
+  return false;
+}
+
 /* End BB, which has one successor (the likely way), in `if (COND)': its
    successor when COND holds, a new edge to OTHERWISE when not, which it
    returns.  */
@@ -730,8 +746,16 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   if (!n)
     return false;
   tree cond = cannot_fire (n, most);
-  if (integer_zerop (cond))
-    return false;
+  /* GCC's folding may see it first (the condition folds to false).  */
+  if (integer_zerop (cond) || never_chosen (n, most))
+    {
+      if (opts.verbose && tree_fits_uhwi_p (n))
+        inform (DECL_SOURCE_LOCATION (cfun->decl),
+                "osp: %s: a loop of %wu passes not versioned: its "
+                "untested copy could never be chosen", display_name (cfun),
+                tree_to_uhwi (n) + 1);
+      return false;
+    }
 
   tree test;
   if (each_iteration)

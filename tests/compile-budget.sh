@@ -9,6 +9,7 @@
 #     than 300 s against 7 s plain, doc/PERFORMANCE.md "Compile time and size");
 #   - on a small program, max-growth=0 and max-unit-growth=0 refuse every copy, each named
 #     in its verbose message, where the defaults make them;
+#   - a loop whose untested copy could never be chosen is not versioned, with a note;
 #   - every build's output is the plain build's.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -89,5 +90,25 @@ for how in default max-growth max-unit-growth; do
     osp_fail "$how=0: a loop was versioned"
   osp_exec "$b" "$b"
   osp_same "small function, $how" "$W/splain.out" "$b.out"
+done
+# A loop whose untested copy could never be chosen (its trip count, a constant, is more passes
+# than a 32-bit countdown allows) is not versioned; the same loop with 1000 iterations is.
+for n in 1000 5000000000; do
+  b=$W/spin$n
+  printf '%s\n' 'unsigned long v[64];' 'unsigned long' 'spin (unsigned long s)' '{' \
+    "  for (unsigned long i = 0; i < ${n}ul; i++)" '    if (v[i & 63] & 1)' \
+    '      s += v[i & 63];' '    else' '      s ^= i;' '  return s;' '}' > "$b.c"
+  osp_compile "$b" osp_cc -O2 -fplugin-arg-osp-instrument=paths -fplugin-arg-osp-verbose \
+    -c "$b.c" -o "$b.o" || continue
+  if [ $n = 1000 ]; then
+    grep -q 'osp: 1 versioned loops in spin' "$b.cc.err" ||
+      { osp_fail "the loop of 1000 iterations was not versioned"; osp_show "$b.cc.err"; }
+  elif grep -q 'versioned loops in spin' "$b.cc.err" ||
+       ! grep -q 'osp: spin: a loop of 5000000001 passes not versioned: its untested copy could never be chosen' "$b.cc.err"; then
+    osp_fail "the loop of 5000000000 iterations: versioned, or no note"
+    osp_show "$b.cc.err"
+  else
+    echo "ok: $(grep -m 1 'never be chosen' "$b.cc.err")"
+  fi
 done
 osp_done
