@@ -102,12 +102,12 @@ growth_budget::~growth_budget ()
 }
 
 bool
-growth_budget::take (code_size copy)
+growth_budget::fits (code_size copy)
 {
   if (over_size)
     return false;
-  uint64_t blocks = added.blocks + copy.blocks;
-  uint64_t stmts = added.stmts + copy.stmts;
+  uint64_t blocks = (uint64_t) added.blocks + copy.blocks;
+  uint64_t stmts = (uint64_t) added.stmts + copy.stmts;
   if (blocks * 100 > (uint64_t) size.blocks * opts.max_growth
       || stmts * 100 > (uint64_t) size.stmts * opts.max_growth)
     {
@@ -119,10 +119,15 @@ growth_budget::take (code_size copy)
       refused_unit++;
       return false;
     }
-  added.blocks = blocks;
-  added.stmts = stmts;
-  unit_growth += copy.stmts;
   return true;
+}
+
+void
+growth_budget::charge (code_size copy)
+{
+  added.blocks += copy.blocks;
+  added.stmts += copy.stmts;
+  unit_growth += copy.stmts;
 }
 
 } // namespace osp

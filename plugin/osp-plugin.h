@@ -284,8 +284,10 @@ public:
   ~growth_budget ();
   /* Whether FUN is over the size limits (no copy at all).  */
   bool over () const { return over_size; }
-  /* Whether a copy of COPY's size fits; if so it is charged.  */
-  bool take (code_size copy);
+  /* Whether a copy of COPY's size fits (a refusal is counted for the
+     destructor's note); charge it once it is made.  */
+  bool fits (code_size copy);
+  void charge (code_size copy);
 
 private:
   function *fun;

@@ -811,8 +811,7 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
    they do), at most 64 blocks (the copy doubles the code), and that
    return (the copy needs an exit edge).  */
 static bool
-version_function (function *fun, const call_bound &b,
-                  growth_budget *budget)
+version_function (function *fun, const call_bound &b)
 {
   if (b.most[SKIP] + b.most[PATH_COUNTDOWN] < 3
       || n_basic_blocks_for_fn (fun) - NUM_FIXED_BLOCKS > 64
@@ -823,9 +822,11 @@ version_function (function *fun, const call_bound &b,
   basic_block bb;
   FOR_EACH_BB_FN (bb, fun)
     region.safe_push (bb);
-  if (!can_copy_bbs_p (region.address (), region.length ())
-      || !budget->take (blocks_size (region.address (),
-                                     region.length ())))
+  if (!can_copy_bbs_p (region.address (), region.length ()))
+    return false;
+  growth_budget budget (fun, "whole-function versions");
+  code_size whole = blocks_size (region.address (), region.length ());
+  if (!budget.fits (whole))
     return false;
 
   loop_optimizer_init (AVOID_CFG_MODIFICATIONS);
@@ -859,6 +860,7 @@ version_function (function *fun, const call_bound &b,
           if (tested_countdown (last) >= 0)
             tests.safe_push (as_a<gcond *> (last));
       drop_tests (untested->dest, tests);
+      budget.charge (whole);
     }
   free_dominance_info (CDI_DOMINATORS);
   loop_optimizer_finalize ();
@@ -872,12 +874,8 @@ version_tested_loops (function *fun)
     return 0;
   if (number_of_loops (fun) <= 1)
     {
-      /* Recorded whatever the budget: the bound of a call is known.  */
       const call_bound *b = record_bound (fun);
-      if (!b)
-        return 0;
-      growth_budget budget (fun, "whole-function versions");
-      if (version_function (fun, *b, &budget))
+      if (b && version_function (fun, *b))
         {
           if (opts.verbose)
             inform (DECL_SOURCE_LOCATION (fun->decl),
@@ -916,10 +914,11 @@ version_tested_loops (function *fun)
       basic_block *body = get_loop_body (loop);
       code_size copy = blocks_size (body, loop->num_nodes);
       free (body);
-      if (!budget.take (copy))
+      if (!budget.fits (copy))
         continue;
       if (version_loop (loop, tests, most, per_pass > 1))
         {
+          budget.charge (copy);
           versioned++;
           scev_reset ();
         }
