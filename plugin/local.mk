@@ -14,6 +14,7 @@ plugin_osp_la_SOURCES = \
 	plugin/loops.cc \
 	plugin/versions.cc \
 	plugin/runs.cc \
+	plugin/budget.cc \
 	plugin/sizes.cc \
 	plugin/hooks.cc \
 	plugin/barriers.cc \

@@ -15,6 +15,7 @@
  *   versions.cc    loops that cannot run out a countdown get a copy
  *                  without the tests, chosen at their entry or per pass
  *   runs.cc        a straight run of tests after inlining: one test
+ *   budget.cc      how much code the copies (versions.cc) may add
  *   sizes.cc       the IPA inliner measures functions without osp's code
  *   barriers.cc    keep osp's counters in memory across calls whose callee
  *                  GCC believes does not touch them
@@ -62,6 +63,10 @@ struct options
   const char *profile;        /* profile=FILE, or NULL */
   bool late;                  /* placement=late (plugin.cc) */
   bool tls_local_exec;        /* tls=local-exec (hooks.cc) */
+  uint64_t max_fn_blocks;     /* max-fn-blocks=N (budget.cc) */
+  uint64_t max_fn_stmts;      /* max-fn-stmts=N (budget.cc) */
+  uint64_t max_growth;        /* max-growth=PERCENT (budget.cc) */
+  uint64_t max_unit_growth;   /* max-unit-growth=N (budget.cc) */
 };
 extern options opts;
 
@@ -259,6 +264,38 @@ basic_block hook_block (basic_block bb);
 bool harmless_call (gimple *stmt);
 bool versions_in_osp_pass ();
 gimple_opt_pass *make_versions_pass (gcc::context *ctxt);
+
+/* budget.cc: the blocks and statements (debug ones aside) of some code.  */
+struct code_size
+{
+  unsigned blocks, stmts;
+};
+code_size blocks_size (basic_block *bbs, unsigned n);
+
+/* What copies of WHAT (e.g. "loop versions") FUN may still get: none if
+   it is over max-fn-blocks or max-fn-stmts (said with verbose when made),
+   else up to max-growth percent of its size at construction, and within
+   the unit's max-unit-growth.  Its destructor says, with verbose, how
+   many copies were refused and by which budget.  */
+class growth_budget
+{
+public:
+  growth_budget (function *fun, const char *what);
+  ~growth_budget ();
+  /* Whether FUN is over the size limits (no copy at all).  */
+  bool over () const { return over_size; }
+  /* Whether a copy of COPY's size fits (a refusal is counted for the
+     destructor's note); charge it once it is made.  */
+  bool fits (code_size copy);
+  void charge (code_size copy);
+
+private:
+  function *fun;
+  const char *what;
+  code_size size = { 0, 0 }, added = { 0, 0 };
+  bool over_size;
+  unsigned refused_fn = 0, refused_unit = 0;
+};
 
 /* runs.cc: one test for a straight run of tests after inlining.  */
 gimple_opt_pass *make_runs_pass (gcc::context *ctxt);

@@ -70,6 +70,16 @@
  *                     functions are instrumented (default: all)
  *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
  *                     wins over include
+ *   max-fn-blocks=N, max-fn-stmts=N
+ *                     a function with more basic blocks or statements
+ *                     gets no versioned copies, only the plain
+ *                     instrumentation (default 5000 and 30000; 0..2^31)
+ *   max-growth=PERCENT
+ *                     the versioned copies of a function add at most this
+ *                     share of its blocks and statements (default 300,
+ *                     0..1000)
+ *   max-unit-growth=N the copies of a translation unit add at most N
+ *                     statements (default 200000; 0..2^31); budget.cc
  *   verbose[=0|1]     one note per function: what was instrumented or why
  *                     it was skipped
  *
@@ -408,6 +418,11 @@ static const option_desc option_table[] = {
   choice ("placement", &options::late, "early", false, "late", true, false),
   choice ("tls", &options::tls_local_exec, "local-exec", true,
           "initial-exec", false, true),
+  number ("max-fn-blocks", &options::max_fn_blocks, 0, 1ull << 31, 5000),
+  number ("max-fn-stmts", &options::max_fn_stmts, 0, 1ull << 31, 30000),
+  number ("max-growth", &options::max_growth, 0, 1000, 300),
+  number ("max-unit-growth", &options::max_unit_growth, 0, 1ull << 31,
+          200000),
   on_off ("verbose", &options::verbose, false),
 };
 

@@ -212,9 +212,25 @@ osp_code_cost (function *fun, hash_set<gimple *> *calls)
         FOR_EACH_SSA_TREE_OPERAND (op, stmt, oi, SSA_OP_USE)
           work.safe_push (SSA_NAME_DEF_STMT (op));
     }
+  /* Summed in the function's statement order, not the set's: the set is
+     hashed by address, and the times are sreals, whose sum depends on the
+     order, so an order of addresses would make the inliner's decisions,
+     hence the object, differ between two identical compiles.  */
   osp_cost cost = { 0, 0 };
   profile_count entry = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
-  for (gimple *stmt : osp)
+  auto_vec<gimple *> in_order;
+  FOR_EACH_BB_FN (bb, fun)
+    {
+      for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi);
+           gsi_next (&pi))
+        if (osp.contains (pi.phi ()))
+          in_order.safe_push (pi.phi ());
+      for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
+           gsi_next (&gsi))
+        if (osp.contains (gsi_stmt (gsi)))
+          in_order.safe_push (gsi_stmt (gsi));
+    }
+  for (gimple *stmt : in_order)
     {
       /* Calls are summarised on their call graph edges.  */
       if (is_a<gcall *> (stmt))

@@ -450,6 +450,22 @@ cannot_fire (tree n, const unsigned most[NUM_COUNTDOWNS])
   return cond;
 }
 
+/* Whether the untested copy of a loop run with N more latch executions
+   can never be chosen: N is a constant at least (2^32 - 1) / MOST[v] for
+   some countdown V, the most passes any value of a 32-bit countdown
+   allows.  Such a copy would only cost its code and compile time.  */
+static bool
+never_chosen (tree n, const unsigned most[NUM_COUNTDOWNS])
+{
+  if (TREE_CODE (n) != INTEGER_CST || !tree_fits_uhwi_p (n))
+    return false;
+  unsigned HOST_WIDE_INT latches = tree_to_uhwi (n);
+  for (int v = 0; v < NUM_COUNTDOWNS; v++)
+    if (most[v] && latches >= 0xffffffffu / most[v])
+      return true;
+  return false;
+}
+
 /* End BB, which has one successor (the likely way), in `if (COND)': its
    successor when COND holds, a new edge to OTHERWISE when not, which it
    returns.  */
@@ -730,8 +746,16 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
   if (!n)
     return false;
   tree cond = cannot_fire (n, most);
-  if (integer_zerop (cond))
-    return false;
+  /* GCC's folding may see it first (the condition folds to false).  */
+  if (integer_zerop (cond) || never_chosen (n, most))
+    {
+      if (opts.verbose && tree_fits_uhwi_p (n))
+        inform (DECL_SOURCE_LOCATION (cfun->decl),
+                "osp: %s: a loop of %wu passes not versioned: its "
+                "untested copy could never be chosen", display_name (cfun),
+                tree_to_uhwi (n) + 1);
+      return false;
+    }
 
   tree test;
   if (each_iteration)
@@ -800,6 +824,10 @@ version_function (function *fun, const call_bound &b)
     region.safe_push (bb);
   if (!can_copy_bbs_p (region.address (), region.length ()))
     return false;
+  growth_budget budget (fun, "whole-function versions");
+  code_size whole = blocks_size (region.address (), region.length ());
+  if (!budget.fits (whole))
+    return false;
 
   loop_optimizer_init (AVOID_CFG_MODIFICATIONS);
   edge entry = single_succ_edge (split_edge (
@@ -832,6 +860,7 @@ version_function (function *fun, const call_bound &b)
           if (tested_countdown (last) >= 0)
             tests.safe_push (as_a<gcond *> (last));
       drop_tests (untested->dest, tests);
+      budget.charge (whole);
     }
   free_dominance_info (CDI_DOMINATORS);
   loop_optimizer_finalize ();
@@ -855,6 +884,9 @@ version_tested_loops (function *fun)
         }
       return 0;
     }
+  growth_budget budget (fun, "loop versions");
+  if (budget.over ())
+    return 0;
   loop_optimizer_init (LOOPS_NORMAL | LOOPS_HAVE_RECORDED_EXITS);
   scev_initialize ();
 
@@ -877,8 +909,16 @@ version_tested_loops (function *fun)
       unsigned per_pass = most[SKIP] + most[PATH_COUNTDOWN];
       if (loop->inner && per_pass < 3)
         continue;
+      /* The copy is the loop as it is now, its inner loops' versions
+         included (budget.cc).  */
+      basic_block *body = get_loop_body (loop);
+      code_size copy = blocks_size (body, loop->num_nodes);
+      free (body);
+      if (!budget.fits (copy))
+        continue;
       if (version_loop (loop, tests, most, per_pass > 1))
         {
+          budget.charge (copy);
           versioned++;
           scev_reset ();
         }

@@ -17,6 +17,8 @@ OSP_E2E_TESTS = \
 	tests/corpus-debug.sh \
 	tests/oracle.sh \
 	tests/plugin-options.sh \
+	tests/compile-budget.sh \
+	tests/reproducible.sh \
 	tests/plugin-tls.sh \
 	tests/skip-functions.sh \
 	tests/registration.sh \
@@ -62,6 +64,7 @@ EXTRA_DIST += \
 	tests/corpus.sh \
 	tests/oracle-compare.awk \
 	tests/torture.sh \
+	tests/progs/big-function.awk \
 	tests/progs/paths-tricky.c \
 	tests/progs/paths-guided.c \
 	tests/progs/preserve.c \

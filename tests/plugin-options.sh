@@ -5,7 +5,8 @@
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
 #     batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, inline-sizes=plain|instrumented,
-#     count-loop-free=N, profile=FILE, placement=early|late (late is
+#     count-loop-free=N, max-fn-blocks=N, max-fn-stmts=N, max-growth=N, max-unit-growth=N
+#     (their budget messages: tests/compile-budget.sh), profile=FILE, placement=early|late (late is
 #     refused with -flto), include=/exclude= fnmatch
 #     pattern lists (exclude wins),
 #     verbose: one note per function ("osp: instrumented F: N blocks", "osp: skipped F: WHY");
@@ -48,9 +49,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, max-unit-growth, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, max-unit-growth, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -76,6 +77,14 @@ must_fail big-count-loop-free "bad value '4097' for plugin argument 'count-loop-
   -fplugin-arg-osp-count-loop-free=4097
 must_fail empty-count-loop-free "plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \
   -fplugin-arg-osp-count-loop-free
+must_fail bad-max-growth "bad value '1001' for plugin argument 'max-growth' (accepted: an integer from 0 to 1000)" \
+  -fplugin-arg-osp-max-growth=1001
+must_fail bad-max-fn-blocks "bad value '-1' for plugin argument 'max-fn-blocks' (accepted: an integer from 0 to 2^31)" \
+  -fplugin-arg-osp-max-fn-blocks=-1
+must_fail empty-max-fn-stmts "plugin argument 'max-fn-stmts' (accepted: an integer from 0 to 2^31)" \
+  -fplugin-arg-osp-max-fn-stmts
+must_fail big-max-unit-growth "bad value '2147483649' for plugin argument 'max-unit-growth' (accepted: an integer from 0 to 2^31)" \
+  -fplugin-arg-osp-max-unit-growth=2147483649
 must_fail bad-placement "bad value 'sideways' for plugin argument 'placement' (accepted: early, late)" \
   -fplugin-arg-osp-placement=sideways
 must_fail late-lto "'placement=late' does not work with '-flto'" -flto -fplugin-arg-osp-placement=late
