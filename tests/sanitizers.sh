@@ -57,7 +57,8 @@ run_suite ()   # NAME SANITIZER-FLAGS
     leaks=1
     [ "$t" = t_fork ] && leaks=0
     t0=$(date +%s)
-    ASAN_OPTIONS=halt_on_error=1:detect_leaks=$leaks UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    # srcdir: where t_options finds doc/osp.md (the test runs in its own work directory)
+    srcdir=$abs_top_srcdir ASAN_OPTIONS=halt_on_error=1:detect_leaks=$leaks UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
       TSAN_OPTIONS=halt_on_error=1 timeout "$tmo" "$d/$t" > "$d/$t.log" 2>&1 < /dev/null
     rc=$?
     if [ "$rc" -eq 0 ]; then
