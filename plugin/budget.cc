@@ -17,9 +17,13 @@
  *       instrumentation: big functions are generated code (lexers,
  *       interpreters' dispatch, SQLite's parser) where the copies cost
  *       most compile time and help least;
- *   max-growth=PERCENT
+ *   max-growth=PERCENT, min-growth-blocks=N
  *       the copies may add at most this share of the function's blocks
- *       and of its statements;
+ *       and of its statements, or N blocks and 8 N statements if that is
+ *       more: a relative cap alone either starves small functions, whose
+ *       hot loop's versions are most of their size, or (set high enough
+ *       for them) lets the large functions of recursive inlining grow
+ *       several-fold, where the copies cost most compile time;
  *   max-unit-growth=N
  *       and all the copies of one translation unit at most N statements.
  *
@@ -40,6 +44,11 @@
 #include "osp-plugin.h"
 
 namespace osp {
+
+/* The statement floor, per block of min-growth-blocks: more statements
+   than a block holds on average (3 to 4 in bench/ and c-ray), so that the
+   floor is one of blocks and a third option is not needed.  */
+static const uint64_t floor_stmts_per_block = 8;
 
 /* Statements the copies of this translation unit have added so far.  */
 static uint64_t unit_growth;
@@ -90,15 +99,29 @@ growth_budget::~growth_budget ()
   if (refused_fn)
     inform (DECL_SOURCE_LOCATION (fun->decl),
             "osp: %s: %u %s not made: the copies would add more than %llu%% "
-            "of its %u blocks and %u statements (%<max-growth%>)",
+            "of its %u blocks and %u statements, or than %llu blocks and "
+            "%llu statements if that is more (%<max-growth%>, "
+            "%<min-growth-blocks%>)",
             display_name (fun), refused_fn, what,
-            (unsigned long long) opts.max_growth, size.blocks, size.stmts);
+            (unsigned long long) opts.max_growth, size.blocks, size.stmts,
+            (unsigned long long) opts.min_growth_blocks,
+            (unsigned long long) (floor_stmts_per_block
+                                  * opts.min_growth_blocks));
   if (refused_unit)
     inform (DECL_SOURCE_LOCATION (fun->decl),
             "osp: %s: %u %s not made: the copies of the unit would add "
             "more than %llu statements (%<max-unit-growth%>)",
             display_name (fun), refused_unit, what,
             (unsigned long long) opts.max_unit_growth);
+}
+
+/* What the copies may add to a function of SIZE blocks or statements:
+   max-growth percent of it, or FLOOR if that is more.  */
+static uint64_t
+allowance (uint64_t size, uint64_t floor)
+{
+  uint64_t rel = size * opts.max_growth / 100;
+  return rel > floor ? rel : floor;
 }
 
 bool
@@ -108,8 +131,9 @@ growth_budget::fits (code_size copy)
     return false;
   uint64_t blocks = (uint64_t) added.blocks + copy.blocks;
   uint64_t stmts = (uint64_t) added.stmts + copy.stmts;
-  if (blocks * 100 > (uint64_t) size.blocks * opts.max_growth
-      || stmts * 100 > (uint64_t) size.stmts * opts.max_growth)
+  if (blocks > allowance (size.blocks, opts.min_growth_blocks)
+      || stmts > allowance (size.stmts,
+                            floor_stmts_per_block * opts.min_growth_blocks))
     {
       refused_fn++;
       return false;

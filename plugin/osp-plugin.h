@@ -66,6 +66,7 @@ struct options
   uint64_t max_fn_blocks;     /* max-fn-blocks=N (budget.cc) */
   uint64_t max_fn_stmts;      /* max-fn-stmts=N (budget.cc) */
   uint64_t max_growth;        /* max-growth=PERCENT (budget.cc) */
+  uint64_t min_growth_blocks; /* min-growth-blocks=N (budget.cc) */
   uint64_t max_unit_growth;   /* max-unit-growth=N (budget.cc) */
 };
 extern options opts;
@@ -274,7 +275,8 @@ code_size blocks_size (basic_block *bbs, unsigned n);
 
 /* What copies of WHAT (e.g. "loop versions") FUN may still get: none if
    it is over max-fn-blocks or max-fn-stmts (said with verbose when made),
-   else up to max-growth percent of its size at construction, and within
+   else up to max-growth percent of its size at construction (or
+   min-growth-blocks if that is more), and within
    the unit's max-unit-growth.  Its destructor says, with verbose, how
    many copies were refused and by which budget.  */
 class growth_budget

@@ -76,8 +76,11 @@
  *                     instrumentation (default 5000 and 30000; 0..2^31)
  *   max-growth=PERCENT
  *                     the versioned copies of a function add at most this
- *                     share of its blocks and statements (default 300,
+ *                     share of its blocks and statements (default 100,
  *                     0..1000)
+ *   min-growth-blocks=N
+ *                     or N blocks and 8 N statements if that is more
+ *                     (default 300; 0..2^20)
  *   max-unit-growth=N the copies of a translation unit add at most N
  *                     statements (default 200000; 0..2^31); budget.cc
  *   verbose[=0|1]     one note per function: what was instrumented or why
@@ -420,7 +423,9 @@ static const option_desc option_table[] = {
           "initial-exec", false, true),
   number ("max-fn-blocks", &options::max_fn_blocks, 0, 1ull << 31, 5000),
   number ("max-fn-stmts", &options::max_fn_stmts, 0, 1ull << 31, 30000),
-  number ("max-growth", &options::max_growth, 0, 1000, 300),
+  number ("max-growth", &options::max_growth, 0, 1000, 100),
+  number ("min-growth-blocks", &options::min_growth_blocks, 0, 1ull << 20,
+          300),
   number ("max-unit-growth", &options::max_unit_growth, 0, 1ull << 31,
           200000),
   on_off ("verbose", &options::verbose, false),

@@ -7,8 +7,8 @@
 #     maximum RSS stay within a small factor of the plain compile's, measured here in the
 #     same run (a ratio, not a wall-clock limit; without the budget the compile ran for more
 #     than 300 s against 7 s plain, doc/PERFORMANCE.md "Compile time and size");
-#   - on a small program, max-growth=0 and max-unit-growth=0 refuse every copy, each named
-#     in its verbose message, where the defaults make them;
+#   - on a small program, max-growth=0 with min-growth-blocks=0, and max-unit-growth=0,
+#     refuse every copy, each named in its verbose message, where the defaults make them;
 #   - a loop whose untested copy could never be chosen is not versioned, with a note;
 #   - every build's output is the plain build's.
 
@@ -76,6 +76,9 @@ osp_exec "$W/splain" "$W/splain"
 for how in default max-growth max-unit-growth; do
   case $how in
     default) args= want='versioned loops in ' ;;
+    # max-growth=0 alone leaves the floor of min-growth-blocks: both at 0 refuse all.
+    max-growth) args="-fplugin-arg-osp-$how=0 -fplugin-arg-osp-min-growth-blocks=0"
+                want="loop versions not made: .*'$how', 'min-growth-blocks'" ;;
     *) args=-fplugin-arg-osp-$how=0 want="loop versions not made: .*'$how'" ;;
   esac
   b=$W/small-$how

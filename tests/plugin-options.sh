@@ -5,7 +5,8 @@
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
 #     batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, inline-sizes=plain|instrumented,
-#     count-loop-free=N, max-fn-blocks=N, max-fn-stmts=N, max-growth=N, max-unit-growth=N
+#     count-loop-free=N, max-fn-blocks=N, max-fn-stmts=N, max-growth=N, min-growth-blocks=N,
+#     max-unit-growth=N
 #     (their budget messages: tests/compile-budget.sh), profile=FILE, placement=early|late (late is
 #     refused with -flto), include=/exclude= fnmatch
 #     pattern lists (exclude wins),
@@ -49,9 +50,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, max-unit-growth, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, max-unit-growth, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -79,6 +80,12 @@ must_fail empty-count-loop-free "plugin argument 'count-loop-free' (accepted: an
   -fplugin-arg-osp-count-loop-free
 must_fail bad-max-growth "bad value '1001' for plugin argument 'max-growth' (accepted: an integer from 0 to 1000)" \
   -fplugin-arg-osp-max-growth=1001
+must_fail big-min-growth-blocks "bad value '1048577' for plugin argument 'min-growth-blocks' (accepted: an integer from 0 to 2^20)" \
+  -fplugin-arg-osp-min-growth-blocks=1048577
+must_fail bad-min-growth-blocks "bad value '3x' for plugin argument 'min-growth-blocks' (accepted: an integer from 0 to 2^20)" \
+  -fplugin-arg-osp-min-growth-blocks=3x
+must_fail empty-min-growth-blocks "plugin argument 'min-growth-blocks' (accepted: an integer from 0 to 2^20)" \
+  -fplugin-arg-osp-min-growth-blocks
 must_fail bad-max-fn-blocks "bad value '-1' for plugin argument 'max-fn-blocks' (accepted: an integer from 0 to 2^31)" \
   -fplugin-arg-osp-max-fn-blocks=-1
 must_fail empty-max-fn-stmts "plugin argument 'max-fn-stmts' (accepted: an integer from 0 to 2^31)" \
