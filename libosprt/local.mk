@@ -48,7 +48,7 @@ OSPRT_SOURCES = \
 	libosprt/output/report-paths.c \
 	libosprt/output/report-forest.c \
 	libosprt/output/report-work.c \
-	libosprt/output/textfit.c \
+	libosprt/output/text.c \
 	libosprt/output/viewwrite.c \
 	libosprt/output/identity.c \
 	libosprt/output/publish.c \

@@ -168,33 +168,6 @@ osp_same ()
   return 1
 }
 
-# osp_text_unfit FILE: the text report FILE as its sections wrote it, for a test that reads
-# numbers from it: the lines libosprt/output/textfit.c folded to 100 columns joined again (a
-# continuation is indented 4 (prose) or 8 (a row's path) past its line's first piece, and that
-# piece could not take its first word, or the row its path), and the commas grouping digits
-# removed.  (A cut table's
-# "(N more rows: ...)" line stays: skip it.)
-osp_text_unfit ()
-{
-  awk '
-    function flush() {
-      if (!have) return
-      while (match(cur, /[0-9],[0-9][0-9][0-9]/)) cur = substr(cur, 1, RSTART) substr(cur, RSTART + 2)
-      print cur; have = 0
-    }
-    {
-      match($0, /^ */); ind = RLENGTH
-      w = $0; sub(/^ +/, "", w); fw = w; sub(/ .*/, "", fw)
-      field = ind == lead + 8 && !joined # the last field of a row, moved below it whole
-      if (have && w != "" && (ind == lead + 4 || ind == lead + 8) &&
-          (field ? plen + 2 + length(w) : plen + 1 + length(fw)) > 100) {
-        cur = cur (field ? "  " : " ") w; plen = length($0); joined = 1; next
-      }
-      flush(); cur = $0; have = 1; lead = ind; plen = length($0); joined = 0
-    }
-    END { flush() }' "$1"
-}
-
 # osp_check_report FILE: validate an exit report in the tsv format of doc/CONTRACTS.md:
 # header, field counts, numeric fields, unique function ids, block, path, edge and forest rows of
 # known functions, work rows whose shares add up to 100%, block 0's count equal to the function's calls, block entries equal to the sum of
@@ -305,15 +278,16 @@ osp_check_report ()
 }
 
 # osp_listed_other FILE HEAD: FILE (a text report or screen) has a line starting with HEAD (its
-# "shares are of ..." line), and each "listed X% + other Y%" of that line's comma-separated parts
-# adds up to 100% (to the two decimals shown) with X at most 100%.  Messages on stdout.
+# "shares are of ..." line, with the lines indented 4 that continue it: the text report breaks it
+# at 100 columns), and each "listed X% + other Y%" of that line's comma-separated parts adds up to
+# 100% (to the two decimals shown) with X at most 100%.  Messages on stdout.
 osp_listed_other ()
 {
   awk -v head="$2" '
     function bad(msg) { printf "%s:%d: %s: %s\n", FILENAME, FNR, msg, $0; errs++ }
-    index($0, head) == 1 {
+    function check(line) {
       seen = 1
-      n = split($0, part, ",")
+      n = split(line, part, ",")
       for (i = 1; i <= n; i++) {
         if (!match(part[i], /listed [0-9.]+% \+ other [0-9.]+%/)) { bad("no listed + other"); continue }
         split(substr(part[i], RSTART, RLENGTH), w, " ")
@@ -321,7 +295,14 @@ osp_listed_other ()
         if (l + o < 99.995 || l + o > 100.005 || l + 0 > 100) bad("listed + other is not 100%")
       }
     }
-    END { if (!seen) { printf "%s: no line \"%s\"\n", FILENAME, head; errs++ } exit errs > 0 }' "$1"
+    open && /^    [^ ]/ { more = $0; sub(/^ +/, "", more); cur = cur " " more; next }
+    open { check(cur); open = 0 }
+    index($0, head) == 1 { cur = $0; open = 1 }
+    END {
+      if (open) check(cur)
+      if (!seen) { printf "%s: no line \"%s\"\n", FILENAME, head; errs++ }
+      exit errs > 0
+    }' "$1"
 }
 
 # osp_calls FILE NAME: the calls column of the function row(s) named NAME (one per line).

@@ -94,13 +94,12 @@ grep -q '^stat	exact_dropped	0$' "$W/x.tsv" || { echo "error: the exact table wa
 check_rows "$W/x.tsv" 1 || osp_fail "exact: work shares of a class do not add up to 100% (part 1)"
 
 osp_exec_with "report=$W/t.txt:seed=1" "$W/t" "$W/fr" 30
-osp_text_unfit "$W/t.txt" > "$W/t.raw"
 awk '
   function bad(msg) { printf "text:%d: %s: %s\n", FNR, msg, $0; errs++ }
   /^hottest subpaths \(/ { getline; if ($0 !~ / share +work +work% +len +path$/) bad("no work columns") }
   END { exit errs > 0 }
-' "$W/t.raw" &&
-  osp_listed_other "$W/t.raw" "work shares are of the work of the subpaths of the same length:" ||
+' "$W/t.txt" &&
+  osp_listed_other "$W/t.txt" "work shares are of the work of the subpaths of the same length:" ||
   { osp_fail "text report (part 1)"; osp_show "$W/t.txt"; }
 
 # --- 2. sampled paths, some too uncertain to rank ------------------------------------------------
@@ -111,20 +110,20 @@ check_rows "$W/p.tsv" 0 || osp_fail "paths: path and forest work fields, unranke
 grep -q '^path	-	' "$W/p.tsv" || osp_fail "paths: no unranked path row (the test needs some)"
 grep -q '^forest	' "$W/p.tsv" || osp_fail "paths: no forest rows"
 osp_exec_with "report=$W/p.txt:$opts" "$W/pt" "$W/fl" 200000
-osp_text_unfit "$W/p.txt" > "$W/p.raw"
+# (a row starts with its rank; its path may be on the lines below it; counts are grouped)
 awk '
   function bad(msg) { printf "text:%d: %s: %s\n", FNR, msg, $0; errs++ }
-  /^  \([0-9]+ more rows?: / { next }
   /^hottest paths \(/ { sec = "ranked"; getline; if ($0 !~ / share +work +work% +branches +path$/) bad("no work columns"); next }
-  /^too few samples to rank \([0-9]+ of [0-9]+ paths/ { sec = "few"; few = 1; next }
+  /^too few samples to rank \([0-9,]+ of [0-9,]+ paths/ { sec = "few"; few = 1; next }
   /^$/ { sec = "" }
-  sec != "" {
-    err = $4; if ($3 == "exact") err = 0
-    if (sec == "ranked" && ($1 == "-" || err + 0 > $2 + 0)) bad("ranked path with err95 > estimate")
-    if (sec == "few" && ($1 != "-" || err + 0 <= $2 + 0)) bad("bad row among too few samples")
+  sec != "" && $1 ~ /^([0-9]+|-)$/ {
+    est = $2; err = $4; if ($3 == "exact") err = 0
+    gsub(/,/, "", est); gsub(/,/, "", err)
+    if (sec == "ranked" && ($1 == "-" || err + 0 > est + 0)) bad("ranked path with err95 > estimate")
+    if (sec == "few" && ($1 != "-" || err + 0 <= est + 0)) bad("bad row among too few samples")
   }
   END { if (!few) bad("no paths too uncertain to rank"); exit errs > 0 }
-' "$W/p.raw" || { osp_fail "paths: text report (part 2)"; osp_show "$W/p.txt"; }
+' "$W/p.txt" || { osp_fail "paths: text report (part 2)"; osp_show "$W/p.txt"; }
 
 # --- 3. ospview --json ----------------------------------------------------------------------------
 cat > "$W/check.py" << 'EOF'

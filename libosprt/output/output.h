@@ -8,8 +8,8 @@
  *   report-paths.c    the path and edge sections appended to either report
  *   report-forest.c   the prefix-forest section appended to either report
  *   report-work.c     functions by self work and executions, every mode
- *   textfit.c         the text report fitted to a terminal: digits grouped,
- *                     lines at most OSP_TEXT_COLUMNS wide
+ *   text.c            what the text sections share: counts with digits
+ *                     grouped, lines within OSP_TEXT_COLUMNS
  *   viewwrite.c       a profile as a view (include/osp/view.h), built with
  *                     the view format library (libosprt/format/)
  *   publish.c         the shared-memory segment (include/osp/shm.h): views
@@ -67,14 +67,44 @@ unsigned char *osp_report_used_blocks (const struct osp_profile *p,
    none were. */
 void osp_report_more (FILE *out, size_t shown, size_t total);
 
-/* ---- textfit.c ------------------------------------------------------- */
+/* ---- text.c ---------------------------------------------------------- */
 
-/* The width the text report fits (doc/osp.md, "The text report"). */
+/* The width the text report fits (doc/osp.md, "The exit report"). */
 #define OSP_TEXT_COLUMNS 100
-/* The text IN[0..LEN) with numbers of five digits or more grouped by
-   commas and lines folded to OSP_TEXT_COLUMNS, into *OUT (malloc'ed,
-   *OUTLEN bytes).  0, or -1 (out of memory). */
-int osp_text_fit (const char *in, size_t len, char **out, size_t *outlen);
+/* Room for a grouped number ("-" and 21 digits with their commas). */
+#define OSP_GROUPED_SIZE 40
+/* V as the text report prints a count or an estimate (a double rounded
+   as %.0f): five digits or more grouped by commas ("1,234,567"), into
+   BUF (OSP_GROUPED_SIZE bytes).  Returns BUF. */
+const char *osp_grouped_u (char *buf, uint64_t v);
+const char *osp_grouped_f (char *buf, double v);
+/* The same for a value of any type, in a buffer that lives until the end
+   of the enclosing block: printf ("%14s", OSP_G (count)). */
+#define OSP_G(v)                                                             \
+  _Generic ((v), double: osp_grouped_f, float: osp_grouped_f,                \
+            default: osp_grouped_u) ((char[OSP_GROUPED_SIZE]){ 0 }, (v))
+
+/* A row's last field (its path) two spaces after the COL columns of the
+   row written so far when it fits in OSP_TEXT_COLUMNS; otherwise on the
+   lines below, each indented by INDENT, broken at spaces.  Ends the
+   line. */
+void osp_text_field (FILE *out, int col, int indent, const char *field);
+/* A line of prose written piece by piece: osp_para_open returns the FILE
+   to write it to (no newline at its end); osp_para_close writes it to OUT
+   broken at spaces into lines of at most OSP_TEXT_COLUMNS, the later ones
+   indented 4 past the first's indentation.  (Out of memory: the line
+   unbroken.) */
+struct osp_para
+{
+  FILE *out, *mem;
+  char *buf;
+  size_t len;
+};
+FILE *osp_para_open (struct osp_para *pa, FILE *out);
+void osp_para_close (struct osp_para *pa);
+/* A line of prose in one printf (FMT without the newline). */
+void osp_text_line (FILE *out, const char *fmt, ...)
+    __attribute__ ((format (printf, 2, 3)));
 
 /* ---- report.c: the section table ------------------------------------ */
 
@@ -127,11 +157,14 @@ int osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                               const struct osp_options *o);
 /* Shared with report-paths.c: the blocks GIDS[0..LEN) (global ids) as
    "fid:block,fid:block,..." (tsv), and decoded to "name() file:first-last
-   -> ..." (text).  The latter returns 0 or -1 (out of memory). */
+   -> ..." (text) as the last field of a row COL columns wide, ending the
+   line (osp_text_field: below the row, indented INDENT, when it does not
+   fit).  The latter returns 0 or -1 (out of memory). */
 void osp_print_block_ids (FILE *out, const struct osp_profile *p,
                           const uint32_t *gids, uint32_t len);
 int osp_print_blocks (FILE *out, const struct osp_profile *p,
-                      const uint32_t *gids, uint32_t len);
+                      const uint32_t *gids, uint32_t len, int col,
+                      int indent);
 
 /* ---- report-paths.c -------------------------------------------------- */
 

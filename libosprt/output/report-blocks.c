@@ -174,26 +174,28 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
   char loc[OSP_PATH_MAX + 64];
   size_t top = p->nfns < o->report_top ? p->nfns : o->report_top;
   int w = name_width (p, fr, top);
-  fprintf (out, "\nhottest functions (%zu of %u):\n", top, p->nfns);
+  fprintf (out, "\nhottest functions (%s of %s):\n", OSP_G (top),
+           OSP_G (p->nfns));
   fprintf (out, "%14s %16s %7s  %-*s  %s\n", "calls", "block entries",
            "share", w, "function", "location");
   for (size_t r = 0; r < top; r++)
     {
       const struct osp_fn *f = p->fns[fr[r].fn];
-      char calls[32] = "-";
+      char calls[OSP_GROUPED_SIZE] = "-";
       if (osp_block_counted (f, 0))
-        snprintf (calls, sizeof calls, "%llu",
-                  (unsigned long long) p->counts[fr[r].fn][0]);
+        osp_grouped_u (calls, p->counts[fr[r].fn][0]);
       osp_location (loc, sizeof loc, f, f->first_line, f->first_line);
-      fprintf (out, "%14s %16llu %6.2f%%  %-*s  %s\n", calls,
-               (unsigned long long) fr[r].count, osp_share (fr[r].count, total),
-               w, f->name, loc);
+      int col = fprintf (out, "%14s %16s %6.2f%%  %-*s", calls,
+                         OSP_G (fr[r].count), osp_share (fr[r].count, total),
+                         w, f->name);
+      osp_text_field (out, col, 8, loc);
     }
   osp_report_more (out, top, p->nfns);
 
   top = nb < o->report_top ? nb : o->report_top;
   w = name_width (p, br, top);
-  fprintf (out, "\nhottest blocks (%zu of %zu counted):\n", top, nb);
+  fprintf (out, "\nhottest blocks (%s of %s counted):\n", OSP_G (top),
+           OSP_G (nb));
   fprintf (out, "%14s %7s  %-*s  %s\n", "count", "share", w, "function",
            "location");
   for (size_t r = 0; r < top; r++)
@@ -201,9 +203,9 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
       const struct osp_fn *f = p->fns[br[r].fn];
       const struct osp_block *bl = &f->blocks[br[r].block];
       osp_location (loc, sizeof loc, f, bl->line_first, bl->line_last);
-      fprintf (out, "%14llu %6.2f%%  %-*s  %s\n",
-               (unsigned long long) br[r].count, osp_share (br[r].count, total),
-               w, f->name, loc);
+      int col = fprintf (out, "%14s %6.2f%%  %-*s", OSP_G (br[r].count),
+                         osp_share (br[r].count, total), w, f->name);
+      osp_text_field (out, col, 8, loc);
     }
   osp_report_more (out, top, nb);
   free (fr);

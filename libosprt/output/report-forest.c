@@ -169,79 +169,80 @@ text_header (FILE *out, const struct osp_profile *p)
 
   fputc ('\n', out);
   if (burst)
-    fprintf (out, "prefix forest (k-BLPP, k=%u): sampled bursts of %u path "
-             "ends every ~%u, estimates +/- 95%% (n-grams spanning more "
-             "than %u path ends under-counted)\n", f->k, f->burst,
-             f->interval, f->warmup + 1);
+    osp_text_line (out, "prefix forest (k-BLPP, k=%u): sampled bursts of %s "
+                   "path ends every ~%s, estimates +/- 95%% (n-grams "
+                   "spanning more than %s path ends under-counted)", f->k,
+                   OSP_G (f->burst), OSP_G (f->interval),
+                   OSP_G (f->warmup + 1));
   else if (lost == 0)
-    fprintf (out, "prefix forest (k-BLPP, k=%u): exhaustive, exact counts\n",
-             f->k);
+    osp_text_line (out, "prefix forest (k-BLPP, k=%u): exhaustive, exact "
+                   "counts", f->k);
   else
-    fprintf (out, "prefix forest (k-BLPP, k=%u): exhaustive, counts up to "
-             "%llu low (out of nodes)\n", f->k, (unsigned long long) lost);
+    osp_text_line (out, "prefix forest (k-BLPP, k=%u): exhaustive, counts up "
+                   "to %s low (out of nodes)", f->k, OSP_G (lost));
 
-  fprintf (out, "  path ends counted %llu", (unsigned long long) s->items);
+  struct osp_para pa;
+  FILE *l = osp_para_open (&pa, out);
+  fprintf (l, "  path ends counted %s", OSP_G (s->items));
   if (burst)
-    fprintf (out, " in %llu bursts (+%llu context only; one counted stands "
-             "for %.4g)", (unsigned long long) f->bursts,
-             (unsigned long long) s->context, f->scale);
-  fprintf (out, ", trees %llu (%u shown), k-SF nodes %llu used of %llu "
-           "(peak %llu), k-IPF nodes %llu\n", (unsigned long long) f->trees,
-           shown, (unsigned long long) s->nodes_used,
-           (unsigned long long) s->nodes_cap,
-           (unsigned long long) s->nodes_peak,
-           (unsigned long long) f->ipf_nodes);
+    fprintf (l, " in %s bursts (+%s context only; one counted stands "
+             "for %.4g)", OSP_G (f->bursts), OSP_G (s->context), f->scale);
+  fprintf (l, ", trees %s (%s shown), k-SF nodes %s used of %s (peak %s), "
+           "k-IPF nodes %s", OSP_G (f->trees), OSP_G (shown),
+           OSP_G (s->nodes_used), OSP_G (s->nodes_cap),
+           OSP_G (s->nodes_peak), OSP_G (f->ipf_nodes));
+  osp_para_close (&pa);
   if (f->unseen)
-    fprintf (out, "  not in the forest: %llu path ends of functions that "
-             "count their paths inline, without checks\n",
-             (unsigned long long) f->unseen);
-  fprintf (out, "  streams %llu, threads refused %llu, resyncs %llu, "
-           "partial activations %llu, recursion past the frames %llu, "
-           "memory bound %llu\n", (unsigned long long) f->streams,
-           (unsigned long long) f->refused, (unsigned long long) f->resyncs,
-           (unsigned long long) f->partial, (unsigned long long) s->deep,
-           (unsigned long long) f->bytes_bound);
+    osp_text_line (out, "  not in the forest: %s path ends of functions that "
+                   "count their paths inline, without checks",
+                   OSP_G (f->unseen));
+  osp_text_line (out, "  streams %s, threads refused %s, resyncs %s, "
+                 "partial activations %s, recursion past the frames %s, "
+                 "memory bound %s", OSP_G (f->streams), OSP_G (f->refused),
+                 OSP_G (f->resyncs), OSP_G (f->partial), OSP_G (s->deep),
+                 OSP_G (f->bytes_bound));
 
   if (lost)
-    fprintf (out, "  lost %llu counted path ends (pruned %llu in %llu "
-             "nodes, dropped %llu): no count is too high, and every "
-             "n-gram that occurred more than %llu times%s is kept, at most "
-             "that much low\n", (unsigned long long) lost,
-             (unsigned long long) s->pruned_mass,
-             (unsigned long long) s->pruned_nodes,
-             (unsigned long long) s->dropped, (unsigned long long) lost,
-             burst ? " in the bursts" : "");
+    osp_text_line (out, "  lost %s counted path ends (pruned %s in %s "
+                   "nodes, dropped %s): no count is too high, and every "
+                   "n-gram that occurred more than %s times%s is kept, at "
+                   "most that much low", OSP_G (lost),
+                   OSP_G (s->pruned_mass), OSP_G (s->pruned_nodes),
+                   OSP_G (s->dropped), OSP_G (lost),
+                   burst ? " in the bursts" : "");
   else
-    fprintf (out, "  nothing lost to the node budget: %s\n",
-             burst ? "the bursts' counts are exact" : "every count is exact");
+    osp_text_line (out, "  nothing lost to the node budget: %s",
+                   burst ? "the bursts' counts are exact"
+                         : "every count is exact");
 
+  l = osp_para_open (&pa, out);
   if (f->prune)
-    fprintf (out, "  nodes below %u%% of their tree's root are not shown;",
+    fprintf (l, "  nodes below %u%% of their tree's root are not shown;",
              f->prune);
   else
-    fprintf (out, "  every node is shown;");
-  fprintf (out, " each line: %s, %% of the parent's, work (%s x the "
+    fprintf (l, "  every node is shown;");
+  fprintf (l, " each line: %s, %% of the parent's, work (%s x the "
            "node's path's block costs) and its %% of the work of all path "
            "ends counted, the node's path (its n-gram is the paths from the "
-           "root down to it)\n",
+           "root down to it)",
            burst ? "estimate +/- 95%" : "count",
            burst ? "estimate" : "count");
+  osp_para_close (&pa);
   if (burst)
-    fprintf (out, "  ~ before an estimate: its interval is wider than it, "
-             "too few samples to rank (the tree keeps its order)\n");
+    osp_text_line (out, "  ~ before an estimate: its interval is wider than "
+                   "it, too few samples to rank (the tree keeps its order)");
 
   if (f->refused)
-    fprintf (out, "osp: %llu threads had no forest stream: raise "
-             "forest_threads\n", (unsigned long long) f->refused);
+    osp_text_line (out, "osp: %s threads had no forest stream: raise "
+                   "forest_threads", OSP_G (f->refused));
   if (s->dropped || s->pruned_mass)
     fprintf (out, "osp: the forest ran out of nodes: raise forest_bytes\n");
   if (f->ipf_truncated)
-    fprintf (out, "osp: the k-IPF lost %llu nodes (out of memory): some "
-             "subtrees are missing\n",
-             (unsigned long long) f->ipf_truncated);
+    osp_text_line (out, "osp: the k-IPF lost %s nodes (out of memory): some "
+                   "subtrees are missing", OSP_G (f->ipf_truncated));
   if (f->rows_cut)
-    fprintf (out, "osp: %llu nodes over the row limit are not shown\n",
-             (unsigned long long) f->rows_cut);
+    osp_text_line (out, "osp: %s nodes over the row limit are not shown",
+                   OSP_G (f->rows_cut));
 }
 
 /* LAST[r]: whether row r is the last child of its parent (for roots: the
@@ -274,15 +275,16 @@ last_siblings (const struct osp_forest_profile *f)
 /* The tree drawing in front of row R, two columns per level below the
    root: "| " for an ancestor with siblings still to come, "  " for one
    without, then "|-" or "`-" for R itself.  Ancestors are visited from
-   R upwards, so the prefix is filled right to left. */
-static void
+   R upwards, so the prefix is filled right to left.  Returns its
+   width. */
+static int
 print_prefix (FILE *out, const struct osp_forest_profile *f, uint32_t r,
               const unsigned char *last)
 {
   char buf[2 * OSP_FOREST_KMAX + 1];
   uint32_t depth = f->rows[r].depth;
   if (depth == 0)
-    return;
+    return 0;
   if (depth > OSP_FOREST_KMAX)
     depth = OSP_FOREST_KMAX; /* cannot happen: k <= OSP_FOREST_KMAX */
   buf[2 * depth] = '\0';
@@ -297,6 +299,7 @@ print_prefix (FILE *out, const struct osp_forest_profile *f, uint32_t r,
       row = f->rows[row].parent;
     }
   fputs (buf, out);
+  return (int) (2 * depth);
 }
 
 int
@@ -330,21 +333,22 @@ osp_format_forest_text (FILE *out, const struct osp_profile *p,
       if (row->depth == 0 && (r == 0 || has_children || after_big))
         fputc ('\n', out);
       fputs ("  ", out);
-      print_prefix (out, f, r, last);
+      int col = 2 + print_prefix (out, f, r, last);
       if (burst) /* "~": too few samples to rank (osp_few) */
-        fprintf (out, "%s%.0f +/- %.0f",
-                 osp_few (row->estimate, row->err95) ? "~" : "",
-                 row->estimate, row->err95);
+        col += fprintf (out, "%s%s +/- %s",
+                        osp_few (row->estimate, row->err95) ? "~" : "",
+                        OSP_G (row->estimate), OSP_G (row->err95));
       else
-        fprintf (out, "%llu", (unsigned long long) row->count);
+        col += fprintf (out, "%s", OSP_G (row->count));
       double work
           = row->estimate * osp_steps_cost (p, row->fi, row->steps,
                                             row->nsteps);
-      fprintf (out, " %.2f%%  work %.0f %.2f%%  ", row->share, work,
-               100.0 * osp_work_share (&forest, work));
+      col += fprintf (out, " %.2f%%  work %s %.2f%%", row->share,
+                      OSP_G (work), 100.0 * osp_work_share (&forest, work));
       row_gids (p, row, gids);
-      rc = osp_print_blocks (out, p, gids, row->nsteps);
-      fputc ('\n', out);
+      /* a path that does not fit goes below, past its node's drawing */
+      rc = osp_print_blocks (out, p, gids, row->nsteps, col,
+                             10 + 2 * (int) row->depth);
     }
   free (gids);
   free (last);

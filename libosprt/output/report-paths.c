@@ -161,47 +161,45 @@ text_header (FILE *out, const struct osp_profile *p,
       fprintf (out, "ball-larus paths: exhaustive (exact counts)\n");
       break;
     case OSP_PATHS_TIMER:
-      fprintf (out, "ball-larus paths: timer PEP(%u,%u) every %u ms "
-               "(samples, not scaled)\n", o->path_samples, o->path_stride,
-               o->path_period);
+      osp_text_line (out, "ball-larus paths: timer PEP(%u,%u) every %u ms "
+                     "(samples, not scaled)", o->path_samples, o->path_stride,
+                     o->path_period);
       break;
     default:
-      fprintf (out, "ball-larus paths: sampled, counter-based, mean interval "
-               "%u (estimates with 95%% intervals)\n", o->path_interval);
+      osp_text_line (out, "ball-larus paths: sampled, counter-based, mean "
+                     "interval %u (estimates with 95%% intervals)",
+                     o->path_interval);
       if (pp->raises)
-        fprintf (out, "  interval now %.0f: doubled %u times, samples "
-                 "thinned to match (path_gain %u samples per path)\n",
-                 pp->scale, pp->raises, o->path_gain);
+        osp_text_line (out, "  interval now %s: doubled %u times, samples "
+                       "thinned to match (path_gain %u samples per path)",
+                       OSP_G (pp->scale), pp->raises, o->path_gain);
     }
+  struct osp_para pa;
+  FILE *l = osp_para_open (&pa, out);
   if (o->paths == OSP_PATHS_TIMER)
-    fprintf (out, "  timer ticks %llu, ",
-             (unsigned long long) pp->ticks);
+    fprintf (l, "  timer ticks %s, ", OSP_G (pp->ticks));
   else
-    fprintf (out, "  path ends seen %llu, ",
-             (unsigned long long) pp->ends_seen);
+    fprintf (l, "  path ends seen %s, ", OSP_G (pp->ends_seen));
   if (pp->counted)
-    fprintf (out, "counted exactly %llu (functions with counters and no "
-             "checks), ", (unsigned long long) pp->counted);
-  fprintf (out, "samples %llu, distinct paths %llu, dropped (table full) "
-           "%llu, invalid ids %llu\n", (unsigned long long) pp->samples,
-           (unsigned long long) pp->distinct,
-           (unsigned long long) pp->dropped,
-           (unsigned long long) pp->invalid);
-  fprintf (out, "  path table memory %llu used, %llu peak, %llu bound; "
-           "decode cache %llu hits, %llu misses; %u functions with path "
-           "probes\n", (unsigned long long) pp->bytes_used,
-           (unsigned long long) pp->bytes_peak,
-           (unsigned long long) pp->bytes_bound,
-           (unsigned long long) pp->cache_hits,
-           (unsigned long long) pp->cache_misses, pp->functions);
+    fprintf (l, "counted exactly %s (functions with counters and no "
+             "checks), ", OSP_G (pp->counted));
+  fprintf (l, "samples %s, distinct paths %s, dropped (table full) %s, "
+           "invalid ids %s", OSP_G (pp->samples), OSP_G (pp->distinct),
+           OSP_G (pp->dropped), OSP_G (pp->invalid));
+  osp_para_close (&pa);
+  osp_text_line (out, "  path table memory %s used, %s peak, %s bound; "
+                 "decode cache %s hits, %s misses; %s functions with path "
+                 "probes", OSP_G (pp->bytes_used), OSP_G (pp->bytes_peak),
+                 OSP_G (pp->bytes_bound), OSP_G (pp->cache_hits),
+                 OSP_G (pp->cache_misses), OSP_G (pp->functions));
   if (pp->dropped)
     fprintf (out, "osp: the path table was full: raise path_bytes\n");
   if (pp->counted_plain && pp->threads > 1)
-    fprintf (out, "osp: %llu threads ran, and %u functions count their paths "
-             "with plain increments, which lose counts when threads run one "
-             "function at once: build threaded programs with "
-             "-fplugin-arg-osp-counts-update=atomic\n",
-             (unsigned long long) pp->threads, pp->counted_plain);
+    osp_text_line (out, "osp: %s threads ran, and %s functions count their "
+                   "paths with plain increments, which lose counts when "
+                   "threads run one function at once: build threaded "
+                   "programs with -fplugin-arg-osp-counts-update=atomic",
+                   OSP_G (pp->threads), OSP_G (pp->counted_plain));
 }
 
 /* One row of the text list, RANK 0 for an unranked one ("-"). */
@@ -211,22 +209,21 @@ text_path_row (FILE *out, const struct osp_profile *p,
                size_t rank, const struct osp_work_unit *unit, uint32_t *gids)
 {
   int exact = o->paths == OSP_PATHS_EXHAUSTIVE;
-  char err[32] = "", rk[24] = "-";
+  char err[OSP_GROUPED_SIZE + 8] = "", rk[24] = "-";
   if (!exact && row->exact)
     snprintf (err, sizeof err, "exact");
   else if (!exact)
-    snprintf (err, sizeof err, "+/- %.0f", row->err95);
+    snprintf (err, sizeof err, "+/- %s", OSP_G (row->err95));
   if (rank)
     snprintf (rk, sizeof rk, "%zu", rank);
   double work
       = row->estimate * osp_steps_cost (p, row->fi, row->steps, row->nsteps);
-  fprintf (out, "%5s %14.0f %12s %6.2f%% %16.0f %6.2f%% %8u  ", rk,
-           row->estimate, err, 100.0 * row->share, work,
-           100.0 * osp_work_share (unit, work), row->branches);
+  int col = fprintf (out, "%5s %14s %12s %6.2f%% %16s %6.2f%% %8u", rk,
+                     OSP_G (row->estimate), err, 100.0 * row->share,
+                     OSP_G (work), 100.0 * osp_work_share (unit, work),
+                     row->branches);
   row_gids (p, row, gids);
-  int rc = osp_print_blocks (out, p, gids, row->nsteps);
-  fputc ('\n', out);
-  return rc;
+  return osp_print_blocks (out, p, gids, row->nsteps, col, 8);
 }
 
 /* The TOP first rows (all ranked), then up to report_top of the rows too
@@ -242,7 +239,8 @@ text_paths (FILE *out, const struct osp_profile *p,
     return -1;
   struct osp_work_unit units[32], paths, forest;
   osp_work_units (p, units, &paths, &forest);
-  fprintf (out, "\nhottest paths (%zu of %u%s):\n", top, ranked,
+  fprintf (out, "\nhottest paths (%s of %s%s):\n", OSP_G (top),
+           OSP_G (ranked),
            o->paths == OSP_PATHS_TIMER
                ? "; timer samples, not scaled to counts"
                : "");
@@ -259,10 +257,11 @@ text_paths (FILE *out, const struct osp_profile *p,
   if (few > 0 && rc == 0)
     {
       size_t ftop = few < o->report_top ? few : o->report_top;
-      fprintf (out,
-               "\ntoo few samples to rank (%zu of %u paths: the 95%% "
-               "interval is wider than the estimate):\n",
-               ftop, few);
+      fputc ('\n', out);
+      osp_text_line (out,
+                     "too few samples to rank (%s of %s paths: the 95%% "
+                     "interval is wider than the estimate):",
+                     OSP_G (ftop), OSP_G (few));
       for (size_t r = 0; r < ftop && rc == 0; r++)
         rc = text_path_row (out, p, o, &pp->rows[ranked + r], 0, &paths,
                             gids);
@@ -284,7 +283,8 @@ text_branch (FILE *out, const struct osp_profile *p, uint32_t i, uint32_t b,
   double scale = osp_path_edge_scale (&p->paths, f);
   char loc[OSP_PATH_MAX + 64];
   osp_location (loc, sizeof loc, f, bl->line_first, bl->line_last);
-  fprintf (out, "    block %u %s, %.0f:\n", b, loc, (double) total * scale);
+  osp_text_line (out, "    block %u %s, %s:", b, loc,
+                 OSP_G ((double) total * scale));
   for (uint32_t s = 0; s < bl->nsucc; s++)
     {
       const struct osp_edge *e = &f->edges[bl->succ + s];
@@ -299,9 +299,9 @@ text_branch (FILE *out, const struct osp_profile *p, uint32_t i, uint32_t b,
                         f->blocks[e->dst].line_last);
           snprintf (to, sizeof to, "block %u %s", e->dst, loc);
         }
-      fprintf (out, "      -> %-40s %14.0f %6.2f%%\n", to,
-               (double) c[bl->succ + s] * scale,
-               osp_share (c[bl->succ + s], total));
+      osp_text_line (out, "      -> %-40s %14s %6.2f%%", to,
+                     OSP_G ((double) c[bl->succ + s] * scale),
+                     osp_share (c[bl->succ + s], total));
     }
 }
 
@@ -327,16 +327,17 @@ text_edges (FILE *out, const struct osp_profile *p,
         listed[pp->rows[r].fi] = 1;
         fis[nf++] = pp->rows[r].fi;
       }
-  fprintf (out, "\nedge profile (conditional blocks of the %u functions on "
-           "the top paths%s):\n", nf,
-           o->paths == OSP_PATHS_TIMER ? "; timer samples" : "");
+  fputc ('\n', out);
+  osp_text_line (out, "edge profile (conditional blocks of the %s functions "
+                 "on the top paths%s):", OSP_G (nf),
+                 o->paths == OSP_PATHS_TIMER ? "; timer samples" : "");
   char loc[OSP_PATH_MAX + 64];
   for (uint32_t k = 0; k < nf; k++)
     {
       uint32_t i = fis[k];
       const struct osp_fn *f = p->fns[i];
       osp_location (loc, sizeof loc, f, f->first_line, f->first_line);
-      fprintf (out, "  %s() %s\n", f->name, loc);
+      osp_text_line (out, "  %s() %s", f->name, loc);
       for (uint32_t b = 0; b < f->nblocks; b++)
         {
           if (osp_block_normal_succs (f, b) < 2)

@@ -72,11 +72,20 @@ print_step (FILE *out, const struct osp_profile *p, const struct osp_step *st,
 
 int
 osp_print_blocks (FILE *out, const struct osp_profile *p,
-                  const uint32_t *gids, uint32_t len)
+                  const uint32_t *gids, uint32_t len, int col, int indent)
 {
   struct osp_step *buf = malloc ((len ? len : 1) * sizeof *buf);
-  if (buf == NULL)
-    return -1;
+  char *text = NULL;
+  size_t textlen = 0;
+  FILE *row = buf ? open_memstream (&text, &textlen) : NULL;
+  if (row == NULL)
+    {
+      free (buf);
+      return -1;
+    }
+  /* the whole path first: where it goes depends on its length */
+  FILE *final = out;
+  out = row;
   size_t n = steps_of (p, gids, len, buf);
   uint32_t shown = UINT32_MAX - 1;
   for (size_t i = 0; i < n; i++)
@@ -94,6 +103,13 @@ osp_print_blocks (FILE *out, const struct osp_profile *p,
       print_step (out, p, &buf[i], &shown);
     }
   free (buf);
+  if (fclose (row) != 0)
+    {
+      free (text);
+      return -1;
+    }
+  osp_text_field (final, col, indent, text);
+  free (text);
   return 0;
 }
 
@@ -242,6 +258,18 @@ osp_format_subpaths_stats (const struct osp_stat_out *out,
 
 /* ---- subpaths: text -------------------------------------------------- */
 
+/* A threshold (a bound on counts) into BUF (OSP_GROUPED_SIZE bytes):
+   grouped like the counts once it has five digits, else with its six
+   significant digits. */
+static const char *
+threshold (char *buf, double t)
+{
+  if (t >= 1e4)
+    return osp_grouped_f (buf, t);
+  snprintf (buf, OSP_GROUPED_SIZE, "%.6g", t);
+  return buf;
+}
+
 /* What the text list adds up: per length class, the listed rows' shares
    of count and of work, and whether the class has a row listed. */
 struct listed
@@ -257,23 +285,21 @@ print_subpath_row (FILE *out, const struct osp_profile *p,
                    const struct osp_subpath *s, size_t rank, int exact,
                    const struct osp_work_unit *units, struct listed *l)
 {
-  char err[32] = "", rk[24] = "-";
+  char err[OSP_GROUPED_SIZE + 8] = "", rk[24] = "-";
   if (!exact)
-    snprintf (err, sizeof err, "+/- %.0f", s->err95);
+    snprintf (err, sizeof err, "+/- %s", OSP_G (s->err95));
   if (rank)
     snprintf (rk, sizeof rk, "%zu", rank);
   unsigned c = osp_subpath_class (s->len);
   double work = s->estimate * osp_gids_cost (p, s->blocks, s->len);
   double wshare = osp_work_share (&units[c], work);
-  fprintf (out, "%5s %14.0f %12s %6.2f%% %16.0f %6.2f%% %5u  ", rk,
-           s->estimate, err, 100.0 * s->share, work, 100.0 * wshare, s->len);
+  int col = fprintf (out, "%5s %14s %12s %6.2f%% %16s %6.2f%% %5u", rk,
+                     OSP_G (s->estimate), err, 100.0 * s->share, OSP_G (work),
+                     100.0 * wshare, s->len);
   l->count[c] += s->share;
   l->work[c] += wshare;
   l->shown[c] = 1;
-  if (osp_print_blocks (out, p, s->blocks, s->len) != 0)
-    return -1;
-  fputc ('\n', out);
-  return 0;
+  return osp_print_blocks (out, p, s->blocks, s->len, col, 8);
 }
 
 int
@@ -288,65 +314,62 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
   if (exact)
     {
       fprintf (out, "subpaths: exact\n");
-      fprintf (out,
-               "  blocks seen %llu, subpaths counted %llu, distinct %llu, "
-               "not counted (table full) %llu\n",
-               (unsigned long long) w[OSP_W_BLOCKS_SEEN],
-               (unsigned long long) w[OSP_W_SAMPLES],
-               (unsigned long long) sp->exact_entries,
-               (unsigned long long) sp->exact_dropped);
-      fprintf (out, "  table memory %llu used of %llu bytes; lengths %u..%u\n",
-               (unsigned long long) sp->exact_bytes_used,
-               (unsigned long long) o->exact_bytes, o->min_length,
-               o->exact_max);
+      osp_text_line (out,
+                     "  blocks seen %s, subpaths counted %s, distinct %s, "
+                     "not counted (table full) %s",
+                     OSP_G (w[OSP_W_BLOCKS_SEEN]), OSP_G (w[OSP_W_SAMPLES]),
+                     OSP_G (sp->exact_entries), OSP_G (sp->exact_dropped));
+      osp_text_line (out, "  table memory %s used of %s bytes; lengths %u..%u",
+                     OSP_G (sp->exact_bytes_used), OSP_G (o->exact_bytes),
+                     o->min_length, o->exact_max);
       if (sp->exact_dropped)
         fprintf (out, "osp: the exact table was full: raise exact_bytes\n");
     }
   else
     {
       fprintf (out, "subpaths: sampled (estimates with 95%% intervals)\n");
-      fprintf (out,
-               "  blocks seen %llu, blocks sampled %llu, samples %llu "
-               "(started %llu, declined at the start %llu; %llu drawn)\n",
-               (unsigned long long) w[OSP_W_BLOCKS_SEEN],
-               (unsigned long long) w[OSP_W_BLOCKS_SAMPLED],
-               (unsigned long long) w[OSP_W_SAMPLES],
-               (unsigned long long) w[OSP_W_STARTS],
-               (unsigned long long) w[OSP_W_DECLINED],
-               (unsigned long long) w[OSP_W_DRAWN]);
-      fprintf (out,
-               "  hot-list: %llu entries, sample size %llu, gain %.2f, "
-               "largest threshold %.6g, resamples %llu, "
-               "evictions %llu\n",
-               (unsigned long long) sp->hl.entries,
-               (unsigned long long) sp->hl.sample_size, gain (sp),
-               sp->hl.threshold, (unsigned long long) sp->hl.resamples,
-               (unsigned long long) sp->hl.evictions);
-      fprintf (out, "  thresholds by length (%u tables):", sp->nstrata);
+      osp_text_line (out,
+                     "  blocks seen %s, blocks sampled %s, samples %s "
+                     "(started %s, declined at the start %s; %s drawn)",
+                     OSP_G (w[OSP_W_BLOCKS_SEEN]),
+                     OSP_G (w[OSP_W_BLOCKS_SAMPLED]),
+                     OSP_G (w[OSP_W_SAMPLES]), OSP_G (w[OSP_W_STARTS]),
+                     OSP_G (w[OSP_W_DECLINED]), OSP_G (w[OSP_W_DRAWN]));
+      osp_text_line (out,
+                     "  hot-list: %s entries, sample size %s, gain %.2f, "
+                     "largest threshold %s, resamples %s, evictions %s",
+                     OSP_G (sp->hl.entries), OSP_G (sp->hl.sample_size),
+                     gain (sp), threshold ((char[OSP_GROUPED_SIZE]){ 0 }, sp->hl.threshold),
+                     OSP_G (sp->hl.resamples), OSP_G (sp->hl.evictions));
+      struct osp_para pa;
+      FILE *l = osp_para_open (&pa, out);
+      fprintf (l, "  thresholds by length (%u tables):", sp->nstrata);
       for (uint32_t i = 0; i < sp->nstrata; i++)
         {
           const struct osp_stratum *st = &sp->strata[i];
           if (st->min_len == st->max_len)
-            fprintf (out, " %u:%.3g", st->min_len, st->threshold);
+            fprintf (l, " %u:%.3g", st->min_len, st->threshold);
           else
-            fprintf (out, " %u-%u:%.3g", st->min_len, st->max_len,
+            fprintf (l, " %u-%u:%.3g", st->min_len, st->max_len,
                      st->threshold);
         }
-      fputc ('\n', out);
-      fprintf (out,
-               "  hot-list memory %zu used, %zu peak, %zu bound; "
-               "policy %s, encoding %s\n",
-               sp->hl.mem_used, sp->hl.mem_peak, sp->hl.mem_bytes,
-               osp_option_value_name ("policy", (int) o->policy),
-               osp_option_value_name ("encoding", (int) o->encoding));
-      fprintf (out,
-               "  interval %u (skips now x%u: what every table would "
-               "decline is not drawn), gain limit %u, lengths %u..%u, "
-               "bias %s, seed=%llu\n", /* as OSP_OPTIONS takes it */
-               o->interval, sp->stretch, o->gain, o->min_length,
-               o->max_length,
-               osp_option_value_name ("length_bias", (int) o->length_bias),
-               (unsigned long long) p->seed);
+      osp_para_close (&pa);
+      osp_text_line (out,
+                     "  hot-list memory %s used, %s peak, %s bound; "
+                     "policy %s, encoding %s",
+                     OSP_G (sp->hl.mem_used), OSP_G (sp->hl.mem_peak),
+                     OSP_G (sp->hl.mem_bytes),
+                     osp_option_value_name ("policy", (int) o->policy),
+                     osp_option_value_name ("encoding", (int) o->encoding));
+      osp_text_line (out,
+                     "  interval %u (skips now x%u: what every table would "
+                     "decline is not drawn), gain limit %u, lengths %u..%u, "
+                     "bias %s, seed=%llu", /* as OSP_OPTIONS takes it */
+                     o->interval, sp->stretch, o->gain, o->min_length,
+                     o->max_length,
+                     osp_option_value_name ("length_bias",
+                                            (int) o->length_bias),
+                     (unsigned long long) p->seed);
     }
 
   /* The ranked rows, then the entries too uncertain to rank (shares.c
@@ -356,15 +379,16 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
   while (ranked < sp->nsubs && !osp_subpath_few (&sp->subs[ranked]))
     ranked++;
   size_t top = ranked < o->report_top ? ranked : o->report_top;
-  fprintf (out, "\nhottest subpaths (%zu of %u):\n", top, ranked);
+  fprintf (out, "\nhottest subpaths (%s of %s):\n", OSP_G (top),
+           OSP_G (ranked));
   fprintf (out, "%5s %14s %12s %7s %16s %7s %5s  %s\n", "rank", "estimate",
            exact ? "" : "+/- 95%", "share", "work", "work%", "len", "path");
   struct osp_work_unit units[32], paths, forest;
   osp_work_units (p, units, &paths, &forest);
-  struct listed l;
-  memset (&l, 0, sizeof l);
+  struct listed ls;
+  memset (&ls, 0, sizeof ls);
   for (size_t r = 0; r < top; r++)
-    if (print_subpath_row (out, p, &sp->subs[r], r + 1, exact, units, &l)
+    if (print_subpath_row (out, p, &sp->subs[r], r + 1, exact, units, &ls)
         != 0)
       return -1;
   osp_report_more (out, top, ranked);
@@ -372,13 +396,14 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
   if (few > 0)
     {
       size_t ftop = few < o->report_top ? few : o->report_top;
-      fprintf (out,
-               "\ntoo few samples to rank (%zu of %u: the 95%% interval is "
-               "wider than the estimate):\n",
-               ftop, few);
+      fputc ('\n', out);
+      osp_text_line (out,
+                     "too few samples to rank (%s of %s: the 95%% interval "
+                     "is wider than the estimate):",
+                     OSP_G (ftop), OSP_G (few));
       for (size_t r = 0; r < ftop; r++)
         if (print_subpath_row (out, p, &sp->subs[ranked + r], 0, exact,
-                               units, &l)
+                               units, &ls)
             != 0)
           return -1;
       osp_report_more (out, ftop, few);
@@ -389,23 +414,30 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
   for (int by_work = 0; by_work < 2; by_work++)
     {
       int any = 0;
+      struct osp_para pa;
+      FILE *l = NULL;
       for (unsigned c = 0; c < 32; c++)
-        if (l.shown[c])
+        if (ls.shown[c])
           {
-            double pct = 100.0 * (by_work ? l.work[c] : l.count[c]);
+            double pct = 100.0 * (by_work ? ls.work[c] : ls.count[c]);
             if (pct > 100.0) /* rounding only: a class adds up to <= 1 */
               pct = 100.0;
-            fprintf (out, "%s len %u: listed %.2f%% + other %.2f%%",
+            if (!any)
+              {
+                if (!by_work)
+                  fputc ('\n', out);
+                l = osp_para_open (&pa, out);
+              }
+            fprintf (l, "%s len %u: listed %.2f%% + other %.2f%%",
                      any ? ","
                      : by_work ? "work shares are of the work of the subpaths "
                            "of the same length:"
-                         : "\nshares are of the subpaths of the same "
-                           "length:",
+                         : "shares are of the subpaths of the same length:",
                      1u << c, pct, 100.0 - pct);
             any = 1;
           }
       if (any)
-        fputc ('\n', out);
+        osp_para_close (&pa);
     }
   return 0;
 }

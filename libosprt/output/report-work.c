@@ -221,9 +221,11 @@ osp_format_work_text (FILE *out, const struct osp_profile *p,
   if (r == NULL)
     return -1;
   uint32_t top = o->report_top && o->report_top < n ? o->report_top : n;
-  fprintf (out, "\nfunctions by self work (%u of %u; work = executions x "
-           "estimated block cost, from %s):\n", top, n,
-           p->mode == OSP_MODE_BLOCKS ? "block counts" : "path estimates");
+  fputc ('\n', out);
+  osp_text_line (out, "functions by self work (%s of %s; work = executions "
+                 "x estimated block cost, from %s):", OSP_G (top), OSP_G (n),
+                 p->mode == OSP_MODE_BLOCKS ? "block counts"
+                                            : "path estimates");
   fprintf (out, "   work%%  execs%%            work      executions  "
            "function  location\n");
   for (uint32_t k = 0; k < top; k++)
@@ -231,9 +233,10 @@ osp_format_work_text (FILE *out, const struct osp_profile *p,
       const struct osp_fn *f = p->fns[r[k].i];
       char loc[512];
       osp_location (loc, sizeof loc, f, 0, 0);
-      fprintf (out, "%7.2f%% %6.2f%% %15.0f %15.0f  %s  %s\n",
-               pct (r[k].work, tw), pct (r[k].execs, te), r[k].work,
-               r[k].execs, f->name, loc);
+      int col = fprintf (out, "%7.2f%% %6.2f%% %15s %15s  %s",
+                         pct (r[k].work, tw), pct (r[k].execs, te),
+                         OSP_G (r[k].work), OSP_G (r[k].execs), f->name);
+      osp_text_field (out, col, 8, loc);
     }
   osp_report_more (out, top, n);
   free (r);

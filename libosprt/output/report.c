@@ -50,28 +50,31 @@ osp_report_header (FILE *out, const struct osp_profile *p,
                    const struct osp_options *o, const char *mode,
                    long long block_entries)
 {
-  fprintf (out, "osp report: mode=%s pid=%ld modules=%llu functions=%u "
+  /* key=value fields, ungrouped: values to paste back or compare */
+  struct osp_para pa;
+  FILE *l = osp_para_open (&pa, out);
+  fprintf (l, "osp report: mode=%s pid=%ld modules=%llu functions=%u "
            "threads=%llu", mode, p->pid, (unsigned long long) p->modules,
            p->nfns, (unsigned long long) p->threads);
   if (block_entries >= 0)
-    fprintf (out, " block_entries=%lld", block_entries);
-  fprintf (out, " functions_dropped=%llu unregistered_hits=%llu",
+    fprintf (l, " block_entries=%lld", block_entries);
+  fprintf (l, " functions_dropped=%llu unregistered_hits=%llu",
            (unsigned long long) p->functions_dropped,
            (unsigned long long) p->unregistered_hits);
   if (p->records_invalid)
-    fprintf (out, " records_invalid=%llu",
+    fprintf (l, " records_invalid=%llu",
              (unsigned long long) p->records_invalid);
   if (p->abi_mismatches)
-    fprintf (out, " abi_mismatches=%llu",
+    fprintf (l, " abi_mismatches=%llu",
              (unsigned long long) p->abi_mismatches);
   if (p->hits_lost)
-    fprintf (out, " hits_lost=%llu", (unsigned long long) p->hits_lost);
-  fputc ('\n', out);
+    fprintf (l, " hits_lost=%llu", (unsigned long long) p->hits_lost);
+  osp_para_close (&pa);
   if (p->functions_dropped)
-    fprintf (out,
-             "osp: %llu functions were not profiled: raise max_functions "
-             "(now %u)\n",
-             (unsigned long long) p->functions_dropped, o->max_functions);
+    osp_text_line (out,
+                   "osp: %s functions were not profiled: raise "
+                   "max_functions (now %u)",
+                   OSP_G (p->functions_dropped), o->max_functions);
 }
 
 void
@@ -204,8 +207,8 @@ osp_report_more (FILE *out, size_t shown, size_t total)
   if (shown >= total)
     return;
   size_t all = total < OSP_REPORT_TOP_MAX ? total : OSP_REPORT_TOP_MAX;
-  fprintf (out, "  (%zu more row%s: report_top=%zu shows %s)\n",
-           total - shown, total - shown == 1 ? "" : "s", all,
+  fprintf (out, "  (%s more row%s: report_top=%zu shows %s)\n",
+           OSP_G (total - shown), total - shown == 1 ? "" : "s", all,
            all == total ? "them" : "the first of them");
 }
 
@@ -266,16 +269,6 @@ osp_report_write (const struct osp_options *o, const struct osp_profile *p)
       ok = mem != NULL && osp_report_format (mem, p, o) == 0;
       if (mem && fclose (mem) != 0)
         ok = 0;
-    }
-  /* Text is for people: fitted to a terminal (textfit.c). */
-  if (ok && o->report_format == OSP_FORMAT_TEXT)
-    {
-      char *fit = NULL;
-      size_t fitlen = 0;
-      ok = osp_text_fit (buf, len, &fit, &fitlen) == 0;
-      free (buf);
-      buf = fit;
-      len = fitlen;
     }
   if (!ok)
     {

@@ -663,15 +663,15 @@ scenario_report (void)
   CHECK_CONTAINS (text, "\nball-larus paths: exhaustive (exact counts)\n"
                         "  path ends seen 100, samples 100, distinct paths "
                         "4, dropped (table full) 0, invalid ids 0\n"
-                        "  path table memory 8432 used, 8432 peak, 65536 "
-                        "bound; decode cache 96 hits, 4 misses; 1 functions "
-                        "with path probes\n");
+                        "  path table memory 8432 used, 8432 peak, 65,536 "
+                        "bound; decode cache 96 hits, 4 misses; 1 functions"
+                        "\n      with path probes\n");
   CHECK_CONTAINS (text, "\nhottest paths (2 of 4):\n"
                         " rank       estimate                share        "
                         "     work   work% branches  path\n"
                         "    1             40               40.00"
-                        "%               80  33.33%        1  "
-                        "loopy() l.c:11 -> l.c:15\n"
+                        "%               80  33.33%        1\n"
+                        "        loopy() l.c:11 -> l.c:15\n"
                         "    2             30               30.00"
                         "%               90  37.50%        2  "
                         "loopy() l.c:11-13\n");
