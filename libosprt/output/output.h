@@ -62,10 +62,12 @@ void osp_report_tsv_header (FILE *out, const struct osp_profile *p,
 unsigned char *osp_report_used_blocks (const struct osp_profile *p,
                                        size_t *nblocks);
 
-/* After a table that shows SHOWN of its TOTAL rows (report_top), the
-   line saying how many were left out and how to see them; nothing when
-   none were. */
-void osp_report_more (FILE *out, size_t shown, size_t total);
+/* After a table that shows SHOWN of its TOTAL rows (report_top; WHAT
+   names them: "row", or "tree" for the forest, whose cut is by trees),
+   the line saying how many were left out and how to see them; nothing
+   when none were. */
+void osp_report_more (FILE *out, size_t shown, size_t total,
+                      const char *what);
 
 /* ---- text.c ---------------------------------------------------------- */
 

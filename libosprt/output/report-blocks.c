@@ -190,7 +190,7 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
                          w, f->name);
       osp_text_field (out, col, 8, loc);
     }
-  osp_report_more (out, top, p->nfns);
+  osp_report_more (out, top, p->nfns, "row");
 
   top = nb < o->report_top ? nb : o->report_top;
   w = name_width (p, br, top);
@@ -207,7 +207,7 @@ osp_format_blocks_text (FILE *out, const struct osp_profile *p,
                          osp_share (br[r].count, total), w, f->name);
       osp_text_field (out, col, 8, loc);
     }
-  osp_report_more (out, top, nb);
+  osp_report_more (out, top, nb, "row");
   free (fr);
   free (br);
   return 0;

@@ -152,16 +152,14 @@ osp_format_forest_stats (const struct osp_stat_out *out,
 
 /* ---- text ------------------------------------------------------------ */
 
-/* The label, the statistics and what the numbers guarantee. */
+/* The label, the statistics and what the numbers guarantee; SHOWN trees
+   are drawn. */
 static void
-text_header (FILE *out, const struct osp_profile *p)
+text_header (FILE *out, const struct osp_profile *p, uint32_t shown)
 {
   const struct osp_forest_profile *f = &p->forest;
   const struct osp_forest_stats *s = &f->sum;
   int burst = f->policy == OSP_FOREST_BURST;
-  uint32_t shown = 0;
-  for (uint32_t r = 0; r < f->nrows; r++)
-    shown += f->rows[r].depth == 0;
   /* forest.c's guarantee: pruning and dropping only ever lose counts, and
      never more than LOST from any one n-gram, so whatever occurred more
      than LOST times survived. */
@@ -245,23 +243,23 @@ text_header (FILE *out, const struct osp_profile *p)
                    OSP_G (f->rows_cut));
 }
 
-/* LAST[r]: whether row r is the last child of its parent (for roots: the
-   last tree).  In preorder a later sibling always comes after, so one
-   backward pass that remembers which parents already have a child seen
-   answers it.  NULL if out of memory. */
+/* LAST[r]: whether row r of the first N is the last child of its parent
+   among them (for roots: the last tree).  In preorder a later sibling
+   always comes after, so one backward pass that remembers which parents
+   already have a child seen answers it.  NULL if out of memory. */
 static unsigned char *
-last_siblings (const struct osp_forest_profile *f)
+last_siblings (const struct osp_forest_profile *f, uint32_t n)
 {
-  unsigned char *last = malloc (f->nrows ? f->nrows : 1);
+  unsigned char *last = malloc (n ? n : 1);
   /* seen[0]: the roots' common "parent"; seen[i + 1]: row i. */
-  unsigned char *seen = calloc ((size_t) f->nrows + 1, 1);
+  unsigned char *seen = calloc ((size_t) n + 1, 1);
   if (last == NULL || seen == NULL)
     {
       free (last);
       free (seen);
       return NULL;
     }
-  for (uint32_t r = f->nrows; r-- > 0;)
+  for (uint32_t r = n; r-- > 0;)
     {
       uint32_t par = f->rows[r].parent;
       size_t key = par == UINT32_MAX ? 0 : (size_t) par + 1;
@@ -306,13 +304,23 @@ int
 osp_format_forest_text (FILE *out, const struct osp_profile *p,
                         const struct osp_options *o)
 {
-  (void) o; /* the profile already holds every setting it shows */
   const struct osp_forest_profile *f = &p->forest;
   int burst = f->policy == OSP_FOREST_BURST;
-  text_header (out, p);
+  /* report_top trees, like every other table's report_top rows: the
+     rows up to the next root after them (preorder).  The profile may
+     hold fewer (it was taken with the run's report_top) and counts every
+     tree in f->trees. */
+  uint32_t n = 0, trees = 0;
+  for (; n < f->nrows; n++)
+    if (f->rows[n].depth == 0 && trees++ == o->report_top)
+      {
+        trees--;
+        break;
+      }
+  text_header (out, p, trees);
 
   uint32_t *gids = gids_buffer (f);
-  unsigned char *last = last_siblings (f);
+  unsigned char *last = last_siblings (f, n);
   if (gids == NULL || last == NULL)
     {
       free (gids);
@@ -322,13 +330,12 @@ osp_format_forest_text (FILE *out, const struct osp_profile *p,
   struct osp_work_unit units[32], paths, forest;
   osp_work_units (p, units, &paths, &forest);
   int rc = 0;
-  for (uint32_t r = 0; r < f->nrows && rc == 0; r++)
+  for (uint32_t r = 0; r < n && rc == 0; r++)
     {
       const struct osp_forest_row *row = &f->rows[r];
       /* A blank line around every tree of more than one node; single-node
-         trees (no successor shown) stay
-         together. */
-      int has_children = r + 1 < f->nrows && f->rows[r + 1].depth > 0;
+         trees (no successor shown) stay together. */
+      int has_children = r + 1 < n && f->rows[r + 1].depth > 0;
       int after_big = r > 0 && f->rows[r - 1].depth > 0;
       if (row->depth == 0 && (r == 0 || has_children || after_big))
         fputc ('\n', out);
@@ -350,6 +357,9 @@ osp_format_forest_text (FILE *out, const struct osp_profile *p,
       rc = osp_print_blocks (out, p, gids, row->nsteps, col,
                              10 + 2 * (int) row->depth);
     }
+  if (rc == 0)
+    osp_report_more (out, trees, f->trees > trees ? f->trees : trees,
+                     "tree");
   free (gids);
   free (last);
   return rc;

@@ -252,7 +252,7 @@ text_paths (FILE *out, const struct osp_profile *p,
   for (size_t r = 0; r < top && rc == 0; r++)
     rc = text_path_row (out, p, o, &pp->rows[r], r + 1, &paths, gids);
   if (rc == 0)
-    osp_report_more (out, top, ranked);
+    osp_report_more (out, top, ranked, "row");
   uint32_t few = pp->nrows - ranked;
   if (few > 0 && rc == 0)
     {
@@ -266,7 +266,7 @@ text_paths (FILE *out, const struct osp_profile *p,
         rc = text_path_row (out, p, o, &pp->rows[ranked + r], 0, &paths,
                             gids);
       if (rc == 0)
-        osp_report_more (out, ftop, few);
+        osp_report_more (out, ftop, few, "row");
     }
   free (gids);
   return rc;

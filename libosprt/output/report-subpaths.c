@@ -391,7 +391,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
     if (print_subpath_row (out, p, &sp->subs[r], r + 1, exact, units, &ls)
         != 0)
       return -1;
-  osp_report_more (out, top, ranked);
+  osp_report_more (out, top, ranked, "row");
   uint32_t few = sp->nsubs - ranked;
   if (few > 0)
     {
@@ -406,7 +406,7 @@ osp_format_subpaths_text (FILE *out, const struct osp_profile *p,
                                units, &ls)
             != 0)
           return -1;
-      osp_report_more (out, ftop, few);
+      osp_report_more (out, ftop, few, "row");
     }
   /* Work shares are of the same class (format/workshare.h), so the
      report's one order (by the interval of the count) is not mixed with

@@ -238,7 +238,7 @@ osp_format_work_text (FILE *out, const struct osp_profile *p,
                          OSP_G (r[k].work), OSP_G (r[k].execs), f->name);
       osp_text_field (out, col, 8, loc);
     }
-  osp_report_more (out, top, n);
+  osp_report_more (out, top, n, "row");
   free (r);
   return 0;
 }

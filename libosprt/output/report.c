@@ -202,13 +202,13 @@ osp_report_format (FILE *out, const struct osp_profile *p,
 }
 
 void
-osp_report_more (FILE *out, size_t shown, size_t total)
+osp_report_more (FILE *out, size_t shown, size_t total, const char *what)
 {
   if (shown >= total)
     return;
   size_t all = total < OSP_REPORT_TOP_MAX ? total : OSP_REPORT_TOP_MAX;
-  fprintf (out, "  (%s more row%s: report_top=%zu shows %s)\n",
-           OSP_G (total - shown), total - shown == 1 ? "" : "s", all,
+  fprintf (out, "  (%s more %s%s: report_top=%zu shows %s)\n",
+           OSP_G (total - shown), what, total - shown == 1 ? "" : "s", all,
            all == total ? "them" : "the first of them");
 }
 

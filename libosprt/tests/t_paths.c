@@ -751,12 +751,20 @@ scenario_forest (void)
   CHECK_CONTAINS (tsv, "stat\tforest_bytes_bound\t");
   free (tsv);
 
-  /* text: the label, nothing lost, the trees drawn.  (Which trees are
-     shown was decided when the profile was taken, with the run's
-     report_top, not format's.) */
+  /* text: the label, nothing lost, the trees drawn: all four with
+     report_top=4, the first two and a line for the rest with 2, like
+     every table's rows.  (The profile holds the run's report_top trees.) */
   char *text = format (OSP_FORMAT_TEXT, 2);
   CHECK_CONTAINS (text, "\nprefix forest (k-BLPP, k=3): exhaustive, exact "
-                        "counts\n  path ends counted 80, trees 4 (4 shown)");
+                        "counts\n  path ends counted 80, trees 4 (2 shown)");
+  CHECK_CONTAINS (text, "  `-10 33.33%  work 20 9.52%  "
+                        "loopy() l.c:11 -> l.c:15\n"
+                        "  (2 more trees: report_top=4 shows them)\n");
+  CHECK (strstr (text, "work 10 4.76%  loopy() l.c:10\n") == NULL); /* tree 3 */
+  free (text);
+  text = format (OSP_FORMAT_TEXT, 4);
+  CHECK_CONTAINS (text, "trees 4 (4 shown)");
+  CHECK (strstr (text, "more trees") == NULL);
   CHECK_CONTAINS (text, "  nothing lost to the node budget: every count is "
                         "exact\n  every node is shown;");
   CHECK_CONTAINS (text, "\n\n"
