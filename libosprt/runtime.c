@@ -76,15 +76,12 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 /* The outputs' part in a fork (thread.c runs them around the collectors'):
    the publisher's lock before every other, and in the child, after every
-   lock is released, the child's own identity and segment. */
+   lock is released, the child's own identity and segment, and no default
+   snapshot (osp_snapshot_default_rule). */
 static void
 fork_child_outputs (void)
 {
-  /* The default snapshot is the first process's (doc/osp.md, "The
-     profile file"): a child writing the same name would replace it, and
-     each would say so on stderr.  snapshot=...%p... gives each its own. */
-  if (!osp_opts.snapshot_set)
-    osp_opts.snapshot_path[0] = '\0';
+  osp_snapshot_default_rule (&osp_opts, 1);
   osp_identity_fork_child ();
   osp_publish_fork_child ();
 }
@@ -165,10 +162,7 @@ osp_destructor (void)
       struct osp_thread *t = osp_thread_peek ();
       if (t != NULL)
         osp_thread_settle (t);
-      /* The default snapshot only of a program with something profiled
-         (one linked with libosprt but not instrumented writes nothing). */
-      if (!osp_opts.snapshot_set && osp_registry_count () == 0)
-        osp_opts.snapshot_path[0] = '\0';
+      osp_snapshot_default_rule (&osp_opts, 0);
       /* One profile for the exit report, the snapshot and the last
          published view. */
       struct osp_profile p;

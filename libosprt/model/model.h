@@ -95,8 +95,8 @@ struct osp_options
      off: at exit and on snapshot_signal when snapshot_path is set. */
   char snapshot_path[OSP_PATH_MAX]; /* template like report_path; "" none */
   int snapshot_set;               /* snapshot= was given (else the default:
-                                     the first process only, not a fork
-                                     child) */
+                                     the first process with something
+                                     profiled, osp_snapshot_default_rule) */
   /* The working directory at start-up ("" unknown), where relative
      templates are anchored; the exit line names files relative to it. */
   char start_dir[OSP_PATH_MAX];

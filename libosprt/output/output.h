@@ -312,6 +312,12 @@ int osp_snapshot_write (const struct osp_profile *p,
                         uint32_t flags);
 /* Take a profile now and write it (snapshot_signal).  0 or -1. */
 int osp_snapshot_emit (const struct osp_options *o);
+/* The one rule of the default snapshot (snapshot= not given; doc/osp.md,
+   "The profile file"): it belongs to the first process with something
+   profiled.  Clears O's snapshot path when this process is not that one:
+   FORK_CHILD 1 in a fork child (never), 0 at exit (when some function
+   registered).  A snapshot= the user gave is kept. */
+void osp_snapshot_default_rule (struct osp_options *o, int fork_child);
 
 /* ---- online.c -------------------------------------------------------- */
 

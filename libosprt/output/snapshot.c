@@ -63,6 +63,18 @@ announce (const char *path, const struct osp_options *o)
             "OSP_OPTIONS=report=none)", name, name);
 }
 
+void
+osp_snapshot_default_rule (struct osp_options *o, int fork_child)
+{
+  /* A fork child writing the same name would replace the parent's file,
+     and each would say so on stderr (snapshot=...%p... gives each its
+     own); a program linked with libosprt but not instrumented has
+     nothing to show. */
+  int owner = !fork_child && osp_registry_count () > 0;
+  if (!o->snapshot_set && !owner)
+    o->snapshot_path[0] = '\0';
+}
+
 int
 osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
                     int exited, uint32_t flags)
