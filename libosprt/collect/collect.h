@@ -404,6 +404,10 @@ struct osp_forest_profile
                                   siblings by count; trees by count */
   uint32_t nrows;
   struct osp_path_step *step_words;
+  struct osp_forest_mem *mem;  /* NULL: ROWS and STEP_WORDS are this
+                                  profile's; else shared with the live
+                                  cache (pathforest.c), reference counted;
+                                  read-only either way */
   uint64_t trees;              /* trees in the k-IPF (distinct paths) */
   uint64_t ipf_nodes, ipf_truncated, rows_cut;
   struct osp_forest_stats sum; /* forest.c's statistics, all streams */

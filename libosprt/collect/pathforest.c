@@ -75,9 +75,12 @@
  * since the last build is at least LIVE_BUDGET times what that build
  * cost on the calling thread's CPU clock: the forest's share of a core
  * stays under 1 / LIVE_BUDGET whatever its size.  In between, it hands
- * out a copy of the last rows with their age (rows_age_ns, shown by the
- * view and ospview); the statistics are always current.  Reports
- * (live = 0) always build afresh.
+ * out the last rows with their age (rows_age_ns, shown by the view and
+ * ospview); the statistics are always current.  Reports (live = 0) always
+ * build afresh.  The rows handed out are not copies: the cache and every
+ * profile holding them share one reference-counted block (struct
+ * osp_forest_mem), freed by the last osp_forest_profile_free, so a view
+ * between rebuilds costs no allocation; nobody writes rows once built.
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"
@@ -141,11 +144,21 @@ static uint32_t nstreams;
 static uint64_t refused;
 static int warned_no_stream; /* under osp_forest_lock */
 
+/* The memory of a forest profile's rows once shared with the live cache:
+   its rows and step words, and how many profiles (the cache counting as
+   one) hold them.  Freed when the count drops to 0. */
+struct osp_forest_mem
+{
+  atomic_uint refs;
+  struct osp_forest_row *rows;
+  struct osp_path_step *step_words;
+};
+
 /* The last live rows, under osp_forest_lock (see "Live views on a
-   budget"): a copy of what build_rows made, for NFNS functions. */
+   budget"): what build_rows made for NFNS functions, LIVE_ROWS.MEM
+   shared with the profiles it went to. */
 #define LIVE_BUDGET 200
 static struct osp_forest_profile live_rows;
-static size_t live_words;      /* step words of live_rows */
 static uint32_t live_nfns;
 static int live_valid;
 static uint64_t live_built_ns; /* CLOCK_MONOTONIC of the build */
@@ -685,33 +698,21 @@ clock_of (clockid_t id)
   return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
 }
 
-/* Copy the rows of SRC (WORDS step words) and what describes them into
-   DST; 0 or -1 (DST's rows untouched then). */
-static int
-copy_rows (struct osp_forest_profile *dst,
-           const struct osp_forest_profile *src, size_t words)
+/* DST's rows become SRC's, shared (one more reference to SRC->mem), with
+   what describes them. */
+static void
+share_rows (struct osp_forest_profile *dst,
+            const struct osp_forest_profile *src)
 {
-  struct osp_forest_row *rows
-      = malloc ((src->nrows ? src->nrows : 1) * sizeof *rows);
-  struct osp_path_step *w = malloc ((words ? words : 1) * sizeof *w);
-  if (rows == NULL || w == NULL)
-    {
-      free (rows);
-      free (w);
-      return -1;
-    }
-  memcpy (rows, src->rows, src->nrows * sizeof *rows);
-  memcpy (w, src->step_words, words * sizeof *w);
-  for (uint32_t r = 0; r < src->nrows; r++)
-    rows[r].steps = w + (src->rows[r].steps - src->step_words);
-  dst->rows = rows;
-  dst->step_words = w;
+  atomic_fetch_add_explicit (&src->mem->refs, 1, memory_order_relaxed);
+  dst->mem = src->mem;
+  dst->rows = src->rows;
+  dst->step_words = src->step_words;
   dst->nrows = src->nrows;
   dst->trees = src->trees;
   dst->ipf_nodes = src->ipf_nodes;
   dst->ipf_truncated = src->ipf_truncated;
   dst->rows_cut = src->rows_cut;
-  return 0;
 }
 
 /* The rows of F for a live view over P: the last ones when the budget
@@ -723,26 +724,29 @@ live_reuse (struct osp_forest_profile *f, const struct osp_fns *p,
   if (!live_valid || live_nfns != p->nfns
       || now - live_built_ns >= LIVE_BUDGET * live_cost_ns)
     return -1;
-  if (copy_rows (f, &live_rows, live_words) != 0)
-    return -1;
+  share_rows (f, &live_rows);
   f->rows_age_ns = now - live_built_ns;
   return 0;
 }
 
 /* Keep F's fresh rows (built at NOW for COST ns of CPU) for the next live
-   collects; without memory the next one builds again. */
+   collects, shared with F; without memory the next one builds again. */
 static void
-live_keep (const struct osp_forest_profile *f, const struct osp_fns *p,
+live_keep (struct osp_forest_profile *f, const struct osp_fns *p,
            uint64_t now, uint64_t cost)
 {
   osp_forest_profile_free (&live_rows);
   live_valid = 0;
-  size_t words = 0;
-  for (uint32_t r = 0; r < f->nrows; r++)
-    words += f->rows[r].nsteps;
-  if (copy_rows (&live_rows, f, words) != 0)
-    return;
-  live_words = words;
+  if (f->mem == NULL)
+    {
+      f->mem = malloc (sizeof *f->mem);
+      if (f->mem == NULL)
+        return;
+      atomic_init (&f->mem->refs, 1);
+      f->mem->rows = f->rows;
+      f->mem->step_words = f->step_words;
+    }
+  share_rows (&live_rows, f);
   live_nfns = p->nfns;
   live_built_ns = now;
   live_cost_ns = cost;
@@ -822,8 +826,19 @@ osp_forest_collect (struct osp_forest_profile *f, const struct osp_fns *p,
 void
 osp_forest_profile_free (struct osp_forest_profile *f)
 {
-  free (f->rows);
-  free (f->step_words);
+  if (f->mem == NULL)
+    {
+      free (f->rows);
+      free (f->step_words);
+    }
+  else if (atomic_fetch_sub_explicit (&f->mem->refs, 1, memory_order_acq_rel)
+           == 1)
+    {
+      free (f->mem->rows);
+      free (f->mem->step_words);
+      free (f->mem);
+    }
+  f->mem = NULL;
   f->rows = NULL;
   f->step_words = NULL;
   f->nrows = 0;

@@ -791,6 +791,40 @@ scenario_forest (void)
                         "  10 12.50%  work 20 9.52%  "
                         "loopy() l.c:11 -> l.c:15\n");
   free (text);
+
+  /* Live views between rebuilds share the last built rows
+     (pathforest.c, "Live views on a budget"): the same memory, not a
+     copy, alive while any profile or the cache holds it, whatever order
+     they are freed in.  (A rebuild happens when the budget allows: try
+     a few times for a view that reuses.) */
+  struct osp_profile full, a, b;
+  CHECK_EQ (osp_profile_take (&full), 0);
+  CHECK_EQ (osp_profile_take_live (&a), 0);
+  int shared = 0;
+  for (int i = 0; i < 20 && !shared; i++)
+    {
+      CHECK_EQ (osp_profile_take_live (&b), 0);
+      shared = b.forest.rows == a.forest.rows && b.forest.rows != NULL;
+      if (!shared)
+        {
+          osp_profile_free (&a);
+          a = b;
+        }
+    }
+  CHECK (shared);
+  if (shared)
+    {
+      CHECK (b.forest.rows_age_ns > 0);
+      osp_profile_free (&a); /* the cache and B still hold the rows */
+      CHECK_EQ (b.forest.nrows, full.forest.nrows);
+      for (uint32_t r = 0; r < b.forest.nrows && r < full.forest.nrows; r++)
+        CHECK (b.forest.rows[r].count == full.forest.rows[r].count
+               && b.forest.rows[r].nsteps == full.forest.rows[r].nsteps
+               && b.forest.rows[r].steps[0].block
+                      == full.forest.rows[r].steps[0].block);
+    }
+  osp_profile_free (&b);
+  osp_profile_free (&full);
   return osp_test_failures ? 1 : 0;
 }
 
