@@ -237,8 +237,41 @@ else
 fi
 
 # --- 4. screens, the forest ----------------------------------------------------------------------
+# detail_says FILE REGEX: a line of FILE's detail pane matches REGEX.
+detail_says ()
+{
+  RE=$2 awk '/^ detail: / { on = 1; next } on && $0 ~ ENVIRON["RE"] { f = 1 } END { exit !f }' "$1"
+}
+# detail_drawn NAME REGEX: capture NAME; its detail pane has a line matching REGEX.
+detail_drawn ()
+{
+  cap "$1" && detail_says "$W/$1.txt" "$2"
+}
+# ranked_said FILE WHAT RANKED RANK: the detail pane of FILE titles the selected row WHAT, then
+# "ranked RANK" or "not ranked (too few samples ...)" as RANKED (1 or 0) says (RANK "" for a
+# forest node, which has none).
+ranked_said ()
+{
+  if [ "$3" = 1 ]; then
+    detail_says "$1" "^ *$2, ranked${4:+ $4}: "
+  else
+    detail_says "$1" "^ *$2, not ranked [(]too few samples"
+  fi
+}
+
 keys Tab
-wait_for paths '^ 1 subpaths \[2 paths\] .*hottest Ball-Larus paths'
+if wait_for paths '^ 1 subpaths \[2 paths\] .*hottest Ball-Larus paths' &&
+   osp_wait_until 10 detail_drawn paths '^ *Ball-Larus path [0-9]+ of '; then
+  # the selected row's rank, "-" when it is not ranked; the pane says the same
+  rank=$(grep '^>' "$W/paths.txt" | awk '{ print $2 }')
+  ranked=1
+  [ "$rank" = - ] && ranked=0 rank=
+  ranked_said "$W/paths.txt" 'Ball-Larus path [0-9]+ of [^ ]+[(][)]' $ranked "$rank" ||
+    { osp_fail "paths: the detail pane does not say the row's ranked state (rank '${rank:--}')"
+      osp_show "$W/paths.txt" "paths"; }
+else
+  osp_fail "paths: no detail pane"
+fi
 keys Tab
 if wait_for forest '\[3 forest\].*prefix forest \('; then
   # select a closed node, then open it
@@ -258,6 +291,16 @@ if wait_for forest '\[3 forest\].*prefix forest \('; then
       n2=$(count "$W/opened.txt")
       echo "forest: Enter opened a node, rows $n1 -> $n2"
       [ "$n2" -gt "$n1" ] || osp_fail "Enter opened a node but the rows did not grow ($n1 -> $n2)"
+      # a node too uncertain to rank has "~" before its estimate; the detail pane says it too
+      if osp_wait_until 10 detail_drawn opened '^ *forest node at depth [0-9]+, '; then
+        ranked=1
+        grep '^>' "$W/opened.txt" | grep -q '~[0-9]' && ranked=0
+        ranked_said "$W/opened.txt" 'forest node at depth [0-9]+' $ranked "" ||
+          { osp_fail "forest: the detail pane does not say the node's ranked state"
+            osp_show "$W/opened.txt" "forest"; }
+      else
+        osp_fail "forest: no detail pane"
+      fi
     fi
   else
     osp_fail "no closed forest node ([+]) to open"

@@ -670,6 +670,22 @@ dl_sink (void *d, int head, const char *line)
   dl_add (d, head, "%s", line);
 }
 
+#define RANKED_SIZE 96
+/* A row's ranked state for its title line into BUF: "ranked R" ("ranked"
+   for RANK 0: a forest node, which keeps its tree's order), or why it is
+   not (libosprt/collect/shares.c). */
+static void
+ranked_text (char *buf, size_t size, int ranked, uint32_t rank)
+{
+  if (!ranked)
+    snprintf (buf, size, "not ranked (too few samples: its 95%% interval is "
+              "wider than its estimate)");
+  else if (rank == 0)
+    snprintf (buf, size, "ranked");
+  else
+    snprintf (buf, size, "ranked %u", rank);
+}
+
 static void
 detail_lines (struct tui *t, struct dlines *d)
 {
@@ -687,29 +703,32 @@ detail_lines (struct tui *t, struct dlines *d)
     case SCR_SUBPATHS:
       {
         const struct osp_vsubpath *s = view_subpath (v, r->index);
-        if (view_subpath_ranked (v, r->index))
-          dl_add (d, 1, "subpath ranked %u: %u blocks", s->rank, s->len);
-        else
-          dl_add (d, 1, "subpath not ranked (too few samples: its 95%% "
-                  "interval is wider than its estimate): %u blocks", s->len);
+        char rk[RANKED_SIZE];
+        ranked_text (rk, sizeof rk, view_subpath_ranked (v, r->index),
+                     s->rank);
+        dl_add (d, 1, "subpath %s: %u blocks", rk, s->len);
         dl_path (t, d, s->ids, s->len);
       }
       break;
     case SCR_PATHS:
       {
         const struct osp_vpath *p = view_path (v, r->index);
-        dl_add (d, 1, "Ball-Larus path %llu of %s(): %u blocks, %u branches",
-                (unsigned long long) p->id,
-                view_str (v, view_fn (v, p->fn)->name),
-                p->len, p->branches);
+        char rk[RANKED_SIZE];
+        ranked_text (rk, sizeof rk, view_path_ranked (v, r->index), p->rank);
+        dl_add (d, 1, "Ball-Larus path %llu of %s(), %s: %u blocks, %u "
+                "branches", (unsigned long long) p->id,
+                view_str (v, view_fn (v, p->fn)->name), rk, p->len,
+                p->branches);
         dl_path (t, d, p->ids, p->len);
       }
       break;
     case SCR_FOREST:
       {
         const struct osp_vforest *f = view_forest (v, r->index);
-        dl_add (d, 1, "forest node at depth %u: path %llu of %s(), %u blocks",
-                f->depth, (unsigned long long) f->id,
+        char rk[RANKED_SIZE];
+        ranked_text (rk, sizeof rk, view_forest_ranked (v, r->index), 0);
+        dl_add (d, 1, "forest node at depth %u, %s: path %llu of %s(), %u "
+                "blocks", f->depth, rk, (unsigned long long) f->id,
                 view_str (v, view_fn (v, f->fn)->name), f->len);
         dl_path (t, d, f->ids, f->len);
       }
