@@ -436,6 +436,11 @@ osp_forest_reset (void)
   streams = NULL;
   nstreams = 0;
   refused = 0;
+  /* The parent's live rows are not the child's profile.  A reference a
+     parent thread held at the fork is never given back here: that block
+     stays (once), rather than be freed under a copy of it. */
+  osp_forest_profile_free (&live_rows);
+  live_valid = 0;
 }
 
 /* ---- the report's view ----------------------------------------------- */
