@@ -50,6 +50,8 @@ OSPRT_SOURCES = \
 	libosprt/output/report-work.c \
 	libosprt/output/text.c \
 	libosprt/output/viewwrite.c \
+	libosprt/output/viewcache.h \
+	libosprt/output/viewcache.c \
 	libosprt/output/identity.c \
 	libosprt/output/publish.c \
 	libosprt/output/snapshot.c \

@@ -65,6 +65,30 @@ osp_strtab_free (struct osp_strtab *t)
   memset (t, 0, sizeof *t);
 }
 
+int
+osp_strtab_copy (struct osp_strtab *dst, const struct osp_strtab *src)
+{
+  memset (dst, 0, sizeof *dst);
+  if (src->oom || src->buf == NULL)
+    return -1;
+  dst->buf = malloc (src->cap);
+  dst->slots = malloc ((src->nslots ? src->nslots : 1) * sizeof *dst->slots);
+  if (dst->buf == NULL || dst->slots == NULL)
+    {
+      osp_strtab_free (dst);
+      dst->oom = 1;
+      return -1;
+    }
+  memcpy (dst->buf, src->buf, src->len);
+  if (src->nslots)
+    memcpy (dst->slots, src->slots, src->nslots * sizeof *dst->slots);
+  dst->len = src->len;
+  dst->cap = src->cap;
+  dst->nslots = src->nslots;
+  dst->used = src->used;
+  return 0;
+}
+
 uint32_t
 osp_strtab_intern (struct osp_strtab *t, const char *s)
 {

@@ -21,6 +21,10 @@ struct osp_strtab
 /* An empty table holding only "" at offset 0.  0, or -1 out of memory. */
 int osp_strtab_init (struct osp_strtab *t);
 void osp_strtab_free (struct osp_strtab *t);
+/* DST becomes a copy of SRC (not out of memory), in the very state SRC is
+   in: interning into the copy gives the offsets and bytes interning into
+   SRC would.  0, or -1 out of memory (DST then empty). */
+int osp_strtab_copy (struct osp_strtab *dst, const struct osp_strtab *src);
 /* The offset of S in T (added if new); 0 for NULL, "" or out of memory
    (T->oom then says so). */
 uint32_t osp_strtab_intern (struct osp_strtab *t, const char *s);

@@ -46,9 +46,17 @@ osp_vemit_section (struct osp_vemit *e, uint32_t kind, uint32_t elem,
 void
 osp_vemit_end (struct osp_vemit *e)
 {
+  const struct osp_view_section *s = &e->toc[e->nsections - 1];
+  osp_vemit_end_crc (e, osp_crc32 (0, e->base + s->offset,
+                                   (size_t) (s->count * s->elem_size)));
+}
+
+void
+osp_vemit_end_crc (struct osp_vemit *e, uint32_t crc)
+{
   struct osp_view_section *s = &e->toc[e->nsections - 1];
   uint64_t n = s->count * s->elem_size;
-  s->crc32 = osp_crc32 (0, e->base + s->offset, (size_t) n);
+  s->crc32 = crc;
   uint64_t end = s->offset + n;
   memset (e->base + end, 0, osp_view_align8 (end) - end);
   e->at = osp_view_align8 (end);

@@ -47,5 +47,8 @@ void *osp_vemit_section (struct osp_vemit *e, uint32_t kind, uint32_t elem,
 /* The section just written: its CRC, its padding zeroed, the next offset
    (E->at, the view's size after the last). */
 void osp_vemit_end (struct osp_vemit *e);
+/* The same when the section's CRC is known: its bytes are a copy of a
+   section checksummed before (the publisher's cache, viewcache.c). */
+void osp_vemit_end_crc (struct osp_vemit *e, uint32_t crc);
 
 #endif

@@ -12,6 +12,8 @@
  *                     grouped, lines within OSP_TEXT_COLUMNS
  *   viewwrite.c       a profile as a view (include/osp/view.h), built with
  *                     the view format library (libosprt/format/)
+ *   viewcache.c       the part of a view the registered functions alone
+ *                     make, kept from one live view to the next
  *   publish.c         the shared-memory segment (include/osp/shm.h): views
  *                     published by a runtime thread started on a viewer's
  *                     request, lifecycle, fork
@@ -245,15 +247,29 @@ struct osp_view_run
   int exited;           /* the last view, taken at exit */
 };
 
+/* What the views of one process keep from one to the next (viewcache.c):
+   the sections the registered functions alone make, serialised and
+   checksummed once; made again when a module registers.  Zeroed: empty.
+   The publisher keeps one (publish.c). */
+struct osp_view_part;
+struct osp_view_cache
+{
+  struct osp_view_part *part; /* NULL: nothing kept */
+};
+/* Free what CACHE keeps (it is then empty). */
+void osp_view_cache_clear (struct osp_view_cache *cache);
+
 /* Serialise P as a view (include/osp/view.h) into the CAP bytes at BUF
    (8-aligned), with view number SEQ.  When the rows do not all fit, the
    subpath, path and forest sections keep their first rows only (the
    forest whole trees where it can) and *TRUNCATED is set.  Returns the
    view's size, or 0 if even a view without rows does not fit or memory
-   ran out.  Pure: no lock, no global state (its scratch is malloc'ed). */
+   ran out.  CACHE (NULL: none) is used and updated: the bytes are the
+   same with or without one.  No lock, no global state (its scratch is
+   malloc'ed); the caller serialises the uses of one CACHE. */
 size_t osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
                        const struct osp_view_run *run, uint64_t seq,
-                       int *truncated);
+                       int *truncated, struct osp_view_cache *cache);
 
 /* ---- publish.c ------------------------------------------------------- */
 

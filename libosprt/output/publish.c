@@ -77,8 +77,11 @@
  * then every
  * publish_ms, takes a profile exactly as a report does (osp_profile_take,
  * which holds the runtime's locks only while it copies), serialises it
- * into a private buffer (viewwrite.c, no lock), and copies that into the
- * view buffer readers are not directed to, under the seqlock of shm.h:
+ * into a private buffer (viewwrite.c, no lock; the sections the
+ * registered functions alone make are kept from one view to the next,
+ * viewcache.c, and made again after a module registers), and copies that
+ * into the view buffer readers are not directed to, under the seqlock of
+ * shm.h:
  *     seq[b] odd (relaxed), release fence, the bytes, len[b],
  *     seq[b] even (release), current = b (release).
  * The bytes are copied with relaxed 8-byte atomic stores: in C11 a
@@ -180,6 +183,7 @@ static int children_left;          /* segments of live children then */
 static pid_t creator;              /* the pid that created the segment */
 static pid_t owner;                /* the process this state is for */
 static void *scratch;              /* cap bytes: the view being written */
+static struct osp_view_cache vcache; /* what views keep (viewcache.c) */
 static int failed;                 /* publishing is off for this process */
 static int exited;                 /* the last view is out */
 static int warned_size;            /* "does not fit" said once */
@@ -577,7 +581,7 @@ publish_locked (const struct osp_profile *p, int last)
   uint64_t seq = atomic_load_explicit (&hdr->publishes, memory_order_relaxed)
                  + 1;
   int truncated = 0;
-  size_t n = osp_view_write (scratch, cap, p, &run, seq, &truncated);
+  size_t n = osp_view_write (scratch, cap, p, &run, seq, &truncated, &vcache);
   if (p == &own)
     osp_profile_free (&own);
   atomic_store_explicit (&hdr->heartbeat_ns, clock_ns (CLOCK_REALTIME),

@@ -115,7 +115,7 @@ osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
       buf = malloc (cap);
       if (buf == NULL)
         break;
-      n = osp_view_write (buf, cap, p, &run, 0, &truncated);
+      n = osp_view_write (buf, cap, p, &run, 0, &truncated, NULL);
       if ((n != 0 && !truncated) || cap >= o->snapshot_bytes)
         break;
       cap = 2 * cap < o->snapshot_bytes ? 2 * cap

@@ -46,6 +46,12 @@
  * A subpath with a block id of no function in the profile's registry
  * snapshot (a module registered after the snapshot was taken) cannot be
  * written as BLOCKS indices; it is left out (the tsv shows it as "?").
+ *
+ * The part the registered functions alone make - FUNCS, BLOCKS, EDGES,
+ * FNSRC, COSTS, BLINES, LINES and their strings - comes from a part
+ * (viewcache.c): the caller's cache's when it is for these functions,
+ * else one made for this view (and kept in the cache when it fits).
+ * What the profile's moment makes is written here every time.
  */
 #define _GNU_SOURCE
 #include "output/output.h"
@@ -55,8 +61,10 @@
 
 #include "format/grow.h"
 #include "format/strtab.h"
+#include "format/crc32.h"
 #include "format/viewemit.h"
 #include "osp/view.h"
+#include "output/viewcache.h"
 
 /* ---- statistics ------------------------------------------------------ */
 
@@ -141,10 +149,10 @@ struct rowset
 struct plan
 {
   const struct osp_profile *p;
-  struct osp_strtab strings;
+  const struct osp_view_part *part; /* the functions' sections */
+  struct osp_view_part *own;        /* PART when made for this view */
+  struct osp_strtab strings;        /* a copy of PART's, and the stats' */
   struct statlist stats;
-  uint32_t *fname, *ffile, *fdir, *block0; /* per function */
-  uint64_t nblocks, nedges, nlines;
   struct rowset rows[NROWSETS];
   unsigned nrows;
   /* The subpaths with known blocks (indices into p->subpaths.subs) and
@@ -152,19 +160,14 @@ struct plan
   uint32_t *subrows;
   uint32_t *subblocks;
   uint64_t fixed; /* bytes of everything but IDS and the rows */
-  /* RUN's strings: program, args, options, mode, paths, forest. */
-  uint32_t run_str[6];
 };
 
 static void
 plan_free (struct plan *pl)
 {
+  osp_view_part_free (pl->own);
   osp_strtab_free (&pl->strings);
   free (pl->stats.v);
-  free (pl->fname);
-  free (pl->ffile);
-  free (pl->fdir);
-  free (pl->block0);
   free (pl->subrows);
   free (pl->subblocks);
   for (unsigned i = 0; i < pl->nrows; i++)
@@ -175,9 +178,11 @@ plan_free (struct plan *pl)
 static uint32_t
 block_index (const struct plan *pl, uint32_t gid)
 {
+  if (pl->part->gid_is_index) /* the registry's profiles */
+    return gid < pl->part->nblocks ? gid : UINT32_MAX;
   uint32_t b = 0;
   uint32_t fi = osp_fn_index_of_block (pl->p->fns, pl->p->nfns, gid, &b);
-  return fi == UINT32_MAX ? UINT32_MAX : pl->block0[fi] + b;
+  return fi == UINT32_MAX ? UINT32_MAX : pl->part->block0[fi] + b;
 }
 
 /* ---- rows ------------------------------------------------------------ */
@@ -284,7 +289,7 @@ paths_ids (const struct plan *pl, uint32_t n, uint32_t *out)
     {
       const struct osp_path_row *row = &pl->p->paths.rows[r];
       for (uint32_t j = 0; j < row->nsteps; j++)
-        out[at++] = pl->block0[row->fi] + row->steps[j].block;
+        out[at++] = pl->part->block0[row->fi] + row->steps[j].block;
     }
 }
 
@@ -353,7 +358,7 @@ forest_ids (const struct plan *pl, uint32_t n, uint32_t *out)
     {
       const struct osp_forest_row *row = &pl->p->forest.rows[r];
       for (uint32_t j = 0; j < row->nsteps; j++)
-        out[at++] = pl->block0[row->fi] + row->steps[j].block;
+        out[at++] = pl->part->block0[row->fi] + row->steps[j].block;
     }
 }
 
@@ -406,45 +411,25 @@ rowkind_of (uint32_t vs)
 
 static int
 plan_make (struct plan *pl, const struct osp_profile *p,
-           const struct osp_view_run *run)
+           const struct osp_view_run *run, struct osp_view_cache *cache)
 {
   memset (pl, 0, sizeof *pl);
   pl->p = p;
   pl->stats.strings = &pl->strings;
-  size_t nf = p->nfns ? p->nfns : 1;
-  pl->fname = malloc (nf * sizeof *pl->fname);
-  pl->ffile = malloc (nf * sizeof *pl->ffile);
-  pl->fdir = malloc (nf * sizeof *pl->fdir);
-  pl->block0 = malloc (nf * sizeof *pl->block0);
-  if (!pl->fname || !pl->ffile || !pl->fdir || !pl->block0)
-    return -1;
-
-  /* Offset 0 is the empty string. */
-  if (osp_strtab_init (&pl->strings) != 0)
-    return -1;
-  pl->run_str[0] = osp_strtab_intern (&pl->strings, run->program);
-  pl->run_str[1] = osp_strtab_intern (&pl->strings, run->args);
-  pl->run_str[2] = osp_strtab_intern (&pl->strings, run->options);
-  pl->run_str[3] = osp_strtab_intern (&pl->strings, osp_mode_name (p->mode));
-  if (p->paths.shown)
-    pl->run_str[4]
-        = osp_strtab_intern (&pl->strings,
-                             osp_path_policy_name (run->opts->paths));
-  if (p->forest.shown)
-    pl->run_str[5] = osp_strtab_intern (&pl->strings,
-                                 osp_forest_policy_name (p->forest.policy));
-  for (uint32_t i = 0; i < p->nfns; i++)
+  const char *runstr[OSP_VIEW_RUN_STRINGS];
+  osp_view_run_strings (p, run, runstr);
+  pl->part = cache != NULL ? cache->part : NULL;
+  if (pl->part == NULL || !osp_view_part_fits (pl->part, p, runstr))
     {
-      pl->fname[i] = osp_strtab_intern (&pl->strings, p->fns[i]->name);
-      pl->ffile[i] = osp_strtab_intern (&pl->strings, p->fns[i]->file);
-      pl->fdir[i] = osp_strtab_intern (&pl->strings, p->fns[i]->comp_dir);
-      pl->block0[i] = (uint32_t) pl->nblocks;
-      pl->nblocks += p->fns[i]->nblocks;
-      pl->nlines += p->fns[i]->nlines;
-      for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
-        pl->nedges += p->fns[i]->blocks[b].nsucc;
+      /* A module registered (or no part yet): the kept one is of no use. */
+      if (cache != NULL)
+        osp_view_cache_clear (cache);
+      pl->part = pl->own = osp_view_part_make (p, runstr);
+      if (pl->own == NULL)
+        return -1;
     }
-  if (pl->nblocks > UINT32_MAX || pl->nlines > UINT32_MAX)
+  /* The statistics' strings come after the part's. */
+  if (osp_strtab_copy (&pl->strings, &pl->part->strings) != 0)
     return -1;
   struct osp_stat_out so = { .fn = stat_sink, .arg = &pl->stats };
   osp_report_stats (&so, p, run->opts);
@@ -477,14 +462,8 @@ plan_make (struct plan *pl, const struct osp_profile *p,
 
   pl->fixed = osp_view_head_size (NFIXED + pl->nrows)
               + osp_view_align8 (pl->strings.len) + sizeof (struct osp_vrun)
-              + (uint64_t) p->nfns * sizeof (struct osp_vfn)
-              + (uint64_t) p->nfns * sizeof (struct osp_vfnsrc)
+              + pl->part->body
               + (uint64_t) p->nfns * sizeof (struct osp_vfnwork)
-              + osp_view_align8 (pl->nblocks * sizeof (uint32_t))
-              + pl->nblocks * sizeof (struct osp_vblock)
-              + pl->nblocks * sizeof (struct osp_vblines)
-              + osp_view_align8 (pl->nlines * sizeof (uint32_t))
-              + pl->nedges * sizeof (struct osp_vedge)
               + pl->stats.n * sizeof (struct osp_vstat);
   return 0;
 }
@@ -540,12 +519,12 @@ write_run (struct osp_vemit *o, const struct plan *pl,
   r.pid = run->pid;
   r.start_ns = run->start_ns;
   r.instance_id = run->instance_id;
-  r.program = pl->run_str[0];
-  r.args = pl->run_str[1];
-  r.options = pl->run_str[2];
-  r.mode = pl->run_str[3];
-  r.paths = pl->run_str[4];
-  r.forest = pl->run_str[5];
+  r.program = pl->part->run_str[0];
+  r.args = pl->part->run_str[1];
+  r.options = pl->part->run_str[2];
+  r.mode = pl->part->run_str[3];
+  r.paths = pl->part->run_str[4];
+  r.forest = pl->part->run_str[5];
   r.exited = run->exited ? 1 : 0;
   if (p->mode == OSP_MODE_BLOCKS)
     {
@@ -564,126 +543,47 @@ write_run (struct osp_vemit *o, const struct plan *pl,
   osp_vemit_end (o);
 }
 
+/* The part's sections, copied with their CRCs; in mode=blocks FUNCS'
+   calls and BLOCKS' counts written into the copies, whose CRCs are then
+   computed. */
 static void
-write_functions (struct osp_vemit *o, const struct plan *pl)
+copy_part (struct osp_vemit *o, const struct plan *pl)
 {
   const struct osp_profile *p = pl->p;
   int counts = p->mode == OSP_MODE_BLOCKS;
-  struct osp_vfn *fv = (struct osp_vfn *) osp_vemit_section (
-      o, OSP_VS_FUNCS, sizeof *fv, p->nfns);
-  for (uint32_t i = 0; i < p->nfns; i++)
+  for (unsigned k = 0; k < OSP_VIEW_PART_SECTIONS; k++)
     {
-      const struct osp_fn *f = p->fns[i];
-      struct osp_vfn v;
-      memset (&v, 0, sizeof v);
-      v.id = f->id;
-      v.name = pl->fname[i];
-      v.file = pl->ffile[i];
-      v.first_line = f->first_line;
-      v.block0 = pl->block0[i];
-      v.nblocks = f->nblocks;
-      v.calls = counts && f->nblocks && osp_block_counted (f, 0)
-                    ? p->counts[i][0]
-                    : OSP_VIEW_NONE;
-      memcpy (&fv[i], &v, sizeof v);
-    }
-  osp_vemit_end (o);
-
-  struct osp_vblock *bv = (struct osp_vblock *) osp_vemit_section (
-      o, OSP_VS_BLOCKS, sizeof *bv, pl->nblocks);
-  for (uint32_t i = 0; i < p->nfns; i++)
-    {
-      const struct osp_fn *f = p->fns[i];
-      for (uint32_t b = 0; b < f->nblocks; b++)
+      const struct osp_view_section *s = &pl->part->toc[k];
+      char *at = osp_vemit_section (o, s->kind, s->elem_size, s->count);
+      if (s->count)
+        memcpy (at, pl->part->view + s->offset, s->count * s->elem_size);
+      if (counts && s->kind == OSP_VS_FUNCS)
         {
-          struct osp_vblock v;
-          memset (&v, 0, sizeof v);
-          v.fn = i;
-          v.block = b;
-          v.first_line = f->blocks[b].line_first;
-          v.last_line = f->blocks[b].line_last;
-          v.count = counts && osp_block_counted (f, b) ? p->counts[i][b]
-                                                       : OSP_VIEW_NONE;
-          memcpy (&bv[pl->block0[i] + b], &v, sizeof v);
+          struct osp_vfn *fv = (struct osp_vfn *) at;
+          for (uint32_t i = 0; i < p->nfns; i++)
+            if (p->fns[i]->nblocks && osp_block_counted (p->fns[i], 0))
+              fv[i].calls = p->counts[i][0];
+          osp_vemit_end (o);
         }
-    }
-  osp_vemit_end (o);
-
-  struct osp_vedge *ev = (struct osp_vedge *) osp_vemit_section (
-      o, OSP_VS_EDGES, sizeof *ev, pl->nedges);
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < p->nfns; i++)
-    {
-      const struct osp_fn *f = p->fns[i];
-      for (uint32_t b = 0; b < f->nblocks; b++)
-        for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
-          {
-            const struct osp_edge *e = &f->edges[f->blocks[b].succ + s];
-            struct osp_vedge v;
-            memset (&v, 0, sizeof v);
-            v.from = pl->block0[i] + b;
-            v.to = e->dst < f->nblocks ? pl->block0[i] + e->dst
-                                       : OSP_VIEW_EXIT;
-            v.flags = e->flags;
-            memcpy (&ev[n++], &v, sizeof v);
-          }
-    }
-  osp_vemit_end (o);
-
-  struct osp_vfnsrc *sv = (struct osp_vfnsrc *) osp_vemit_section (
-      o, OSP_VS_FNSRC, sizeof *sv, p->nfns);
-  for (uint32_t i = 0; i < p->nfns; i++)
-    {
-      const struct osp_fn *f = p->fns[i];
-      struct osp_vfnsrc v;
-      memset (&v, 0, sizeof v);
-      v.comp_dir = pl->fdir[i];
-      if (f->has_sha256)
+      else if (counts && s->kind == OSP_VS_BLOCKS)
         {
-          v.flags = OSP_VSRC_DIGEST;
-          v.size = f->file_size;
-          memcpy (v.sha256, f->file_sha256, sizeof v.sha256);
+          struct osp_vblock *bv = (struct osp_vblock *) at;
+          for (uint32_t i = 0; i < p->nfns; i++)
+            for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
+              if (osp_block_counted (p->fns[i], b))
+                bv[pl->part->block0[i] + b].count = p->counts[i][b];
+          osp_vemit_end (o);
         }
-      memcpy (&sv[i], &v, sizeof v);
+      else
+        osp_vemit_end_crc (o, s->crc32);
     }
-  osp_vemit_end (o);
+}
 
-  uint32_t *cv = (uint32_t *) osp_vemit_section (o, OSP_VS_COSTS,
-                                                 sizeof *cv, pl->nblocks);
-  for (uint32_t i = 0; i < p->nfns; i++)
-    for (uint32_t b = 0; b < p->fns[i]->nblocks; b++)
-      cv[pl->block0[i] + b] = p->fns[i]->blocks[b].cost;
-  osp_vemit_end (o);
-
-  /* Statement lines: each block's run of the pool, the pool. */
-  struct osp_vblines *lv = (struct osp_vblines *) osp_vemit_section (
-      o, OSP_VS_BLINES, sizeof *lv, pl->nblocks);
-  uint32_t at = 0;
-  for (uint32_t i = 0; i < p->nfns; i++)
-    {
-      const struct osp_fn *f = p->fns[i];
-      for (uint32_t b = 0; b < f->nblocks; b++)
-        {
-          struct osp_vblines v = { 0, f->blocks[b].nlines };
-          if (v.n > 0)
-            v.at = at + f->blocks[b].lines;
-          memcpy (&lv[pl->block0[i] + b], &v, sizeof v);
-        }
-      at += f->nlines;
-    }
-  osp_vemit_end (o);
-  uint32_t *lp = (uint32_t *) osp_vemit_section (o, OSP_VS_LINES,
-                                                 sizeof *lp, pl->nlines);
-  at = 0;
-  for (uint32_t i = 0; i < p->nfns; i++)
-    {
-      if (p->fns[i]->nlines)
-        memcpy (lp + at, p->fns[i]->lines,
-                p->fns[i]->nlines * sizeof *lp);
-      at += p->fns[i]->nlines;
-    }
-  osp_vemit_end (o);
-
+/* Every function's self executions and work (report-work.c). */
+static void
+write_fnwork (struct osp_vemit *o, const struct plan *pl)
+{
+  const struct osp_profile *p = pl->p;
   /* Out of memory: every function's figures 0 (the view stays valid). */
   size_t m = p->nfns ? p->nfns : 1;
   double *execs = calloc (m, sizeof *execs), *work = calloc (m, sizeof *work);
@@ -727,11 +627,12 @@ write_rows (struct osp_vemit *o, const struct plan *pl, struct cut c)
 
 size_t
 osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
-                const struct osp_view_run *run, uint64_t seq, int *truncated)
+                const struct osp_view_run *run, uint64_t seq, int *truncated,
+                struct osp_view_cache *cache)
 {
   *truncated = 0;
   struct plan pl;
-  if (plan_make (&pl, p, run) != 0)
+  if (plan_make (&pl, p, run, cache) != 0)
     {
       plan_free (&pl);
       return 0;
@@ -759,23 +660,36 @@ osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
   uint64_t size = size_of (&pl, c);
   if (size > cap)
     {
+      /* Not even the functions fit: keep no part of them. */
+      if (cache != NULL && pl.own == NULL)
+        osp_view_cache_clear (cache);
       plan_free (&pl);
       return 0;
     }
 
   struct osp_vemit o;
   osp_vemit_begin (&o, buf, size, NFIXED + pl.nrows, run->time_ns, seq);
+  /* STRINGS: the part's, checksummed once, then the statistics'. */
   memcpy (osp_vemit_section (&o, OSP_VS_STRINGS, 1, pl.strings.len),
           pl.strings.buf, pl.strings.len);
-  osp_vemit_end (&o);
+  size_t kept = pl.part->strings.len;
+  osp_vemit_end_crc (&o, osp_crc32 (pl.part->strings_crc,
+                                    pl.strings.buf + kept,
+                                    pl.strings.len - kept));
   write_run (&o, &pl, run);
-  write_functions (&o, &pl);
+  copy_part (&o, &pl);
+  write_fnwork (&o, &pl);
   char *stats = osp_vemit_section (&o, OSP_VS_STATS, sizeof (struct osp_vstat),
                                pl.stats.n);
   if (pl.stats.n)
     memcpy (stats, pl.stats.v, pl.stats.n * sizeof (struct osp_vstat));
   osp_vemit_end (&o);
   write_rows (&o, &pl, c);
+  if (cache != NULL && pl.own != NULL)
+    {
+      osp_view_cache_keep (cache, pl.own); /* it fits: the next views' */
+      pl.own = NULL;
+    }
   plan_free (&pl);
   return o.at == size ? (size_t) size : 0;
 }

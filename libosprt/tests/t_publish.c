@@ -16,6 +16,15 @@
  *     written fits, is valid, is cut only at the end of the row sections
  *     (the forest at a tree's start when it can), and keeps more rows as
  *     the buffer grows.
+ *   view cache: the views of a publisher that keeps the functions'
+ *     sections from one view to the next (viewcache.c) against views
+ *     written from scratch, byte for byte, as the rows, the counts
+ *     (mode=blocks), RUN's strings and the functions change - a module
+ *     registering between two views, a function list of the same length
+ *     but another function - and when the view buffer is too small; the
+ *     kept part is the one made for the functions in use.
+ *   modules (scenario): the real publisher, a module registering
+ *     between two views: the second view has its functions.
  *   stress (scenario): the real publisher every 50 ms (started by a
  *     viewer's request, shm.h `attach', at a program hook) plus a thread
  *     publishing back to back, a program thread changing counts, and two
@@ -53,6 +62,7 @@
 #include "format/viewparse.h"
 #include "osp/shm.h"
 #include "osp/view.h"
+#include "output/viewcache.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -373,7 +383,7 @@ test_view (void)
   size_t cap = 1 << 16;
   uint64_t *buf = malloc (cap);
   int truncated = -1;
-  size_t n = osp_view_write (buf, cap, &p, &run, 5, &truncated);
+  size_t n = osp_view_write (buf, cap, &p, &run, 5, &truncated, NULL);
   CHECK (n > 0 && n % 8 == 0);
   CHECK_EQ (truncated, 0);
   struct view v;
@@ -502,7 +512,7 @@ test_view (void)
   CHECK (view_stat_named (&v, "forest_rows_age_ms") == NULL);
   p.forest.rows_age_ns = 1500000000u;
   uint64_t *aged = malloc (cap);
-  size_t na = osp_view_write (aged, cap, &p, &run, 6, &truncated);
+  size_t na = osp_view_write (aged, cap, &p, &run, 6, &truncated, NULL);
   struct view va;
   CHECK (na > 0 && view_check (aged, na, &va) == NULL);
   if (na > 0 && view_check (aged, na, &va) == NULL)
@@ -524,7 +534,7 @@ test_view (void)
   for (size_t c = 0; c <= full; c += 8)
     {
       memset (small, 0xa5, full);
-      size_t m = osp_view_write (small, c, &p, &run, 1, &truncated);
+      size_t m = osp_view_write (small, c, &p, &run, 1, &truncated, NULL);
       if (m == 0)
         {
           CHECK_EQ (first, 0); /* no gap once views fit */
@@ -560,10 +570,10 @@ test_view (void)
   CHECK_EQ (last_sub, 4);
   CHECK_EQ (last_forest, 7);
   /* The first view that fits has no rows at all. */
-  CHECK_EQ (osp_view_write (small, first, &p, &run, 1, &truncated) > 0, 1);
+  CHECK_EQ (osp_view_write (small, first, &p, &run, 1, &truncated, NULL) > 0, 1);
   struct view w;
   CHECK (view_check (small, osp_view_write (small, first, &p, &run, 1,
-                                            &truncated),
+                                            &truncated, NULL),
                      &w)
          == NULL);
   CHECK (w.nsubpaths == 0 && w.npaths == 0 && w.nforest == 0 && truncated);
@@ -574,7 +584,7 @@ test_view (void)
   for (int i = 0; i < 9; i++)
     words[i] = 10 * (uint64_t) i + 1;
   blk_b[2].flags = OSP_BB_NO_HOOK;
-  n = osp_view_write (buf, cap, &p, &run, 6, &truncated);
+  n = osp_view_write (buf, cap, &p, &run, 6, &truncated, NULL);
   CHECK (n > 0 && view_check (buf, n, &v) == NULL);
   if (n > 0 && view_check (buf, n, &v) == NULL)
     {
@@ -590,6 +600,139 @@ test_view (void)
   blk_b[2].flags = 0;
   free (small);
   free (buf);
+}
+
+/* ---- the publisher's cache ------------------------------------------ */
+
+/* P written with CACHE into WITH and from scratch into WITHOUT (CAP bytes
+   each): the same bytes, and a view ospview accepts (so every CRC the
+   cache kept or continued is right).  The view's size, 0 if none. */
+static size_t
+both_ways (struct osp_view_cache *cache, const struct osp_profile *p,
+           const struct osp_view_run *run, size_t cap, uint64_t *with,
+           uint64_t *without, struct view *v)
+{
+  int t1 = -1, t2 = -1;
+  memset (with, 0x5a, cap);
+  memset (without, 0xa5, cap);
+  size_t n = osp_view_write (with, cap, p, run, 9, &t1, cache);
+  size_t m = osp_view_write (without, cap, p, run, 9, &t2, NULL);
+  CHECK_EQ (n, m);
+  CHECK_EQ (t1, t2);
+  CHECK (n == m && memcmp (with, without, n) == 0);
+  if (n == 0)
+    return 0;
+  const char *why = view_check (with, n, v);
+  if (why)
+    fprintf (stderr, "view cache: %s\n", why);
+  CHECK (why == NULL);
+  return why == NULL ? n : 0;
+}
+
+static void
+test_view_cache (void)
+{
+  struct osp_profile p;
+  struct osp_options o;
+  make_profile (&p, &o);
+  struct osp_view_run run = make_run (&o);
+  size_t cap = 1 << 16;
+  uint64_t *with = malloc (cap), *without = malloc (cap);
+  struct osp_view_cache cache = { NULL };
+  struct view v;
+
+  /* The first view makes the part and keeps it. */
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK (cache.part != NULL && cache.part->nfns == 3);
+  const struct osp_view_part *kept = cache.part;
+
+  /* Rows, statistics and a string statistic change: the part serves. */
+  for (uint32_t i = 0; i < p.subpaths.nsubs; i++)
+    {
+      subs[i].count += 7 * i;
+      subs[i].estimate *= 1.5;
+    }
+  p.subpaths.walk[OSP_W_BLOCKS_SEEN] = 200000;
+  o.policy = HL_COUNTING; /* a string statistic the part does not have */
+  prows[1].samples = 99;
+  p.forest.rows_age_ns = 2000000000u;
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK (cache.part == kept);
+
+  /* A module registers: a fourth function (blocks 9..13, its own name and
+     file), and a subpath through it.  A view made with the kept part
+     would have three functions, nine blocks and no such subpath. */
+  static struct osp_block blk_d[5];
+  static struct osp_edge edg_d[5];
+  static struct osp_fn fn_d, fn_e;
+  struct osp_fn *fns4[4] = { &fn_a, &fn_b, &fn_c, &fn_d };
+  make_fn (&fn_d, 4, "delta", "d.c", blk_d, edg_d, 5, 70, 9);
+  fn_d.comp_dir = (char *) "/elsewhere";
+  p.fns = fns4;
+  p.nfns = 4;
+  sub_words[0] = 11; /* the first subpath: blocks 11, 12 (delta's) */
+  sub_words[1] = 12;
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK_EQ (v.nfns, 4);
+  CHECK_EQ (v.nblocks, 14);
+  CHECK (v.nfns == 4 && strcmp (v.strings + v.fns[3].name, "delta") == 0);
+  CHECK (v.nsubpaths == 4 && v.ids[v.subpaths[0].ids] == 11);
+  CHECK (cache.part != NULL && cache.part->nfns == 4);
+
+  /* As many functions, one of them another: made again too. */
+  make_fn (&fn_e, 4, "epsilon", "e.c", blk_d, edg_d, 5, 90, 9);
+  fns4[3] = &fn_e;
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK (v.nfns == 4 && strcmp (v.strings + v.fns[3].name, "epsilon") == 0);
+  CHECK (cache.part != NULL && cache.part->fns[3] == &fn_e);
+
+  /* RUN's strings (interned first, before the functions') change. */
+  run.options = "mode=subpaths:interval=7";
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK (strcmp (v.strings + v.run.options, "mode=subpaths:interval=7") == 0);
+  p.forest.shown = 0;
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK_EQ (v.run.forest, 0);
+  p.forest.shown = 1;
+
+  /* mode=blocks: FUNCS' calls and BLOCKS' counts change between views. */
+  static uint64_t words4[14];
+  uint64_t *counts4[4] = { words4, words4 + 4, words4 + 7, words4 + 9 };
+  p.counts = counts4;
+  p.words = words4;
+  p.mode = OSP_MODE_BLOCKS;
+  p.subpaths.nsubs = 0;
+  for (int round = 0; round < 2; round++)
+    {
+      for (int i = 0; i < 14; i++)
+        words4[i] = (uint64_t) (round + 1) * (3 * (uint64_t) i + 1);
+      CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+      CHECK (v.nfns == 4 && v.fns[3].calls == words4[9]);
+      CHECK (v.nblocks == 14 && v.blocks[13].count == words4[13]);
+    }
+
+  /* A buffer too small for the functions: no view, nothing kept; then
+     the part is made again. */
+  CHECK_EQ (both_ways (&cache, &p, &run, 512, with, without, &v), 0);
+  CHECK (cache.part == NULL);
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK (cache.part != NULL);
+
+  /* Block ids that are not BLOCKS indices (a profile whose functions'
+     block_base leave gaps): the subpaths' blocks are searched for. */
+  p.mode = OSP_MODE_SUBPATHS;
+  p.subpaths.nsubs = 5;
+  fn_e.block_base = 100; /* blocks 100..104 */
+  sub_words[0] = 101;
+  sub_words[1] = 102;
+  CHECK (both_ways (&cache, &p, &run, cap, with, without, &v) > 0);
+  CHECK (cache.part != NULL && !cache.part->gid_is_index);
+  CHECK (v.nsubpaths == 4 && v.ids[v.subpaths[0].ids] == 10);
+
+  osp_view_cache_clear (&cache);
+  CHECK (cache.part == NULL);
+  free (with);
+  free (without);
 }
 
 /* ---- reading a segment (osp/shm.h's reader protocol) ----------------- */
@@ -884,6 +1027,57 @@ scenario_stress (void)
     rc = 1;
   munmap ((void *) r[1].h, size);
   return rc;
+}
+
+/* ---- scenario: a module registers between two views ----------------- */
+
+/* The publisher keeps the functions' sections from one view to the next
+   (viewcache.c): a module that registers in between must be in the next
+   view, its strings, blocks and edges with it. */
+static int
+scenario_modules (void)
+{
+  osp_test_chain (&srec[0], scfg[0], "first", "first.c", 8, 1);
+  __osp_register_module (OSP_ABI_VERSION, srec, srec + 1);
+  size_t size;
+  const struct osp_shm_header *h = map_segment (getpid (), &size);
+  CHECK (h != NULL);
+  if (h == NULL)
+    return 1;
+  uint64_t *buf = malloc (h->buf_cap);
+  struct read_stats rs;
+  memset (&rs, 0, sizeof rs);
+  for (uint32_t round = 0; round < 3; round++)
+    {
+      for (int i = 0; i < 100; i++)
+        osp_test_block (&srec[0], (uint32_t) i % 8);
+      CHECK_EQ (osp_publish_now (), 0);
+      long len = read_view (h, buf, &rs);
+      struct view v;
+      CHECK (len > 0 && view_check (buf, (size_t) len, &v) == NULL);
+      if (len <= 0 || view_check (buf, (size_t) len, &v) != NULL)
+        break;
+      /* rounds 0 and 1: one function (the part kept); 2: two */
+      uint32_t nfns = round < 2 ? 1 : 2;
+      CHECK_EQ (v.nfns, nfns);
+      CHECK_EQ (v.nblocks, round < 2 ? 8 : 8 + 6);
+      CHECK_EQ (v.nedges, v.nblocks);
+      CHECK_EQ (v.fns[0].calls, 13 * (round + 1)); /* i % 8 == 0 */
+      if (v.nfns == 2)
+        {
+          CHECK_STR (v.strings + v.fns[1].name, "second");
+          CHECK_STR (v.strings + v.fns[1].file, "second.c");
+          CHECK_EQ (v.edges[13].from, 13);
+        }
+      if (round == 1)
+        {
+          osp_test_chain (&srec[1], scfg[1], "second", "second.c", 6, 1);
+          __osp_register_module (OSP_ABI_VERSION, srec + 1, srec + 2);
+        }
+    }
+  free (buf);
+  munmap ((void *) h, size);
+  return osp_test_failures != 0;
 }
 
 /* ---- scenario: a viewer's request seen from a signal handler --------- */
@@ -1478,9 +1672,12 @@ main (int argc, char **argv)
     return scenario_fork ();
   if (argc > 1 && strcmp (argv[1], "handler") == 0)
     return scenario_handler ();
+  if (argc > 1 && strcmp (argv[1], "modules") == 0)
+    return scenario_modules ();
 
   test_crc32 ();
   test_view ();
+  test_view_cache ();
   if (access (OSP_SHM_DIR, W_OK) != 0)
     {
       printf ("t_publish: no writable %s: the publisher is not tested\n",
@@ -1494,6 +1691,7 @@ main (int argc, char **argv)
                 "report=none", 0);
   run_scenario (dir, "fork", "mode=blocks:publish_ms=50:report=none", 1);
   run_scenario (dir, "handler", "mode=blocks:publish_ms=50:report=none", 0);
+  run_scenario (dir, "modules", "mode=blocks:report=none", 0);
   test_lifecycle (dir);
   rmdir (dir);
   free (dir);
