@@ -231,7 +231,7 @@ osp_xsave_measure:
 	cmpl	$0, %fs:OSP_CURSOR_LEFT(%rcx);			\
 	je	7f;						\
 	movq	%rdi, %rdx;					\
-	shrq	$4, %rdx;					\
+	shrq	$OSP_RECORD_SHIFT, %rdx;			\
 	andl	$OSP_CURSOR_WAYS - 1, %edx;			\
 	shlq	$OSP_CURSOR_FN_SHIFT, %rdx;			\
 	addq	%rdx, %rcx;					\

@@ -60,7 +60,10 @@
  *     both copies, the tested copy going back to it after each pass and
  *     the untested copy, a loop of its own inside, choosing again before
  *     each of its passes (so that GCC's store motion can keep what its body
- *     loads and stores in registers through it: join_versions);
+ *     loads and stores in registers through it: join_versions); in an
+ *     innermost loop by counting down a budget of passes that cannot fire,
+ *     taken where the choice is made (passes_left), rather than by
+ *     reading every countdown before each pass;
  *   - at the entry (one test a pass: PEP's check on the header, where a
  *     choice per iteration would cost what the test does), with n GCC's
  *     bound on the latch executions (number_of_iterations_exit on an exit
@@ -450,6 +453,39 @@ cannot_fire (tree n, const unsigned most[NUM_COUNTDOWNS])
   return cond;
 }
 
+/* How many passes of an innermost loop's untested copy no test can fire
+   in, from the countdowns' values now: at most the least of (uint32)
+   (V - 1) / MOST[v] over the countdowns V tested.  A pass lowers each V
+   by at most MOST[v], so before the j-th of K such passes (V - 1) is
+   still at least (K - j + 1) * MOST[v].  Computed as the least (V - 1)
+   shifted right by ceil (log2 (the largest MOST)): no division, a few
+   instructions at each entry of a loop that may run only a few passes
+   (bench/lexgen's bit loops).  So K is also 0 when a countdown is
+   within 2^shift (less than twice the largest MOST) of firing, where
+   cannot_fire would still allow a pass: the tested copy runs one pass
+   more or so before a sample, which changes nothing the runtime sees.  */
+static tree
+passes_left (const unsigned most[NUM_COUNTDOWNS])
+{
+  tree least = NULL_TREE;
+  unsigned widest = 1;
+  for (int v = 0; v < NUM_COUNTDOWNS; v++)
+    if (most[v])
+      {
+        tree var = v == SKIP ? skip_decl : countdown_decl;
+        tree left = fold_build2 (MINUS_EXPR, uint32_type_node,
+                                 fold_convert (uint32_type_node,
+                                               unshare_expr (var)),
+                                 build_one_cst (uint32_type_node));
+        least = least ? fold_build2 (MIN_EXPR, uint32_type_node, least, left)
+                      : left;
+        widest = MAX (widest, most[v]);
+      }
+  return fold_build2 (RSHIFT_EXPR, uint32_type_node, least,
+                      build_int_cst (integer_type_node,
+                                     ceil_log2 (widest)));
+}
+
 /* Whether the untested copy of a loop run with N more latch executions
    can never be chosen: N is a constant at least (2^32 - 1) / MOST[v] for
    some countdown V, the most passes any value of a 32-bit countdown
@@ -505,7 +541,7 @@ end_with_choice (basic_block bb, tree cond, basic_block otherwise)
    the blocks that would have to run in every iteration.)  */
 static void
 join_versions (class loop *loop, class loop *tested, basic_block c,
-               tree choose)
+               tree choose, tree budget)
 {
   edge entry = single_pred_edge (c);
   edge latch1 = loop_latch_edge (loop), latch2 = loop_latch_edge (tested);
@@ -534,6 +570,26 @@ join_versions (class loop *loop, class loop *tested, basic_block c,
   edge from_c = single_pred_edge (again);
   latch1 = redirect_edge_and_branch (latch1, again);
   redirect_edge_var_map_clear (latch1);
+  gphi *count = NULL;
+  if (budget)
+    {
+      /* `k = PHI <BUDGET (from C), k - 1 (LOOP's latch)>; if (k != 0)':
+         a counted pass instead of the choice's reading of each countdown
+         (bench/heapsort under the default: two compares and branches and
+         their copies, 8 instructions, become a decrement and a branch).  */
+      count = create_phi_node (make_ssa_name (uint32_type_node), again);
+      tree k = gimple_phi_result (count);
+      tree less = make_ssa_name (uint32_type_node);
+      gimple_stmt_iterator gsi = gsi_last_bb (again);
+      gsi_insert_after (&gsi, gimple_build_assign (less, PLUS_EXPR, k,
+                                                   build_minus_one_cst
+                                                     (uint32_type_node)),
+                        GSI_NEW_STMT);
+      add_phi_arg (count, budget, from_c, UNKNOWN_LOCATION);
+      add_phi_arg (count, less, latch1, UNKNOWN_LOCATION);
+      choose = fold_build2 (NE_EXPR, boolean_type_node, k,
+                            build_zero_cst (uint32_type_node));
+    }
   edge leave = end_with_choice (again, unshare_expr (choose), c);
 
   latch2 = redirect_edge_and_branch (latch2, c);
@@ -787,11 +843,22 @@ version_loop (class loop *loop, const vec<gcond *> &tests,
     {
       gcond *choose = as_a<gcond *> (last_stmt (choice));
       gimple_stmt_iterator gsi = gsi_for_stmt (choose);
-      tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (cond), true,
-                                          NULL_TREE, true, GSI_SAME_STMT);
-      gimple_cond_set_condition (choose, NE_EXPR, ok, boolean_false_node);
+      tree budget = NULL_TREE;
+      if (!loop->inner)
+        {
+          budget = force_gimple_operand_gsi (&gsi, passes_left (most), true,
+                                             NULL_TREE, true, GSI_SAME_STMT);
+          gimple_cond_set_condition (choose, NE_EXPR, budget,
+                                     build_zero_cst (uint32_type_node));
+        }
+      else
+        {
+          tree ok = force_gimple_operand_gsi (&gsi, unshare_expr (cond), true,
+                                              NULL_TREE, true, GSI_SAME_STMT);
+          gimple_cond_set_condition (choose, NE_EXPR, ok, boolean_false_node);
+        }
       update_stmt (choose);
-      join_versions (loop, tested, choice, cond);
+      join_versions (loop, tested, choice, cond, budget);
       mark_virtual_operands_for_renaming (cfun);
       update_ssa (TODO_update_ssa);
     }

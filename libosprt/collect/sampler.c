@@ -384,7 +384,8 @@ _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                        == OSP_CURSOR_FN_BASE
                 && offsetof (struct osp_cursor_fn, nblocks)
                        == OSP_CURSOR_FN_NBLOCKS
-                && offsetof (struct osp_fn_record, id) == OSP_RECORD_ID,
+                && offsetof (struct osp_fn_record, id) == OSP_RECORD_ID
+                && sizeof (struct osp_fn_record) == 1 << OSP_RECORD_SHIFT,
                 "trampoline.S's offsets of the cursor");
 
 /* Queue the open sample, complete, and note that the skip drawn to follow

@@ -44,6 +44,7 @@
 #define OSP_CURSOR_FN_BASE 12
 #define OSP_CURSOR_FN_NBLOCKS 16
 #define OSP_RECORD_ID 8        /* offsetof (struct osp_fn_record, id) */
+#define OSP_RECORD_SHIFT 7     /* log2 of sizeof (struct osp_fn_record) */
 
 #ifndef __ASSEMBLER__
 
@@ -69,13 +70,20 @@ struct osp_sample_cursor
 
 extern OSP_TLS struct osp_sample_cursor osp_sample_cursor;
 
-/* The cache entry REC goes to (records are 80 bytes apart in a module, so
-   eight in a row take eight entries). */
+/* The cache entry REC goes to: a module's records are an array (the
+   section osp_fns), so eight in a row take eight entries when the index is
+   taken from the bits just above a record's size.  (With the bits above
+   16 bytes, as when records were 80 bytes, every record of a module went
+   to one entry once they grew to 128: a sample crossing from one
+   function into another, an inlined callee's blocks among them, entered
+   the runtime at each crossing; bench/montecarlo entered it at 6 of its
+   10 blocks a sample.)  */
 static inline struct osp_cursor_fn *
 osp_cursor_fn (const struct osp_fn_record *rec)
 {
   return &osp_sample_cursor
-              .fns[((uintptr_t) rec >> 4) & (OSP_CURSOR_WAYS - 1)];
+              .fns[((uintptr_t) rec >> OSP_RECORD_SHIFT)
+                   & (OSP_CURSOR_WAYS - 1)];
 }
 
 /* Append blocks of REC to the open sample, as __osp_block_hook would with
