@@ -1,22 +1,26 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # bench/real.sh - what osp costs on real programs nobody here wrote (issue 36): bzip2 (compress
-# and decompress a generated file), the Lua interpreter (bench/real/bench.lua), CoreMark and
-# c-ray (its own scene), each built plain, with gcov and with osp's configurations of
-# bench/configs.sh, from sources the user points it at.  Nothing is fetched:
+# and decompress a generated file), the Lua interpreter (bench/real/bench.lua), CoreMark, c-ray
+# (its own scene) and SQLite (its speedtest1 on an in-memory database), each built plain, with
+# gcov and with osp's configurations of bench/configs.sh, from sources the user points it at.
+# Nothing is fetched:
 #
 #     BENCH_REAL=DIR sh bench/real.sh BUILD > real.md
 #
 # DIR holds any of bzip2/ (https://gitlab.com/bzip2/bzip2), lua/ (https://github.com/lua/lua or
 # a release's src/), coremark/ (https://github.com/eembc/coremark), c-ray/
-# (https://github.com/jtsiomb/c-ray: c-ray-f.c and scene) as checked out; the programs whose
+# (https://github.com/jtsiomb/c-ray: c-ray-f.c and scene) as checked out, sqlite/ (sqlite3.c
+# and sqlite3.h of an amalgamation, https://sqlite.org/download.html, with test/speedtest1.c of
+# the same version's sources beside them as speedtest1.c); the programs whose
 # directory is missing are left out, with a note.  The sources are only read: objects go to the
 # work directory.  BUILD is a configured and built osp tree (as bench/run.sh's).  Markdown on
 # stdout, progress on stderr.
 #
 # Knobs (environment):
 #   BENCH_REAL          the sources' directory (required)
-#   BENCH_REAL_PROGS    subset of: bzip2-c bzip2-d lua coremark c-ray (default: all found)
+#   BENCH_REAL_PROGS    subset of: bzip2-c bzip2-d lua coremark c-ray sqlite (default: all
+#                       found)
 #   BENCH_CONFIGS       configurations (default: gcov default default-nopub osp-sample pep
 #                       bl-exact; plain is always added)
 #   BENCH_RUNS          CPU-time rounds (default 3)
@@ -29,7 +33,8 @@
 # Measurements: CPU time = user + sys (/usr/bin/time) of BENCH_RUNS rounds, every configuration
 # once a round in an order rotated by the round; ratio to plain of the same round, median and
 # [min-max].  Instructions: callgrind's total Ir (every thread) of one run at the small size.
-# Every run's output must equal the plain build's (CoreMark's lines of time and speed excepted);
+# Every run's output must equal the plain build's (CoreMark's lines of time and speed, and
+# speedtest1's times, excepted);
 # a difference, a non-zero exit or a timeout is listed under "Errors" and the exit status is 1.
 
 # shellcheck disable=SC2034,SC2154
@@ -77,11 +82,14 @@ prog_args () { # PROG SIZE
     coremark.small) echo "0x0 0x0 0x66 300 7 1 2000" ;;
     c-ray.default) echo "-s 1600x1200 -i $R/c-ray/scene" ;;
     c-ray.small) echo "-s 160x120 -i $R/c-ray/scene" ;;
+    sqlite.default) echo "--memdb --verify --size 50" ;;
+    sqlite.small) echo "--memdb --verify --size 1" ;;
   esac
 }
 
 # run_prog PROG BUILD SIZE OUT [WRAPPER...]: one run in $W/cwd, stdout to OUT (CoreMark's lines
-# of time and speed dropped), stderr to OUT.err; returns the program's exit status.
+# of time and speed, speedtest1's times dropped), stderr to OUT.err; returns the program's exit
+# status.
 run_prog () {
   rp_p=$1 rp_b=$2 rp_s=$3 rp_out=$4 rp_in=/dev/null
   shift 4
@@ -94,6 +102,8 @@ run_prog () {
   rp_rc=$?
   if [ "$rp_p" = coremark ]; then
     grep -v -E 'ticks|[Tt]ime|Iterations/Sec|secs|CoreMark 1\.0' "$rp_out.raw" > "$rp_out"
+  elif [ "$rp_p" = sqlite ]; then
+    sed -E 's/ *[0-9]+\.[0-9]+s$//' "$rp_out.raw" > "$rp_out"
   else
     cat "$rp_out.raw" > "$rp_out"
   fi
@@ -132,16 +142,16 @@ for b in $ALLBUILDS; do
 done
 NOTES=
 PROGS=
-for p in ${BENCH_REAL_PROGS:-bzip2-c bzip2-d lua coremark c-ray}; do
+for p in ${BENCH_REAL_PROGS:-bzip2-c bzip2-d lua coremark c-ray sqlite}; do
   case $p in
-    bzip2-c | bzip2-d | lua | coremark | c-ray) ;;
-    *) echo "real: unknown program $p (known: bzip2-c bzip2-d lua coremark c-ray)" >&2; exit 2 ;;
+    bzip2-c | bzip2-d | lua | coremark | c-ray | sqlite) ;;
+    *) echo "real: unknown program $p (known: bzip2-c bzip2-d lua coremark c-ray sqlite)" >&2; exit 2 ;;
   esac
   if [ -d "$R/$(prog_dir "$p")" ]; then PROGS="$PROGS $p"
   else NOTES="$NOTES; $p left out: no $R/$(prog_dir "$p")"
   fi
 done
-[ -n "$PROGS" ] || { echo "real: none of bzip2 lua coremark c-ray in $R" >&2; exit 2; }
+[ -n "$PROGS" ] || { echo "real: none of bzip2 lua coremark c-ray sqlite in $R" >&2; exit 2; }
 START=$(date '+%Y-%m-%d %H:%M:%S %z')
 LOAD0=$(cut -d ' ' -f 1-3 /proc/loadavg 2> /dev/null)
 T0=$(date +%s)
@@ -150,15 +160,18 @@ ERRS=$W/errors
 : > "$ERRS"
 
 # --- Builds (each source compiled on its own, then linked, as the projects' makefiles do) ------
-# sources DIR: the program's C files and its extra flags, as "FLAGS|FILES".
+# sources DIR: the program's C files and its extra flags, as "FLAGS|FILES"; libs DIR: its
+# libraries.
 sources () {
   case $1 in
     bzip2) echo "-DBZ_UNIX=1 -D_FILE_OFFSET_BITS=64 -I$W/obj/bzip2|blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c bzip2.c" ;;
     lua) echo "-std=c99 -DLUA_USE_POSIX|$(cd "$R/lua" && ls l*.c | grep -v -x -e luac.c -e ltests.c -e onelua.c | tr '\n' ' ')" ;;
     coremark) echo "-I$R/coremark -I$R/coremark/posix -DPERFORMANCE_RUN=1 -DFLAGS_STR=\"-O2\"|core_list_join.c core_main.c core_matrix.c core_state.c core_util.c posix/core_portme.c" ;;
     c-ray) echo "|c-ray-f.c" ;;
+    sqlite) echo "|sqlite3.c speedtest1.c" ;;
   esac
 }
+libs () { case $1 in sqlite) echo "-lpthread -ldl -lm" ;; *) echo "-lm" ;; esac; }
 DIRS=$(for p in $PROGS; do prog_dir "$p"; done | uniq | tr '\n' ' ')
 echo "real: building $DIRS($BUILDS)..." >&2
 for d in $DIRS; do
@@ -182,7 +195,7 @@ for d in $DIRS; do
       objs="$objs $obj"
     done
     # shellcheck disable=SC2086
-    [ $ok = 1 ] && build_cc "$b" "$W/gcda/$d" 0 $objs -o "$W/bin/$d.$b" -lm >> "$o/cc.err" 2>&1 || ok=0
+    [ $ok = 1 ] && build_cc "$b" "$W/gcda/$d" 0 $objs -o "$W/bin/$d.$b" $(libs "$d") >> "$o/cc.err" 2>&1 || ok=0
     if [ $ok = 0 ]; then
       echo "build $d $b: failed ($o/cc.err)" >> "$ERRS"
       echo "real: cannot build $d ($b): $(tail -n 3 "$o/cc.err")" >&2

@@ -250,10 +250,19 @@ tail_calls::in_block (basic_block bb) const
   return NULL;
 }
 
+/* The walk to the root ends outside the trees when an edge on it was split
+   after find (the path probes' edge inserts): a block new since then, with
+   an index past the bitmaps, whose bit would be read from beyond
+   moved_roots -- heap garbage that made two identical compiles of SQLite's
+   amalgamation keep or drop a hook differently.  Such a block is on no way
+   into its root (ways_in walks the trees only), so it keeps its hook.  */
 bool
 tail_calls::moved (basic_block bb) const
 {
-  return in_tree (bb) && bitmap_bit_p (moved_roots, root (bb)->index);
+  if (!in_tree (bb))
+    return false;
+  basic_block r = root (bb);
+  return in_tree (r) && bitmap_bit_p (moved_roots, r->index);
 }
 
 bool
