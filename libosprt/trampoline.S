@@ -12,9 +12,9 @@
  * cold block, an asm statement that names only what the runtime really
  * changes, the two countdowns, and calls one of these instead:
  *
- *     lea -128(%rsp), %rsp                    # step over the red zone
+ *     add $-128, %rsp                         # step over the red zone
  *     call *__osp_path_end_preserving@GOTPCREL(%rip)
- *     lea 128(%rsp), %rsp
+ *     sub $-128, %rsp
  *
  * with the record in %rdi and the argument in %rsi, and the countdown the
  * runtime re-armed coming back in %eax, which the generated code stores

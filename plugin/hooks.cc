@@ -23,8 +23,8 @@
  * call the runtime function itself but its register-preserving trampoline
  * (libosprt/trampoline.S), from an asm statement without memory operands:
  *
- *     asm ("lea -128(%rsp),%rsp; call *TRAMPOLINE@GOTPCREL(%rip);
- *                    lea 128(%rsp),%rsp"
+ *     asm ("add $-128,%rsp; call *TRAMPOLINE@GOTPCREL(%rip);
+ *                    sub $-128,%rsp"
  *                   : "=a" (t) : "D" (&record), "S" (arg) : "cc");
  *     COUNTER = t;          // the countdown the runtime re-armed
  *
@@ -35,7 +35,9 @@
  * values, the countdown included, in registers.  No memory operand: GCC's
  * loop-invariant motion gives up on a loop containing any statement that
  * touches memory it cannot analyse.  The red zone is stepped over because
- * the call pushes a return address.
+ * the call pushes a return address: with add and sub of -128, whose
+ * immediates fit a byte (4 bytes each; lea 128(%rsp) takes a 32-bit
+ * displacement, 8), as the flags are given up anyway ("cc").
  *
  * The asm is not volatile while the GIMPLE passes run (that would stop
  * predictive commoning and vectorisation), but becomes volatile before RTL
@@ -274,9 +276,9 @@ build_preserving_call (const char *target, tree record_addr, tree arg,
 {
   char text[256];
   snprintf (text, sizeof text,
-            "lea -128(%%%%rsp), %%%%rsp\n\t"
+            "add $-128, %%%%rsp\n\t"
             "call *%s%s@GOTPCREL(%%%%rip)\n\t"
-            "lea 128(%%%%rsp), %%%%rsp", target, vector_flavour ());
+            "sub $-128, %%%%rsp", target, vector_flavour ());
   vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
   *rearmed = make_ssa_name (uint32_type_node);
   vec_safe_push (outputs, asm_operand ("=a", *rearmed));
