@@ -50,7 +50,7 @@ test_defaults (void)
   CHECK_EQ (o.report_top, 20);
   CHECK_EQ (o.max_functions, 65536);
   CHECK_EQ (o.verbose, 0);
-  CHECK_EQ (o.interval, 1000);
+  CHECK_EQ (o.interval, 2000);
   CHECK_EQ (o.gain, 300);
   CHECK_EQ (o.min_length, 2);
   CHECK_EQ (o.max_length, 1024);
@@ -207,7 +207,7 @@ test_forest (void)
   CHECK (o.forest == OSP_FOREST_BURST);
   CHECK_EQ (o.forest_k, 8);
   CHECK_EQ (o.forest_burst, 256);
-  CHECK_EQ (o.forest_interval, 65536);
+  CHECK_EQ (o.forest_interval, 262144);
   CHECK_EQ (o.forest_bytes, 2u << 20);
   CHECK_EQ (o.forest_threads, 64);
   CHECK_EQ (o.forest_prune, 10);
