@@ -168,9 +168,11 @@ for name in ("work_share", "execs_share"):
 sys.exit(1 if errs else 0)
 EOF
 # paths=timer with one sample a tick: rows of a sample or two, which the runtime does not rank
-# (ospview ranked every timer row before the flag travelled in the view, minor 5)
+# (ospview ranked every timer row before the flag travelled in the view, minor 5).  Long enough
+# for ticks on a busy machine: 200000 ran 10 ms, 2 ticks of 1 ms, and a CI run once got none
+# (no path sampled, every function's share 0); 2000000 runs about 40 ms, 36 ticks idle.
 osp_exec_with "report=$W/t.tsv:report_format=tsv:report_top=100000:seed=1:paths=timer:forest=off:path_period=1:path_samples=1:snapshot=$W/t.ospsnap" \
-  "$W/t" "$W/fl" 200000
+  "$W/t" "$W/fl" 2000000
 [ "$osp_rc" -eq 0 ] && osp_check_report "$W/t.tsv" || osp_fail "paths=timer: bad run or report"
 grep -q '^path	-	' "$W/t.tsv" ||
   echo "note: paths=timer: no unranked path row this time (the ranked check is the counter run's)"
