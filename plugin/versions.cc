@@ -428,6 +428,17 @@ latch_bound (class loop *loop)
   return best;
 }
 
+/* (uint32) (V - 1) for countdown V (SKIP or PATH_COUNTDOWN): how many of
+   its tests can pass before one fires, which cannot_fire and passes_left
+   divide among the passes.  */
+static tree
+countdown_left (int v)
+{
+  tree var = v == SKIP ? skip_decl : countdown_decl;
+  return fold_build2 (MINUS_EXPR, uint32_type_node, unshare_expr (var),
+                      build_one_cst (uint32_type_node));
+}
+
 /* True when the next (N + 1) * MOST[v] tests of each countdown V cannot
    fire: N < (uint32) (V - 1) / MOST[v] for each V tested.  */
 static tree
@@ -437,10 +448,7 @@ cannot_fire (tree n, const unsigned most[NUM_COUNTDOWNS])
   for (int v = 0; v < NUM_COUNTDOWNS; v++)
     if (most[v])
       {
-        tree var = v == SKIP ? skip_decl : countdown_decl;
-        tree left = fold_build2 (MINUS_EXPR, uint32_type_node,
-                                 unshare_expr (var),
-                                 build_one_cst (uint32_type_node));
+        tree left = countdown_left (v);
         tree runs = fold_build2 (TRUNC_DIV_EXPR, uint64_type_node,
                                  fold_convert (uint64_type_node, left),
                                  build_int_cst (uint64_type_node, most[v]));
@@ -493,11 +501,7 @@ passes_left (const unsigned most[NUM_COUNTDOWNS])
   for (int v = 0; v < NUM_COUNTDOWNS; v++)
     if (most[v])
       {
-        tree var = v == SKIP ? skip_decl : countdown_decl;
-        tree left = fold_build2 (MINUS_EXPR, uint32_type_node,
-                                 fold_convert (uint32_type_node,
-                                               unshare_expr (var)),
-                                 build_one_cst (uint32_type_node));
+        tree left = countdown_left (v);
         least = least ? fold_build2 (MIN_EXPR, uint32_type_node, least, left)
                       : left;
         widest = MAX (widest, most[v]);
@@ -591,14 +595,13 @@ join_versions (class loop *loop, class loop *tested, basic_block c,
   edge from_c = single_pred_edge (again);
   latch1 = redirect_edge_and_branch (latch1, again);
   redirect_edge_var_map_clear (latch1);
-  gphi *count = NULL;
   if (budget)
     {
       /* `k = PHI <BUDGET (from C), k - 1 (LOOP's latch)>; if (k != 0)':
          a counted pass instead of the choice's reading of each countdown
          (bench/heapsort under the default: two compares and branches and
          their copies, 8 instructions, become a decrement and a branch).  */
-      count = create_phi_node (make_ssa_name (uint32_type_node), again);
+      gphi *count = create_phi_node (make_ssa_name (uint32_type_node), again);
       tree k = gimple_phi_result (count);
       tree less = make_ssa_name (uint32_type_node);
       gimple_stmt_iterator gsi = gsi_last_bb (again);
