@@ -30,6 +30,30 @@
  *         if (a >= c) __osp_block_hooks (&record, chain, n, c | (j+1) << 32);
  *     and the runtime takes the events one by one, in order, as the hooks
  *     and checks would have (nothing else runs in between: no calls);
+ *   - one countdown (ABI 8; plugin option path-checks=shared, the
+ *     default): in a function with both block hooks and path checks
+ *     (flag OSP_FN_PATH_SHARED) the checks have no countdown of their own:
+ *         if (__osp_skip == 1) __osp_path_end_shared (&record, r + value);
+ *     a load and a compare, no store.  A path end there calls in exactly
+ *     when the thread's next block hook will: outside a sample and a hold
+ *     (below) that is with probability 1/I, I the mean of the skip the
+ *     runtime drew (geometric skips are memoryless), and while the runtime
+ *     holds __osp_skip at 1 (a sample being recorded, a hold) at every
+ *     path end.  The runtime draws which path ends to keep from there
+ *     (libosprt/collect/pathsample.c), so one countdown serves both the
+ *     block hooks and the path ends, and blocks_seen stays exact while
+ *     path_ends_seen of such functions becomes an estimate.  The check
+ *     never changes __osp_skip itself: the runtime may, and returns the
+ *     value (the preserving trampoline hands it back in %eax, and the code
+ *     stores it, as after a block hook).  For the plugin's arguments a
+ *     shared check is a test of __osp_skip that cannot fire where
+ *     __osp_skip >= 2 (plugin/versions.cc counts it as one test).
+ *     A batched loop of such a function hands over no path ends of its
+ *     own: its chain is {k | OSP_CHAIN_PATH, id0, ..., id(k-1), P & 0xffffffff,
+ *     P >> 32}, and among the block events the runtime replays, a path end
+ *     of P comes before the first block of iterations 1 .. n, seen by the
+ *     runtime as a shared check would have called in (when the countdown
+ *     was 1 before it, or while the runtime holds it at 1);
  *   - with instrument=counts, the same path register, and at every path end
  *         counters[r + value_of_the_last_edge] += 1;
  *     (plain, or an atomic relaxed add with counts-update=atomic): the
@@ -72,7 +96,7 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 7u
+#define OSP_ABI_VERSION 8u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
@@ -83,6 +107,7 @@
 #define OSP_SYM_PATH_END "__osp_path_end"
 #define OSP_SYM_PATH_ENDS "__osp_path_ends"
 #define OSP_SYM_BLOCK_HOOKS "__osp_block_hooks"
+#define OSP_SYM_PATH_END_SHARED "__osp_path_end_shared" /* ABI 8 */
 /* x86-64: the same entry points, preserving every register but the flags
  * and %eax, which returns the re-armed countdown (libosprt/trampoline.S);
  * called from an asm statement after stepping over the red zone, record in
@@ -91,6 +116,8 @@
  * (AVX-512 and anything else XSAVE covers). */
 #define OSP_SYM_BLOCK_HOOK_PRESERVING "__osp_block_hook_preserving"
 #define OSP_SYM_PATH_END_PRESERVING "__osp_path_end_preserving"
+/* Returns __osp_skip, not __osp_path_countdown (ABI 8). */
+#define OSP_SYM_PATH_END_SHARED_PRESERVING "__osp_path_end_shared_preserving"
 /* These two take n in %rdx and their fourth argument in %rcx. */
 #define OSP_SYM_PATH_ENDS_PRESERVING "__osp_path_ends_preserving"
 #define OSP_SYM_BLOCK_HOOKS_PRESERVING "__osp_block_hooks_preserving"
@@ -144,8 +171,14 @@ enum osp_fn_flags
   OSP_FN_PATH_PROBES = 1u << 1, /* path register and its P-DAG (`paths`) */
   OSP_FN_PATH_CHECKS = 1u << 2, /* PEP sample checks at the path ends */
   OSP_FN_PATH_COUNTS = 1u << 3, /* inline counters at the path ends (`counts`) */
-  OSP_FN_COUNTS_ATOMIC = 1u << 4 /* ... added to atomically (counts-update=atomic) */
+  OSP_FN_COUNTS_ATOMIC = 1u << 4, /* ... added to atomically (counts-update=atomic) */
+  OSP_FN_PATH_SHARED = 1u << 5  /* the checks test __osp_skip == 1 (ABI 8): only
+                                   with OSP_FN_BLOCK_HOOKS and OSP_FN_PATH_CHECKS */
 };
+
+/* A batched loop's chain word 0 is k, or'ed with this when the chain ends
+   with its path P (two words, low first) in a OSP_FN_PATH_SHARED function. */
+#define OSP_CHAIN_PATH 0x80000000u
 
 /* One instrumented function.  Size 128 bytes, alignment 8 on LP64; the plugin
  * pins the alignment (DECL_USER_ALIGN) but readers still scan the section in
@@ -245,6 +278,9 @@ extern __thread uint32_t __osp_skip;
 extern __thread uint32_t __osp_path_countdown;
 void __osp_block_hook (struct osp_fn_record *fn, uint32_t block);
 void __osp_path_end (struct osp_fn_record *fn, uint64_t path);
+/* Called when __osp_skip is 1 at a path end of an OSP_FN_PATH_SHARED
+   function (ABI 8). */
+void __osp_path_end_shared (struct osp_fn_record *fn, uint64_t path);
 /* Batched loops: N path ends of PATH in a row, the countdown having been
  * C (its low 32 bits) before them; and N x k + TAIL block entries of the
  * chain of K blocks CHAIN = {k, id0, ..., id(k-1)} (block i of them is
@@ -266,6 +302,9 @@ void __osp_block_hook_preserving_avx (void);
 void __osp_path_end_preserving_avx (void);
 void __osp_block_hook_preserving_xsave (void);
 void __osp_path_end_preserving_xsave (void);
+void __osp_path_end_shared_preserving (void);
+void __osp_path_end_shared_preserving_avx (void);
+void __osp_path_end_shared_preserving_xsave (void);
 void __osp_path_ends_preserving (void);
 void __osp_path_ends_preserving_avx (void);
 void __osp_path_ends_preserving_xsave (void);
