@@ -28,7 +28,8 @@
  *     x = callee (...);
  *     asm volatile ("" : "=m" (__osp_skip) : "m" (__osp_skip));
  *
- * (and __osp_path_countdown if the function has checks; with counters, a
+ * (and __osp_path_countdown if the function has checks of their own, not
+ * shared ones, which read __osp_skip; with counters, a
  * "memory" clobber: the callee may add to the same array, a recursive
  * function to its own).  They emit no
  * instruction.  The first forces the countdown to memory before the call,
@@ -87,7 +88,7 @@ build_barrier (unsigned fn_flags)
   };
   if (fn_flags & OSP_FN_BLOCK_HOOKS)
     name (skip_decl);
-  if (fn_flags & OSP_FN_PATH_CHECKS)
+  if ((fn_flags & OSP_FN_PATH_CHECKS) && !(fn_flags & OSP_FN_PATH_SHARED))
     name (countdown_decl);
   if (fn_flags & OSP_FN_PATH_COUNTS)
     vec_safe_push (clobbers,

@@ -83,7 +83,8 @@ is_runtime_function (tree fndecl)
 {
   return fndecl
          && (fndecl == block_hook_decl || fndecl == path_end_decl
-             || fndecl == path_ends_decl || fndecl == block_hooks_decl);
+             || fndecl == path_ends_decl || fndecl == block_hooks_decl
+             || fndecl == path_end_shared_decl);
 }
 
 /* A runtime entry point: external, nothrow, leaf, optionally cold.  */
@@ -222,6 +223,10 @@ init_hook_decls ()
                                    uint64_type_node, NULL_TREE);
   block_hooks_decl = declare_runtime_function (OSP_SYM_BLOCK_HOOKS, type,
                                                true);
+  type = build_function_type_list (void_type_node, ptr_type_node,
+                                   uint64_type_node, NULL_TREE);
+  path_end_shared_decl = declare_runtime_function (OSP_SYM_PATH_END_SHARED,
+                                                   type, true);
 }
 
 /* The first real statement of BB, or NULL.  */
@@ -322,6 +327,18 @@ preserving_call_p (gimple *stmt)
   return asm_stmt && strstr (gimple_asm_string (asm_stmt), "call *__osp_");
 }
 
+/* Is STMT the call of a shared path check (emit_countdown_call): its
+   trampoline's asm, or with calls=plain its runtime call?  */
+bool
+shared_check_call_p (gimple *stmt)
+{
+  if (gasm *asm_stmt = dyn_cast<gasm *> (stmt))
+    return strstr (gimple_asm_string (asm_stmt),
+                   "call *" OSP_SYM_PATH_END_SHARED_PRESERVING);
+  return path_end_shared_decl && is_gimple_call (stmt)
+         && gimple_call_fndecl (stmt) == path_end_shared_decl;
+}
+
 /* The last GIMPLE pass (before "expand"): every asm that calls a
    trampoline becomes volatile, so that no RTL pass moves it out of its
    cold block or merges it with another (build_preserving_call).  */
@@ -386,6 +403,11 @@ edge_checks_fit (basic_block bb)
 /* Emit before GSI, with CALL's location:
        t = COUNTER - 1;  COUNTER = t;
        if (t == 0) FN (RECORD_ADDR, ARG [+ ADDEND]);
+   or, for a shared path check (CALL.shared, path-checks=shared), which
+   tests the block hooks' countdown without writing it (include/osp/abi.h,
+   "one countdown"):
+       t = COUNTER;
+       if (t == 1) FN (RECORD_ADDR, ARG [+ ADDEND]);
    The addition, when ADDEND is given, is done in the cold call block, so
    the common path does not pay for it.  */
 void
@@ -395,27 +417,35 @@ emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
   tree counter = call.counter, arg = call.arg;
   location_t loc = call.loc;
   tree t1 = make_ssa_name (uint32_type_node);
-  tree t2 = make_ssa_name (uint32_type_node);
   gassign *load = gimple_build_assign (t1, unshare_expr (counter));
-  gassign *dec = gimple_build_assign (t2, MINUS_EXPR, t1,
-                                      build_int_cst (uint32_type_node, 1));
-  gassign *store = gimple_build_assign (unshare_expr (counter), t2);
   gimple_set_location (load, loc);
-  gimple_set_location (dec, loc);
-  gimple_set_location (store, loc);
   gsi_insert_before (gsi, load, GSI_SAME_STMT);
-  gsi_insert_before (gsi, dec, GSI_SAME_STMT);
-  gsi_insert_before (gsi, store, GSI_SAME_STMT);
+  gimple *last = load;
+  tree tested = t1;
+  if (!call.shared)
+    {
+      tested = make_ssa_name (uint32_type_node);
+      gassign *dec = gimple_build_assign (tested, MINUS_EXPR, t1,
+                                          build_int_cst (uint32_type_node,
+                                                         1));
+      gassign *store = gimple_build_assign (unshare_expr (counter), tested);
+      gimple_set_location (dec, loc);
+      gimple_set_location (store, loc);
+      gsi_insert_before (gsi, dec, GSI_SAME_STMT);
+      gsi_insert_before (gsi, store, GSI_SAME_STMT);
+      last = store;
+    }
 
-  /* Split after the store: the condition ends the first half, the call
-     gets a new "very unlikely" block (as ASan's checks do).  */
-  gimple_stmt_iterator at_store = gsi_for_stmt (store);
+  /* Split after the store (the load): the condition ends the first half,
+     the call gets a new "very unlikely" block (as ASan's checks do).  */
+  gimple_stmt_iterator at_last = gsi_for_stmt (last);
   basic_block then_bb, fallthru_bb;
   gimple_stmt_iterator cond_gsi
-    = create_cond_insert_point (&at_store, false, false, true, &then_bb,
+    = create_cond_insert_point (&at_last, false, false, true, &then_bb,
                                 &fallthru_bb);
-  gcond *cond = gimple_build_cond (EQ_EXPR, t2,
-                                   build_zero_cst (uint32_type_node),
+  gcond *cond = gimple_build_cond (EQ_EXPR, tested,
+                                   build_int_cst (uint32_type_node,
+                                                  call.shared ? 1 : 0),
                                    NULL_TREE, NULL_TREE);
   gimple_set_location (cond, loc);
   gsi_insert_after (&cond_gsi, cond, GSI_NEW_STMT);
@@ -474,7 +504,7 @@ emit_hook (gimple_stmt_iterator *gsi, tree record_addr, unsigned id,
   runtime_call call = { skip_decl, block_hook_decl,
                         OSP_SYM_BLOCK_HOOK_PRESERVING, record_addr,
                         build_int_cst (uint32_type_node, id), NULL_TREE,
-                        NULL_TREE, loc };
+                        NULL_TREE, loc, false };
   emit_countdown_call (gsi, call, NULL_TREE);
 }
 
@@ -582,14 +612,24 @@ insert_tail_hooks (const fn_instr &fi)
 
 /* The hooks of batched loop L's blocks (none of which got its own): at
    each exit from chain[j], n * k + j + 1 blocks for __osp_block_hooks, with
-   the chain's ids {k, ids...} in a read-only array (loops.cc).  */
+   the chain's ids {k, ids...} in a read-only array (loops.cc).  In a
+   function whose path checks are SHARED, the loop's path ends ride on the
+   same hand-over: {k | OSP_CHAIN_PATH, ids..., P lo, P hi}, a path end of
+   P before the first block of each iteration after the first
+   (include/osp/abi.h).  */
 void
-insert_loop_hooks (const batched_loop &l, tree record_addr)
+insert_loop_hooks (const batched_loop &l, tree record_addr, bool shared)
 {
   auto_vec<uint32_t, 16> words;
-  words.safe_push (l.chain.length ());
+  bool with_path = shared && l.path_batched;
+  words.safe_push (l.chain.length () | (with_path ? OSP_CHAIN_PATH : 0));
   for (unsigned id : l.chain)
     words.safe_push (id);
+  if (with_path)
+    {
+      words.safe_push ((uint32_t) l.path);
+      words.safe_push ((uint32_t) (l.path >> 32));
+    }
   tree chain = build_fold_addr_expr (const_u32_array ("__osp_chain", words));
   uint64_t k = l.chain.length ();
   for (unsigned i = 0; i < l.exits.length (); i++)
@@ -602,7 +642,7 @@ insert_loop_hooks (const batched_loop &l, tree record_addr)
                                  build_int_cstu (uint64_type_node, tail));
       runtime_call call = { skip_decl, block_hooks_decl,
                             OSP_SYM_BLOCK_HOOKS_PRESERVING, record_addr, chain,
-                            l.n, NULL_TREE, UNKNOWN_LOCATION };
+                            l.n, NULL_TREE, UNKNOWN_LOCATION, false };
       emit_batch_flush (l.exits[i], call, amount, tail);
     }
 }

@@ -219,6 +219,9 @@ instrument_function (function *fun)
       && path_starts (fi.pn) == 1)
     fi.checks = false, fi.counts = true;
 
+  /* One countdown (include/osp/abi.h): the checks test the hooks'.  */
+  fi.shared = opts.shared_checks && fi.hooks && fi.paths && fi.checks;
+
   fi.record = declare_function_record (fun);
   fi.counters = NULL_TREE;
   fi.record_addr = build_fold_addr_expr (fi.record);
@@ -238,10 +241,24 @@ instrument_function (function *fun)
       fi.flags |= fi.checks ? OSP_FN_PATH_CHECKS : 0;
       fi.flags |= fi.counts ? OSP_FN_PATH_COUNTS : 0;
       fi.flags |= fi.counts && opts.counts_atomic ? OSP_FN_COUNTS_ATOMIC : 0;
+      fi.flags |= fi.shared ? OSP_FN_PATH_SHARED : 0;
       if (fi.counts)
         fi.counters = declare_path_counters (fi.pn.npaths);
       ends = insert_path_probes (&fi);
     }
+  /* A shared check reads the countdown the hooks lower: a loop whose
+     blocks hand their hooks over at its exits but whose path ends were
+     not batched (a cut in its body, its header's check at its start)
+     would test a countdown that does not move in it.  Such a loop gets
+     its hooks back.  */
+  for (unsigned i = 0; fi.shared && i < fi.loops.length ();)
+    if (fi.loops[i].path_batched)
+      i++;
+    else
+      {
+        release_batched_loop (&fi.loops[i]);
+        fi.loops.ordered_remove (i);
+      }
   gsi_commit_edge_inserts ();
   if (fi.hooks)
     {
@@ -263,7 +280,7 @@ instrument_function (function *fun)
             fi.cfg_words[b.cfg_offset + 2] |= OSP_BB_NO_HOOK;
         }
       for (const batched_loop &l : fi.loops)
-        insert_loop_hooks (l, fi.record_addr);
+        insert_loop_hooks (l, fi.record_addr, fi.shared);
       insert_tail_hooks (fi);
     }
   unsigned batched = fi.loops.length ();

@@ -166,7 +166,8 @@ find_batched_loops (const vec<block_info> &blocks,
       FOR_EACH_EDGE (e, ei, b.bb->preds)
         if (e->flags & EDGE_DFS_BACK)
           {
-            batched_loop l = { e, vNULL, vNULL, vNULL, NULL_TREE };
+            batched_loop l = { e, vNULL, vNULL, vNULL, NULL_TREE, false,
+                                 0 };
             if (chain_of (&l, id_of_bb_index))
               {
                 l.n = iteration_counter (e);

@@ -55,6 +55,7 @@ struct options
   uint64_t max_paths;         /* cap on a function's P-DAG paths */
   bool counts_atomic;         /* counts-update=atomic */
   bool preserving_calls;      /* calls=preserving (hooks.cc) */
+  bool shared_checks;         /* path-checks=shared (probes.cc) */
   bool batch_loops;           /* batch-loops=yes (probes.cc) */
   bool version_loops;         /* version-loops=yes (versions.cc) */
   bool fold_tests;            /* fold-tests=yes (runs.cc) */
@@ -128,6 +129,8 @@ struct runtime_call
   tree n;                   /* batched: the iterations, else NULL_TREE */
   tree c;                   /* batched: the countdown before, else NULL_TREE */
   location_t loc;
+  bool shared;              /* emit_countdown_call: a shared path check,
+                               `if (COUNTER == 1)', no decrement */
 };
 
 /* loops.cc: a loop whose iterations are counted and handed to the runtime
@@ -139,6 +142,9 @@ struct batched_loop
   vec<edge> exits;          /* edges leaving the loop ... */
   vec<unsigned> exit_pos;   /* ... from chain[exit_pos[i]] */
   tree n;                   /* back edges taken in this run of the loop */
+  bool path_batched;        /* its back edge's path end is batched too
+                               (probes.cc), of path ... */
+  uint64_t path;            /* ... P */
 };
 void find_batched_loops (const vec<block_info> &blocks,
                          const vec<int> &id_of_bb_index,
@@ -226,6 +232,8 @@ struct fn_instr
   bool checks;                      /* ... with PEP sample checks */
   bool counts;                      /* ... with inline counters */
   bool hooks;                       /* block-entry hooks */
+  bool shared;                      /* the checks test the hooks' countdown
+                                       (OSP_FN_PATH_SHARED) */
   unsigned flags;                   /* osp_fn_flags */
   tree record;                      /* declare_function_record */
   tree record_addr;                 /* &record */
@@ -248,11 +256,13 @@ bool edge_checks_fit (basic_block bb);
 bool insert_block_hook (basic_block bb, tree record_addr, unsigned id,
                         bool loop_header);
 void insert_tail_hooks (const fn_instr &fi);
-void insert_loop_hooks (const batched_loop &l, tree record_addr);
+void insert_loop_hooks (const batched_loop &l, tree record_addr,
+                        bool shared);
 void emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
                           tree addend);
 tree asm_operand (const char *constraint, tree value);
 void emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call);
+bool shared_check_call_p (gimple *stmt);
 gimple_opt_pass *make_pin_pass (gcc::context *ctxt);
 
 /* versions.cc: give the loops that cannot run out a countdown an untested
@@ -350,6 +360,7 @@ extern tree countdown_decl;     /* __thread uint32_t __osp_path_countdown */
 extern tree path_end_decl;      /* __osp_path_end */
 extern tree path_ends_decl;     /* __osp_path_ends */
 extern tree block_hooks_decl;   /* __osp_block_hooks */
+extern tree path_end_shared_decl; /* __osp_path_end_shared */
 extern tree register_decl;      /* __osp_register_module */
 extern tree release_decl;       /* __osp_release_module */
 extern tree record_type;        /* struct osp_fn_record */

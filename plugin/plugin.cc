@@ -20,6 +20,11 @@
  *                     a trampoline that preserves every register, from an
  *                     asm statement that clobbers no memory (x86-64 only,
  *                     the default there), or by a plain call (elsewhere)
+ *   path-checks=shared|own
+ *                     whether, in a function with block hooks, the path
+ *                     checks test the block hooks' countdown (shared: a
+ *                     load and a compare, no store; the default) or
+ *                     decrement a countdown of their own (probes.cc)
  *   batch-loops=yes|no
  *                     whether a loop whose body is one call-free path counts
  *                     its iterations in a register and hands them to the
@@ -151,6 +156,7 @@ tree countdown_decl;
 tree path_end_decl;
 tree path_ends_decl;
 tree block_hooks_decl;
+tree path_end_shared_decl;
 tree register_decl;
 tree release_decl;
 tree record_type;
@@ -173,6 +179,8 @@ static const struct ggc_root_tab gc_roots[] = {
     &gt_pch_nx_tree_node },
   { &block_hooks_decl, 1, sizeof (block_hooks_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
+  { &path_end_shared_decl, 1, sizeof (path_end_shared_decl),
+    &gt_ggc_mx_tree_node, &gt_pch_nx_tree_node },
   { &register_decl, 1, sizeof (register_decl), &gt_ggc_mx_tree_node,
     &gt_pch_nx_tree_node },
   { &release_decl, 1, sizeof (release_decl), &gt_ggc_mx_tree_node,
@@ -408,6 +416,8 @@ static const option_desc option_table[] = {
           "atomic", true, false, counts_atomic_by_default),
   choice ("calls", &options::preserving_calls, "preserving", true, "plain",
           false, false, target_has_trampolines, check_calls),
+  choice ("path-checks", &options::shared_checks, "shared", true, "own",
+          false, true),
   choice ("batch-loops", &options::batch_loops, "yes", true, "no", false,
           true),
   choice ("version-loops", &options::version_loops, "yes", true, "no", false,

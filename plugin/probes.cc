@@ -279,7 +279,7 @@ insert_path_probes (fn_instr *fi)
   const vec<block_info> &blocks = fi->blocks;
   const vec<int> &id_of_bb_index = fi->id_of_bb_index;
   const path_numbering &pn = fi->pn;
-  const vec<batched_loop> &loops = fi->loops;
+  vec<batched_loop> &loops = fi->loops;
   const tail_calls &tails = fi->tails;
   vec<uint32_t> *cfg_words = &fi->cfg_words;
   bool checks_wanted = fi->checks;
@@ -293,7 +293,6 @@ insert_path_probes (fn_instr *fi)
   auto_vec<pending_check> checks;
   /* Exit flushes of the loops whose back edge check is batched.  */
   auto_vec<const batched_loop *> flushed;
-  auto_vec<uint64_t> flushed_path;
   auto_vec<tree, 16> values;
   auto succ_index = [] (edge e) {
     edge s;
@@ -410,7 +409,7 @@ insert_path_probes (fn_instr *fi)
               bool batch = false;
               if (checks_wanted && (e->flags & EDGE_DFS_BACK)
                   && TREE_CODE (value) == INTEGER_CST)
-                for (const batched_loop &l : loops)
+                for (batched_loop &l : loops)
                   if (l.back == e)
                     {
                       batch = true;
@@ -419,9 +418,9 @@ insert_path_probes (fn_instr *fi)
                           batch = false;
                       if (batch)
                         {
+                          l.path_batched = true;
+                          l.path = tree_to_uhwi (value) + val_of (e);
                           flushed.safe_push (&l);
-                          flushed_path.safe_push (tree_to_uhwi (value)
-                                                  + val_of (e));
                         }
                     }
               if (!batch || counters)
@@ -468,25 +467,31 @@ insert_path_probes (fn_instr *fi)
         {
           runtime_call call = { countdown_decl, path_end_decl,
                                 OSP_SYM_PATH_END_PRESERVING, record_addr,
-                                c.value, NULL_TREE, NULL_TREE, loc };
+                                c.value, NULL_TREE, NULL_TREE, loc, false };
+          if (fi->shared)
+            call = { skip_decl, path_end_shared_decl,
+                     OSP_SYM_PATH_END_SHARED_PRESERVING, record_addr,
+                     c.value, NULL_TREE, NULL_TREE, loc, true };
           emit_countdown_call (&gsi, call, c.addend);
         }
     }
   /* After the checks: an exit edge that also carries the check of the
      path start it leads to is split again on its source side, so the
-     loop's path ends reach the countdown before that path's end.  */
+     loop's path ends reach the countdown before that path's end.  With
+     shared checks they go with the loop's blocks instead (hooks.cc
+     insert_loop_hooks, which splits the exit edges the same way).  */
   unsigned flushes = 0;
-  for (unsigned i = 0; i < flushed.length (); i++)
+  for (const batched_loop *l : flushed)
     {
-      const batched_loop *l = flushed[i];
-      for (edge x : l->exits)
-        {
-          runtime_call call = { countdown_decl, path_ends_decl,
-                                OSP_SYM_PATH_ENDS_PRESERVING, record_addr,
-                                path_cst (flushed_path[i]), l->n, NULL_TREE,
-                                UNKNOWN_LOCATION };
-          emit_batch_flush (x, call, l->n, 0);
-        }
+      if (!fi->shared)
+        for (edge x : l->exits)
+          {
+            runtime_call call = { countdown_decl, path_ends_decl,
+                                  OSP_SYM_PATH_ENDS_PRESERVING, record_addr,
+                                  path_cst (l->path), l->n, NULL_TREE,
+                                  UNKNOWN_LOCATION, false };
+            emit_batch_flush (x, call, l->n, 0);
+          }
       flushes += l->exits.length ();
     }
   path_var = NULL_TREE; /* not a GC root: no tree may outlive the pass */
