@@ -271,6 +271,7 @@ gimple_opt_pass *make_pin_pass (gcc::context *ctxt);
 unsigned version_tested_loops (function *fun);
 enum { SKIP, PATH_COUNTDOWN, NUM_COUNTDOWNS }; /* the countdowns tested */
 int tested_countdown (gimple *stmt);
+bool shared_check_p (gimple *stmt);
 basic_block hook_block (basic_block bb);
 bool harmless_call (gimple *stmt);
 bool versions_in_osp_pass ();

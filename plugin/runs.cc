@@ -73,7 +73,10 @@ static bool
 whole_test (basic_block bb, int c, run_test *t)
 {
   gimple *last = last_stmt (bb);
-  if (!last || tested_countdown (last) != c || EDGE_COUNT (bb->succs) != 2)
+  /* A shared path check (versions.cc shared_check_p) has no decrement,
+     and it reads V between the run's decrements: it ends a run.  */
+  if (!last || tested_countdown (last) != c || shared_check_p (last)
+      || EDGE_COUNT (bb->succs) != 2)
     return false;
   gcond *cond = as_a<gcond *> (last);
   t->bb = bb;

@@ -39,13 +39,19 @@
  * included, the edge back to the header excluded): one pass.  The k-th
  * test from a point fires only if V was k there (the tests decrement by 1,
  * and nothing else writes V during the loop but the tests of the bounded
- * callees, counted in m where they are called).
+ * callees, counted in m where they are called).  A shared path check
+ * (path-checks=shared: `if (V == 1)', no decrement; shared_check_p)
+ * fires only if V was j + 1 there, j the decrements before it on the
+ * pass: counted as one test of SKIP in m, it keeps the argument (it can
+ * only make m larger than the decrements need), and it cannot fire where
+ * V >= 2.
  * So if  (uint32) (V - 1) >= m  at the header, this pass cannot fire; and
  * if the loop's latch runs at most n more times, the run is at most n + 1
  * passes and cannot fire if  n < (uint32) (V - 1) / m.  The untested copy
  * keeps the decrements (GCC's store motion then keeps V in a register
  * through the loop and sums the decrements of consecutive blocks), so it
- * leaves V exactly as the tests would: every sample, every path end and
+ * leaves V exactly as the tests would (a shared check, which writes V only
+ * when it fires, goes with nothing left): every sample, every path end and
  * every draw is the tested loop's, draw for draw with the same seed
  * (tests/paths.sh compares both builds); only the code changes.  When a
  * sample is open (the runtime sets V to 1 for each block it records) or
@@ -125,13 +131,40 @@
 
 namespace osp {
 
+/* Whether STMT is a shared path check (path-checks=shared): the
+   `if (t == 1)' of hooks.cc's emit_countdown_call, t __osp_skip or a value
+   GCC found it equal to, recognised by the call its true edge leads to.
+   It reads __osp_skip and writes it only when it fires, which it cannot
+   where __osp_skip >= 2: for the arguments below, one test of SKIP
+   without a decrement.  */
+bool
+shared_check_p (gimple *stmt)
+{
+  gcond *cond = dyn_cast<gcond *> (stmt);
+  if (!cond || !path_end_shared_decl || gimple_cond_code (cond) != EQ_EXPR
+      || !integer_onep (gimple_cond_rhs (cond))
+      || TREE_CODE (gimple_cond_lhs (cond)) != SSA_NAME
+      || EDGE_COUNT (gimple_bb (cond)->succs) != 2)
+    return false;
+  edge fire, keep;
+  extract_true_false_edges_from_block (gimple_bb (cond), &fire, &keep);
+  for (gimple_stmt_iterator gsi = gsi_start_bb (fire->dest); !gsi_end_p (gsi);
+       gsi_next (&gsi))
+    if (shared_check_call_p (gsi_stmt (gsi)))
+      return true;
+  return false;
+}
+
 /* Which countdown COND tests, or -1 if it is not one of our tests: the
    `t1 = V; t2 = t1 - 1; V = t2; if (t2 == 0)' of hooks.cc's
-   emit_countdown_call (after GCC's early passes t1 + 4294967295).  */
+   emit_countdown_call (after GCC's early passes t1 + 4294967295), or a
+   shared check (shared_check_p, SKIP).  */
 int
 tested_countdown (gimple *stmt)
 {
   gcond *cond = dyn_cast<gcond *> (stmt);
+  if (cond && shared_check_p (cond))
+    return SKIP;
   if (!cond || gimple_cond_code (cond) != EQ_EXPR
       || !integer_zerop (gimple_cond_rhs (cond))
       || TREE_CODE (gimple_cond_lhs (cond)) != SSA_NAME)
@@ -736,7 +769,8 @@ drop_tests (basic_block start, const vec<gcond *> &tests)
   for (gcond *t : tests)
     {
       basic_block join = gimple_bb (t);
-      if (join == start)
+      /* A shared check has no decrement to move or to lower.  */
+      if (join == start || shared_check_p (t))
         continue;
       int v = tested_countdown (t);
       basic_block branch = NULL;
@@ -755,7 +789,8 @@ drop_tests (basic_block start, const vec<gcond *> &tests)
           gimple *last = last_stmt (from);
           if (!last || gimple_code (last) != GIMPLE_COND
               || tested_countdown (last) >= 0 || (branch && branch != from)
-              || (arm && tested_countdown (last_stmt (arm)) != v))
+              || (arm && (tested_countdown (last_stmt (arm)) != v
+                          || shared_check_p (last_stmt (arm)))))
             ok = false;
           branch = from;
           if (arm)
