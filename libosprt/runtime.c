@@ -469,6 +469,70 @@ osp_path_end_tramp (struct osp_fn_record *rec, uint64_t path,
   path_end (rec, path, mark);
 }
 
+/* __osp_path_end_shared (ABI 8, abi.h): a path end of a function whose
+   checks test __osp_skip == 1 instead of counting down a countdown of
+   their own.  __osp_skip is 1 on the way in (that is why it called) and
+   this entry never decrements it: the sampler decides (collect/
+   pathsample.c, osp_pathsample_shared) whether the path end was drawn -
+   the sampler skipping, so it called with probability 1 / the skip's
+   mean - or seen - a sample or a hold keeps __osp_skip at 1, so every
+   path end calls - and may change __osp_skip only to start or end a
+   hold; the trampoline returns it and the code stores it back.  Outside
+   mode=subpaths (blocks, subpaths-exact) the block hooks keep __osp_skip
+   at 1, so every path end is seen. */
+static inline __attribute__ ((always_inline)) void
+path_end_shared_body (struct osp_fn_record *rec, uint64_t path)
+{
+  int ph = atomic_load_explicit (&osp_phase, memory_order_acquire);
+  if ((ph == OSP_PHASE_RUNNING || ph == OSP_PHASE_REPORTING)
+      && osp_opts.mode != OSP_MODE_OFF)
+    {
+      struct osp_thread *t = osp_thread_self ();
+      if (t != NULL)
+        osp_pathsample_shared (t, rec, path);
+      else
+        lost (&osp_stats.hits_lost);
+      osp_entry_poll (); /* as in the block hook */
+    }
+  else if (ph == OSP_PHASE_NEW) /* __osp_skip stays 1: come back later */
+    lost (&osp_stats.unregistered_hits);
+  else
+    __osp_skip = UINT32_MAX; /* as the block hook: off, disabled, done */
+  leave ();
+}
+
+static __attribute__ ((noinline, cold)) void
+path_end_shared_busy (struct osp_fn_record *rec, uint64_t path,
+                      uintptr_t mark)
+{
+  if (enter_busy (mark))
+    path_end_shared_body (rec, path);
+}
+
+static inline __attribute__ ((always_inline)) void
+path_end_shared (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
+{
+  if (enter (mark))
+    path_end_shared_body (rec, path);
+  else
+    path_end_shared_busy (rec, path, mark);
+}
+
+OSP_EXPORT void
+__osp_path_end_shared (struct osp_fn_record *rec, uint64_t path)
+{
+  path_end_shared (rec, path, osp_stack_mark ());
+}
+
+void
+osp_path_end_shared_tramp (struct osp_fn_record *rec, uint64_t path,
+                           uint64_t unused3, uint64_t unused4, uintptr_t mark)
+{
+  (void) unused3;
+  (void) unused4;
+  path_end_shared (rec, path, mark);
+}
+
 /* Batched loops (abi.h, plugin/loops.cc): at a loop's exit, the events of
    its run at once: EVENTS events, of which event I goes to ONE (REC, ARG,
    I, MAX), the countdown having been the low 32 bits of C_TAIL (the

@@ -327,6 +327,8 @@ name:								\
 
 FLAVOURS (__osp_block_hook, osp_block_hook_runtime, __osp_skip, APPEND_BLOCK)
 FLAVOURS (__osp_path_end, osp_path_end_tramp, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_path_end_shared, osp_path_end_shared_tramp, __osp_skip,
+	  NO_APPEND)
 FLAVOURS (__osp_path_ends, osp_path_ends_tramp, __osp_path_countdown,
 	  NO_APPEND)
 FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)

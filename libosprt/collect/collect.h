@@ -59,6 +59,9 @@ enum osp_walk_counter
   OSP_W_DRAWN,           /* starts as drawn (each counts 1) */
   OSP_W_SAMPLES,         /* samples finished (exact: subpaths counted) */
   OSP_W_PATH_ENDS,       /* path ends passed (paths=counter, exhaustive) */
+  OSP_W_PATH_ENDS_DRAWN, /* of those, the part estimated: each drawn path
+                            end of a OSP_FN_PATH_SHARED function counts the
+                            mean skip it stands for (pathsample.c) */
   OSP_W_N
 };
 
@@ -199,6 +202,12 @@ void osp_sampler_reset (void);
    generator itself is base.h's. */
 uint32_t osp_draw_skip (uint64_t rng[4]);
 uint32_t osp_draw_length (uint64_t rng[4]);
+/* A shared path end on T's thread (mode=subpaths; pathsample.c): the mean
+   I of the skip __osp_skip counts down if it was drawn (the sampler is
+   skipping and holds nothing: it called with probability 1/I), 0 if it
+   was seen (a sample or a hold keeps __osp_skip at 1, or no skip was
+   drawn yet on the thread). */
+double osp_sampler_drawn (struct osp_thread *t);
 /* Calling thread's sample in progress: want = 0 when skipping.  Tests. */
 void osp_sampler_state (uint32_t *want, uint32_t *have);
 
@@ -304,6 +313,12 @@ int osp_pathsample_init (const struct osp_options *o);
    ends consumed, take the sample if the policy says so, re-arm. */
 void osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
                          uint64_t id);
+/* __osp_path_end_shared on T's thread (abi.h, ABI 8): path ID of record
+   REC ended while __osp_skip was 1.  Drawn or seen (the sampler says,
+   osp_sampler_drawn), counted, sampled by the policy; may start or end a
+   hold (osp_sampler_hold), which changes __osp_skip. */
+void osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
+                            uint64_t id);
 /* On T's own thread: count the path ends of the current countdown consumed
    so far; hand T's batch to the table. */
 void osp_pathsample_sync (struct osp_thread *t);

@@ -91,6 +91,8 @@ static uint32_t samples_per_tick, stride, period_ms;
 static enum osp_forest_policy forest = OSP_FOREST_OFF;
 static double log_keep_forest; /* ln (1 - 1/forest_interval) */
 static uint32_t forest_burst;
+static double forest_interval;
+static int subpaths; /* mode=subpaths: a shared path end may be drawn */
 
 /* The generated code decrements the countdown with a plain load and
    store; the runtime's own accesses are relaxed atomics because the timer
@@ -265,6 +267,112 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
   arm (s, f < next ? f : next);
 }
 
+/* True with probability P (1 and more: always), from S's stream. */
+static int
+coin (struct osp_path_thread *s, double p)
+{
+  return p >= 1 || (double) osp_rng_next (s->rng) < p * 0x1p64;
+}
+
+void
+osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
+                       uint64_t id)
+{
+  struct osp_path_thread *s = t->pathsample ? t->pathsample : make_state (t);
+  if (s == NULL)
+    {
+      atomic_fetch_add_explicit (&osp_stats.hits_lost, 1,
+                                 memory_order_relaxed);
+      return;
+    }
+  if (policy == OSP_PATHS_OFF && forest == OSP_FOREST_OFF)
+    return;
+  double clock = subpaths ? osp_sampler_drawn (t) : 0;
+  int take = 0;
+  uint32_t gen = s->gen;
+  if (clock > 0)
+    {
+      /* Drawn: it called with probability 1/clock, so it stands for
+         clock path ends, and each policy keeps it with its own rate
+         times clock. */
+      uint64_t stands = (uint64_t) (clock + 0.5);
+      if (policy != OSP_PATHS_TIMER)
+        {
+          osp_walk_bump (t, OSP_W_PATH_ENDS, stands);
+          osp_walk_bump (t, OSP_W_PATH_ENDS_DRAWN, stands);
+        }
+      switch (policy)
+        {
+        case OSP_PATHS_EXHAUSTIVE:
+          take = 1;
+          break;
+        case OSP_PATHS_COUNTER:
+          gen = osp_pathprof_gen ();
+          take = coin (s, clock / osp_pathprof_interval (gen));
+          break;
+        case OSP_PATHS_TIMER:
+          if (atomic_exchange_explicit (&t->path_tick, 0,
+                                        memory_order_acquire))
+            s->burst = samples_per_tick;
+          if (s->burst > 0)
+            {
+              take = 1;
+              s->burst--;
+            }
+          break;
+        case OSP_PATHS_OFF:
+          break;
+        }
+      if (forest == OSP_FOREST_BURST && s->forest_burst_left == 0
+          && coin (s, clock / forest_interval))
+        s->forest_left = 0; /* forest_end starts the burst here */
+    }
+  else
+    {
+      /* Seen: every path end calls now; count it and count down in
+         software as the own countdown would have. */
+      consume (t, s, 1);
+      switch (policy)
+        {
+        case OSP_PATHS_EXHAUSTIVE:
+          take = 1;
+          break;
+        case OSP_PATHS_COUNTER:
+          if (s->path_left == 0)
+            {
+              take = 1;
+              s->path_left = draw_path_left (s);
+            }
+          break;
+        case OSP_PATHS_TIMER:
+          if (atomic_exchange_explicit (&t->path_tick, 0,
+                                        memory_order_acquire))
+            s->burst = samples_per_tick;
+          if (s->burst > 0)
+            {
+              take = 1;
+              s->burst--;
+            }
+          break;
+        case OSP_PATHS_OFF:
+          break;
+        }
+    }
+  if (take || forest != OSP_FOREST_OFF)
+    {
+      struct osp_fn *fn = osp_fn_of_record (rec);
+      if (fn == NULL)
+        atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
+                                   memory_order_relaxed);
+      else
+        {
+          if (take && !osp_paths_counted (fn, policy))
+            osp_pathprof_record (t, fn, id, gen);
+          forest_end (t, s, fn, id);
+        }
+    }
+}
+
 void
 osp_pathsample_sync (struct osp_thread *t)
 {
@@ -355,6 +463,8 @@ osp_pathsample_init (const struct osp_options *o)
                         ? osp_ln1m (1.0 / o->forest_interval)
                         : 0;
   forest_burst = o->forest_burst;
+  forest_interval = o->forest_interval;
+  subpaths = o->mode == OSP_MODE_SUBPATHS;
   if (policy == OSP_PATHS_TIMER)
     start_timer ();
   return 0;

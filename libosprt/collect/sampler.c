@@ -138,6 +138,7 @@ struct osp_sampler
   int fresh;           /* no hook handled yet on this state */
   uint64_t cut;        /* the admission cut it passed (hl_admit_cut) */
   uint32_t after;      /* the skip drawn to follow it */
+  double clock;        /* the mean of the skip drawn last (I) */
   struct plan plan;    /* the one the armed skip was drawn with */
   struct plan next;    /* the newest it has (plan's generation: none) */
   uint32_t qused, nq;  /* words and samples finished in the queue */
@@ -184,6 +185,7 @@ draw_skip (struct osp_sampler *s)
 {
   if (s->next.gen != s->plan.gen)
     s->plan = s->next;
+  s->clock = (double) interval * (double) s->plan.weight;
   return osp_draw_geometric (s->rng, s->plan.log_keep);
 }
 
@@ -521,6 +523,16 @@ osp_sampler_sync (struct osp_thread *t)
   /* The next block comes through the runtime, which reopens the cursor:
      at thread exit, T's memory is about to go. */
   osp_sample_cursor.left = 0;
+}
+
+double
+osp_sampler_drawn (struct osp_thread *t)
+{
+  struct osp_sampler *s = t->sampler;
+  if (s == NULL || s->fresh)
+    return 0;
+  take_appended (t, s);
+  return s->want == 0 ? s->clock : 0;
 }
 
 void
