@@ -208,6 +208,12 @@ uint32_t osp_draw_length (uint64_t rng[4]);
    was seen (a sample or a hold keeps __osp_skip at 1, or no skip was
    drawn yet on the thread). */
 double osp_sampler_drawn (struct osp_thread *t);
+/* Hold __osp_skip at 1 on T's thread (ON) or end the hold, the skip kept
+   in software meanwhile (sampler.c): while held every block enters the
+   runtime and every shared path end calls in (seen).  Changes __osp_skip
+   (call only from an entry point whose caller stores it back, or the
+   hook's own). */
+void osp_sampler_hold (struct osp_thread *t, int on);
 /* Calling thread's sample in progress: want = 0 when skipping.  Tests. */
 void osp_sampler_state (uint32_t *want, uint32_t *have);
 
@@ -319,6 +325,14 @@ void osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
    hold (osp_sampler_hold), which changes __osp_skip. */
 void osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
                             uint64_t id);
+/* Whether T's path side wants a hold now (shared path checks): paths=
+   exhaustive or forest=exhaustive always, a forest burst, a timer tick
+   pending or its burst. */
+int osp_pathsample_holds (struct osp_thread *t);
+/* The clock of shared path checks for a subpath interval F (sampler.c):
+   F, or less when the path policy samples more often (the path table's
+   interval under paths=counter, forest_interval under forest=burst). */
+double osp_pathsample_clock (double f);
 /* On T's own thread: count the path ends of the current countdown consumed
    so far; hand T's batch to the table. */
 void osp_pathsample_sync (struct osp_thread *t);

@@ -74,6 +74,8 @@ struct osp_path_thread
   uint32_t gen;    /* counter: the generation path_left was drawn at */
   double log_keep_gen; /* ln (1 - 1/interval) at generation gen */
   uint32_t burst;  /* timer: samples still to take in this tick's burst */
+  uint32_t stride_left; /* timer, shared path ends: path ends of the
+                           tick's stride still to pass before its burst */
   /* counter, exhaustive: path ends until the next path sample (this one
      included); forest=burst: until the next forest burst, or the items
      still to give in the current one (forest_burst_left > 0). */
@@ -274,6 +276,27 @@ coin (struct osp_path_thread *s, double p)
   return p >= 1 || (double) osp_rng_next (s->rng) < p * 0x1p64;
 }
 
+/* paths=timer at a shared path end: the tick's stride, then its burst,
+   counted in path ends here (the timer thread cannot write __osp_skip:
+   blocks_seen would lose its exactness), as the own countdown counts
+   them.  Whether to take this one. */
+static int
+timer_end (struct osp_thread *t, struct osp_path_thread *s)
+{
+  if (atomic_exchange_explicit (&t->path_tick, 0, memory_order_acquire))
+    {
+      s->burst = samples_per_tick;
+      s->stride_left = __atomic_load_n (&t->path_stride_next,
+                                        __ATOMIC_RELAXED);
+    }
+  if (s->stride_left > 0 && --s->stride_left > 0)
+    return 0;
+  if (s->burst == 0)
+    return 0;
+  s->burst--;
+  return 1;
+}
+
 void
 osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
                        uint64_t id)
@@ -293,8 +316,9 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
   if (clock > 0)
     {
       /* Drawn: it called with probability 1/clock, so it stands for
-         clock path ends, and each policy keeps it with its own rate
-         times clock. */
+         clock path ends (an estimate), and each policy keeps it with its
+         own rate times clock (<= 1: the clock is never slower than the
+         policies' rates, osp_pathsample_clock). */
       uint64_t stands = (uint64_t) (clock + 0.5);
       if (policy != OSP_PATHS_TIMER)
         {
@@ -303,7 +327,7 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
         }
       switch (policy)
         {
-        case OSP_PATHS_EXHAUSTIVE:
+        case OSP_PATHS_EXHAUSTIVE: /* only before its hold starts */
           take = 1;
           break;
         case OSP_PATHS_COUNTER:
@@ -311,14 +335,7 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
           take = coin (s, clock / osp_pathprof_interval (gen));
           break;
         case OSP_PATHS_TIMER:
-          if (atomic_exchange_explicit (&t->path_tick, 0,
-                                        memory_order_acquire))
-            s->burst = samples_per_tick;
-          if (s->burst > 0)
-            {
-              take = 1;
-              s->burst--;
-            }
+          take = timer_end (t, s);
           break;
         case OSP_PATHS_OFF:
           break;
@@ -345,14 +362,7 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
             }
           break;
         case OSP_PATHS_TIMER:
-          if (atomic_exchange_explicit (&t->path_tick, 0,
-                                        memory_order_acquire))
-            s->burst = samples_per_tick;
-          if (s->burst > 0)
-            {
-              take = 1;
-              s->burst--;
-            }
+          take = timer_end (t, s);
           break;
         case OSP_PATHS_OFF:
           break;
@@ -371,6 +381,35 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
           forest_end (t, s, fn, id);
         }
     }
+  if (subpaths)
+    osp_sampler_hold (t, osp_pathsample_holds (t));
+}
+
+int
+osp_pathsample_holds (struct osp_thread *t)
+{
+  const struct osp_path_thread *s = t->pathsample;
+  if (policy == OSP_PATHS_EXHAUSTIVE || forest == OSP_FOREST_EXHAUSTIVE)
+    return 1;
+  if (policy == OSP_PATHS_TIMER
+      && (atomic_load_explicit (&t->path_tick, memory_order_relaxed)
+          || (s != NULL && (s->burst > 0 || s->stride_left > 0))))
+    return 1;
+  return s != NULL && s->forest_burst_left > 0;
+}
+
+double
+osp_pathsample_clock (double f)
+{
+  double i = f;
+  if (policy == OSP_PATHS_COUNTER)
+    {
+      double p = osp_pathprof_interval (osp_pathprof_gen ());
+      i = p < i ? p : i;
+    }
+  if (forest == OSP_FOREST_BURST && forest_interval < i)
+    i = forest_interval;
+  return i;
 }
 
 void
