@@ -581,8 +581,50 @@ block_event (struct osp_fn_record *rec, const void *chain, uint64_t i,
              uint64_t max, uintptr_t mark)
 {
   const uint32_t *c = chain;
-  block_hook (rec, c[1 + i % c[0]], mark);
+  block_hook (rec, c[1 + i % (c[0] & ~OSP_CHAIN_PATH)], mark);
   return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1, mark);
+}
+
+/* A batched loop of a OSP_FN_PATH_SHARED function (abi.h): CHAIN = {k |
+   OSP_CHAIN_PATH, b0 .. b(k-1), P lo, P hi} and a path end of P before
+   the first block of iterations 1 .. n, that is before every event
+   m k (m >= 1).  As run_batch, but such a path end is seen as its shared
+   check would have called: when __osp_skip was 1 before that event's
+   block, which is when that block is the one that fires (or every block
+   fires, under a sample or a hold).  The path end may end a hold (then
+   the block is only the first of the skip re-armed) or start one; and a
+   run of appends to an open sample stops at the next path end. */
+static void
+block_hooks_shared (struct osp_fn_record *rec, const uint32_t *chain,
+                    uint64_t events, uint64_t c_tail, uintptr_t mark)
+{
+  uint64_t k = chain[0] & ~OSP_CHAIN_PATH;
+  uint64_t path = chain[1 + k] | (uint64_t) chain[2 + k] << 32;
+  uint64_t at = 0, ended = 0; /* ended: the last event whose path end ran */
+  uint32_t c = (uint32_t) c_tail;
+  for (;;)
+    {
+      uint64_t f = at + (c ? c : 1) - 1; /* the event that fires */
+      if (f >= events)
+        break;
+      at = f;
+      if (f >= k && f % k == 0 && f != ended)
+        {
+          ended = f;
+          __osp_skip = 1; /* what the check saw */
+          path_end_shared (rec, path, mark);
+          c = __atomic_load_n (&__osp_skip, __ATOMIC_RELAXED);
+          if (c != 1)
+            continue; /* a hold ended: event f begins the skip */
+        }
+      __atomic_store_n (&__osp_skip, 0, __ATOMIC_RELAXED);
+      uint64_t next_end = (f / k + 1) * k; /* no appends past it */
+      uint64_t max = (next_end < events ? next_end : events) - f;
+      at += block_event (rec, chain, f, max, mark);
+      c = __atomic_load_n (&__osp_skip, __ATOMIC_RELAXED);
+    }
+  __atomic_store_n (&__osp_skip, (c ? c : 1) - (uint32_t) (events - at),
+                    __ATOMIC_RELAXED);
 }
 
 static void
@@ -596,8 +638,13 @@ static void
 block_hooks (struct osp_fn_record *rec, const uint32_t *chain, uint64_t n,
              uint64_t c_tail, uintptr_t mark)
 {
-  run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec, chain,
-             block_event, mark);
+  if (chain[0] & OSP_CHAIN_PATH)
+    block_hooks_shared (rec, chain,
+                        n * (chain[0] & ~OSP_CHAIN_PATH) + (c_tail >> 32),
+                        c_tail, mark);
+  else
+    run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec,
+               chain, block_event, mark);
 }
 
 OSP_EXPORT void

@@ -390,6 +390,9 @@ struct osp_path_profile
   uint32_t raises;         /* counter: times the interval doubled */
   enum osp_path_policy policy;
   uint64_t ends_seen, samples, distinct, dropped, invalid;
+  uint64_t ends_estimated; /* of ends_seen, the part that drawn shared
+                              path ends stand for (pathsample.c): when not
+                              0, ends_seen is an estimate */
   uint64_t counted;        /* path ends counted exactly in sampled rows */
   uint32_t counted_plain;  /* functions read from counters added to
                               without atomics (counts-update=single) */

@@ -87,7 +87,8 @@ osp_cursor_fn (const struct osp_fn_record *rec)
 }
 
 /* Append blocks of REC to the open sample, as __osp_block_hook would with
-   the countdown at 1: those of the chain CHAIN = {k, b0 .. b(k-1)} that a
+   the countdown at 1: those of the chain CHAIN = {k, b0 .. b(k-1)} (k may
+   carry OSP_CHAIN_PATH: the caller stops N at the path ends) that a
    batched loop's events I .. I + N - 1 enter (event e enters b(e mod k)),
    in order, as many as the cursor lets.  Returns how many (their events
    are done: __osp_skip is 1 again, or the skip that follows the sample if
@@ -112,7 +113,7 @@ osp_sample_append_chain (const struct osp_fn_record *rec,
       && f->id == __atomic_load_n (&rec->id, __ATOMIC_RELAXED))
     {
       uint64_t most = n < c->left ? n : c->left;
-      uint32_t k = chain[0], j = (uint32_t) (i % k);
+      uint32_t k = chain[0] & ~OSP_CHAIN_PATH, j = (uint32_t) (i % k);
       while (m < most && chain[1 + j] < f->nblocks)
         {
           *c->next++ = f->base + chain[1 + j];
