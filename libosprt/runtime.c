@@ -512,6 +512,9 @@ path_end_shared_busy (struct osp_fn_record *rec, uint64_t path,
 static inline __attribute__ ((always_inline)) void
 path_end_shared (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
 {
+  /* In a sample, most need only counting (sampler.h, seen_left). */
+  if (osp_sample_seen_end (mark))
+    return;
   if (enter (mark))
     path_end_shared_body (rec, path);
   else

@@ -63,6 +63,7 @@
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"
+#include "collect/sampler.h"
 
 #include <errno.h>
 #include <time.h>
@@ -80,6 +81,10 @@ struct osp_path_thread
      included); forest=burst: until the next forest burst, or the items
      still to give in the current one (forest_burst_left > 0). */
   uint32_t path_left, forest_left, forest_burst_left;
+  /* Shared path ends: the allowance last left in the sample cursor
+     (sampler.h, seen_left) for the trampoline to take seen path ends
+     from; what it took is counted at the next entry (take_absorbed). */
+  uint32_t allowed;
 };
 
 /* paths=timer: mean path ends between polls of the tick flag. */
@@ -176,6 +181,35 @@ consume (struct osp_thread *t, struct osp_path_thread *s, uint32_t n)
     s->forest_left -= n < s->forest_left ? n : s->forest_left;
 }
 
+/* The seen shared path ends the trampoline took from the cursor since
+   S set its allowance: count them as seen here. */
+static void
+take_absorbed (struct osp_thread *t, struct osp_path_thread *s)
+{
+  uint32_t left = osp_sample_cursor.seen_left;
+  if (left < s->allowed)
+    consume (t, s, s->allowed - left);
+  s->allowed = left;
+}
+
+/* How many seen shared path ends may pass, from now, before the path
+   side must see one (take it, start or feed a burst, a tick's stride):
+   the trampoline counts them off in the cursor meanwhile. */
+static void
+allow (struct osp_path_thread *s)
+{
+  uint32_t a = UINT32_MAX;
+  if (policy == OSP_PATHS_EXHAUSTIVE || forest == OSP_FOREST_EXHAUSTIVE
+      || s->forest_burst_left > 0 || s->burst > 0 || s->stride_left > 0)
+    a = 0;
+  if (policy == OSP_PATHS_COUNTER && s->path_left <= a)
+    a = s->path_left ? s->path_left - 1 : 0;
+  if (forest == OSP_FOREST_BURST && s->forest_left <= a)
+    a = s->forest_left ? s->forest_left - 1 : 0;
+  s->allowed = a;
+  osp_sample_cursor.seen_left = a;
+}
+
 /* This path end of FN, ID, for the forest. */
 static void
 forest_end (struct osp_thread *t, struct osp_path_thread *s,
@@ -216,6 +250,9 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
                                  memory_order_relaxed);
       return;
     }
+  int shared = atomic_load_explicit (&osp_paths_shared, memory_order_relaxed);
+  if (shared)
+    take_absorbed (t, s);
   consume (t, s, s->armed);
   uint32_t next = OSP_PATH_HUGE;
   int take = 0;
@@ -267,6 +304,8 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
     }
   uint32_t f = forest_next (s);
   arm (s, f < next ? f : next);
+  if (shared)
+    allow (s);
 }
 
 /* True with probability P (1 and more: always), from S's stream. */
@@ -308,8 +347,12 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
                                  memory_order_relaxed);
       return;
     }
+  take_absorbed (t, s);
   if (policy == OSP_PATHS_OFF && forest == OSP_FOREST_OFF)
-    return;
+    {
+      allow (s);
+      return;
+    }
   double clock = subpaths ? osp_sampler_drawn (t) : 0;
   int take = 0;
   uint32_t gen = s->gen;
@@ -383,6 +426,7 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
     }
   if (subpaths)
     osp_sampler_hold (t, osp_pathsample_holds (t));
+  allow (s);
 }
 
 int
@@ -416,6 +460,8 @@ void
 osp_pathsample_sync (struct osp_thread *t)
 {
   struct osp_path_thread *s = t->pathsample;
+  if (s != NULL)
+    take_absorbed (t, s);
   if (s != NULL && policy != OSP_PATHS_TIMER)
     {
       uint32_t left = __atomic_load_n (&__osp_path_countdown,

@@ -421,6 +421,8 @@ _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                 && offsetof (struct osp_sample_cursor, skip)
                        == OSP_CURSOR_SKIP
                 && offsetof (struct osp_sample_cursor, fns) == OSP_CURSOR_FNS
+                && offsetof (struct osp_sample_cursor, seen_left)
+                       == OSP_CURSOR_SEEN
                 && sizeof (struct osp_cursor_fn) == 1 << OSP_CURSOR_FN_SHIFT
                 && offsetof (struct osp_cursor_fn, rec) == OSP_CURSOR_FN_REC
                 && offsetof (struct osp_cursor_fn, id) == OSP_CURSOR_FN_ID
