@@ -87,7 +87,7 @@ libosprt_tests_libosprt_check_la_LIBADD = libosprt/format/libospformat-read.la \
 OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosprt/tests/t_report \
 	libosprt/tests/t_sampler libosprt/tests/t_subexact libosprt/tests/t_hotlist \
 	libosprt/tests/t_paths libosprt/tests/t_forest libosprt/tests/t_publish \
-	libosprt/tests/t_sha256
+	libosprt/tests/t_shared libosprt/tests/t_sha256
 OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online \
 	libosprt/tests/t_pathrun
 check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
@@ -120,6 +120,11 @@ libosprt_tests_t_hotlist_LDADD = $(OSPRT_WHITEBOX_LDADD)
 libosprt_tests_t_paths_SOURCES = libosprt/tests/t_paths.c libosprt/tests/pathgraphs.h \
 	libosprt/tests/testutil.h
 libosprt_tests_t_paths_LDADD = $(OSPRT_WHITEBOX_LDADD)
+## t_shared: shared path checks (ABI 8, one countdown) through __osp_path_end_shared and
+## __osp_block_hooks with OSP_CHAIN_PATH: drawn and seen path ends, holds, the timer.
+libosprt_tests_t_shared_SOURCES = libosprt/tests/t_shared.c libosprt/tests/pathgraphs.h \
+	libosprt/tests/testutil.h
+libosprt_tests_t_shared_LDADD = $(OSPRT_WHITEBOX_LDADD)
 ## t_forest: the k-slab forest and the k-IPF (forest.c) against brute-force n-gram counts, with
 ## and without pruning; `t_forest bench' is its micro-benchmark (not run by make check).
 libosprt_tests_t_forest_SOURCES = libosprt/tests/t_forest.c libosprt/tests/testutil.h

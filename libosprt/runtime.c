@@ -469,6 +469,73 @@ osp_path_end_tramp (struct osp_fn_record *rec, uint64_t path,
   path_end (rec, path, mark);
 }
 
+/* __osp_path_end_shared (ABI 8, abi.h): a path end of a function whose
+   checks test __osp_skip == 1 instead of counting down a countdown of
+   their own.  __osp_skip is 1 on the way in (that is why it called) and
+   this entry never decrements it: the sampler decides (collect/
+   pathsample.c, osp_pathsample_shared) whether the path end was drawn -
+   the sampler skipping, so it called with probability 1 / the skip's
+   mean - or seen - a sample or a hold keeps __osp_skip at 1, so every
+   path end calls - and may change __osp_skip only to start or end a
+   hold; the trampoline returns it and the code stores it back.  Outside
+   mode=subpaths (blocks, subpaths-exact) the block hooks keep __osp_skip
+   at 1, so every path end is seen. */
+static inline __attribute__ ((always_inline)) void
+path_end_shared_body (struct osp_fn_record *rec, uint64_t path)
+{
+  int ph = atomic_load_explicit (&osp_phase, memory_order_acquire);
+  if ((ph == OSP_PHASE_RUNNING || ph == OSP_PHASE_REPORTING)
+      && osp_opts.mode != OSP_MODE_OFF)
+    {
+      struct osp_thread *t = osp_thread_self ();
+      if (t != NULL)
+        osp_pathsample_shared (t, rec, path);
+      else
+        lost (&osp_stats.hits_lost);
+      osp_entry_poll (); /* as in the block hook */
+    }
+  else if (ph == OSP_PHASE_NEW) /* __osp_skip stays 1: come back later */
+    lost (&osp_stats.unregistered_hits);
+  else
+    __osp_skip = UINT32_MAX; /* as the block hook: off, disabled, done */
+  leave ();
+}
+
+static __attribute__ ((noinline, cold)) void
+path_end_shared_busy (struct osp_fn_record *rec, uint64_t path,
+                      uintptr_t mark)
+{
+  if (enter_busy (mark))
+    path_end_shared_body (rec, path);
+}
+
+static inline __attribute__ ((always_inline)) void
+path_end_shared (struct osp_fn_record *rec, uint64_t path, uintptr_t mark)
+{
+  /* In a sample, most need only counting (sampler.h, seen_left). */
+  if (osp_sample_seen_end (mark))
+    return;
+  if (enter (mark))
+    path_end_shared_body (rec, path);
+  else
+    path_end_shared_busy (rec, path, mark);
+}
+
+OSP_EXPORT void
+__osp_path_end_shared (struct osp_fn_record *rec, uint64_t path)
+{
+  path_end_shared (rec, path, osp_stack_mark ());
+}
+
+void
+osp_path_end_shared_tramp (struct osp_fn_record *rec, uint64_t path,
+                           uint64_t unused3, uint64_t unused4, uintptr_t mark)
+{
+  (void) unused3;
+  (void) unused4;
+  path_end_shared (rec, path, mark);
+}
+
 /* Batched loops (abi.h, plugin/loops.cc): at a loop's exit, the events of
    its run at once: EVENTS events, of which event I goes to ONE (REC, ARG,
    I, MAX), the countdown having been the low 32 bits of C_TAIL (the
@@ -517,8 +584,50 @@ block_event (struct osp_fn_record *rec, const void *chain, uint64_t i,
              uint64_t max, uintptr_t mark)
 {
   const uint32_t *c = chain;
-  block_hook (rec, c[1 + i % c[0]], mark);
+  block_hook (rec, c[1 + i % (c[0] & ~OSP_CHAIN_PATH)], mark);
   return 1 + osp_sample_append_chain (rec, c, i + 1, max - 1, mark);
+}
+
+/* A batched loop of a OSP_FN_PATH_SHARED function (abi.h): CHAIN = {k |
+   OSP_CHAIN_PATH, b0 .. b(k-1), P lo, P hi} and a path end of P before
+   the first block of iterations 1 .. n, that is before every event
+   m k (m >= 1).  As run_batch, but such a path end is seen as its shared
+   check would have called: when __osp_skip was 1 before that event's
+   block, which is when that block is the one that fires (or every block
+   fires, under a sample or a hold).  The path end may end a hold (then
+   the block is only the first of the skip re-armed) or start one; and a
+   run of appends to an open sample stops at the next path end. */
+static void
+block_hooks_shared (struct osp_fn_record *rec, const uint32_t *chain,
+                    uint64_t events, uint64_t c_tail, uintptr_t mark)
+{
+  uint64_t k = chain[0] & ~OSP_CHAIN_PATH;
+  uint64_t path = chain[1 + k] | (uint64_t) chain[2 + k] << 32;
+  uint64_t at = 0, ended = 0; /* ended: the last event whose path end ran */
+  uint32_t c = (uint32_t) c_tail;
+  for (;;)
+    {
+      uint64_t f = at + (c ? c : 1) - 1; /* the event that fires */
+      if (f >= events)
+        break;
+      at = f;
+      if (f >= k && f % k == 0 && f != ended)
+        {
+          ended = f;
+          __osp_skip = 1; /* what the check saw */
+          path_end_shared (rec, path, mark);
+          c = __atomic_load_n (&__osp_skip, __ATOMIC_RELAXED);
+          if (c != 1)
+            continue; /* a hold ended: event f begins the skip */
+        }
+      __atomic_store_n (&__osp_skip, 0, __ATOMIC_RELAXED);
+      uint64_t next_end = (f / k + 1) * k; /* no appends past it */
+      uint64_t max = (next_end < events ? next_end : events) - f;
+      at += block_event (rec, chain, f, max, mark);
+      c = __atomic_load_n (&__osp_skip, __ATOMIC_RELAXED);
+    }
+  __atomic_store_n (&__osp_skip, (c ? c : 1) - (uint32_t) (events - at),
+                    __ATOMIC_RELAXED);
 }
 
 static void
@@ -532,8 +641,13 @@ static void
 block_hooks (struct osp_fn_record *rec, const uint32_t *chain, uint64_t n,
              uint64_t c_tail, uintptr_t mark)
 {
-  run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec, chain,
-             block_event, mark);
+  if (chain[0] & OSP_CHAIN_PATH)
+    block_hooks_shared (rec, chain,
+                        n * (chain[0] & ~OSP_CHAIN_PATH) + (c_tail >> 32),
+                        c_tail, mark);
+  else
+    run_batch (&__osp_skip, n * chain[0] + (c_tail >> 32), c_tail, rec,
+               chain, block_event, mark);
 }
 
 OSP_EXPORT void

@@ -17,11 +17,15 @@ void osp_init (void);
 void osp_block_hook_runtime (struct osp_fn_record *rec, uint32_t block,
                              uint64_t unused3, uint64_t unused4,
                              uintptr_t mark);
-/* What the other x86-64 trampolines call: __osp_path_end, __osp_path_ends
+/* What the other x86-64 trampolines call: __osp_path_end,
+   __osp_path_end_shared, __osp_path_ends
    and __osp_block_hooks with the trampoline's stack mark (MARK, always
    the fifth argument, %r8). */
 void osp_path_end_tramp (struct osp_fn_record *rec, uint64_t path,
                          uint64_t unused3, uint64_t unused4, uintptr_t mark);
+void osp_path_end_shared_tramp (struct osp_fn_record *rec, uint64_t path,
+                                uint64_t unused3, uint64_t unused4,
+                                uintptr_t mark);
 void osp_path_ends_tramp (struct osp_fn_record *rec, uint64_t path,
                           uint64_t n, uint64_t c_tail, uintptr_t mark);
 void osp_block_hooks_tramp (struct osp_fn_record *rec, const uint32_t *chain,

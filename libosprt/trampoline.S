@@ -34,7 +34,9 @@
  * storage (sampler.h): every hook of a sample but its first does only that
  * (the last also returns the skip that follows the sample), and then the
  * trampoline touches three general registers and returns, without saving
- * the rest, the vector state, or entering C.
+ * the rest, the vector state, or entering C.  The shared path end's
+ * (ABI 8) likewise take a path end seen in a sample from the cursor's
+ * allowance (sampler.h, seen_left), touching %rax only.
  *
  * Other targets have no trampolines: the plugin emits plain calls there.
  */
@@ -268,6 +270,31 @@ osp_xsave_measure:
 8:
 #define NO_APPEND()
 
+/* A shared path end in a sample (sampler.h: seen_left): with the cursor
+   open and an allowance left, take one from it and return 1 (the
+   sample's __osp_skip), in %rax only, the re-entrancy flag set
+   meanwhile as in APPEND_BLOCK (a signal handler's path end in between
+   goes to the runtime, which counts it lost); else fall through to the
+   full trampoline. */
+#define SEEN_END()						\
+	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
+	cmpq	$0, %fs:(%rax);					\
+	jne	8f;						\
+	movq	%rsp, %fs:(%rax); /* osp_stack_mark () */	\
+	movq	osp_sample_cursor@gottpoff(%rip), %rax;		\
+	cmpl	$0, %fs:OSP_CURSOR_LEFT(%rax);			\
+	je	7f;						\
+	cmpl	$0, %fs:OSP_CURSOR_SEEN(%rax);			\
+	je	7f;						\
+	subl	$1, %fs:OSP_CURSOR_SEEN(%rax);			\
+	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
+	movq	$0, %fs:(%rax);					\
+	movl	$1, %eax;					\
+	ret;							\
+7:	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
+	movq	$0, %fs:(%rax);					\
+8:
+
 /* One trampoline: NAME tries FAST (one of the two above), saves the
    call-clobbered general registers and %rbx, then the vector state (CALL:
    one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given, and
@@ -327,6 +354,8 @@ name:								\
 
 FLAVOURS (__osp_block_hook, osp_block_hook_runtime, __osp_skip, APPEND_BLOCK)
 FLAVOURS (__osp_path_end, osp_path_end_tramp, __osp_path_countdown, NO_APPEND)
+FLAVOURS (__osp_path_end_shared, osp_path_end_shared_tramp, __osp_skip,
+	  SEEN_END)
 FLAVOURS (__osp_path_ends, osp_path_ends_tramp, __osp_path_countdown,
 	  NO_APPEND)
 FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)

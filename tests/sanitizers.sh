@@ -30,7 +30,7 @@ fmt=$(sed -n '/^libosprt_format_libospformat\(_read\)*_la_SOURCES = /,/[^\\]$/p'
       tr -d '\\' | tr ' \t' '\n\n' | grep '\.c$' | sed "s|^libosprt/|$src/|")
 [ -n "$fmt" ] || { osp_fail "no format sources in $src/format/local.mk"; osp_done; }
 rt="$rt $fmt"
-whitebox="t_options t_registry t_report t_sampler t_subexact t_hotlist t_paths t_forest t_publish"
+whitebox="t_options t_registry t_report t_sampler t_subexact t_hotlist t_paths t_shared t_forest t_publish"
 blackbox="t_threads t_fork t_online t_pathrun"
 cflags="-std=c11 -g -O1 -Wall -Wextra -pthread -I$abs_top_srcdir/include -I$src -I$src/format"
 tmo=$(osp_seconds 600)

@@ -59,6 +59,9 @@ enum osp_walk_counter
   OSP_W_DRAWN,           /* starts as drawn (each counts 1) */
   OSP_W_SAMPLES,         /* samples finished (exact: subpaths counted) */
   OSP_W_PATH_ENDS,       /* path ends passed (paths=counter, exhaustive) */
+  OSP_W_PATH_ENDS_DRAWN, /* of those, the part estimated: each drawn path
+                            end of a OSP_FN_PATH_SHARED function counts the
+                            mean skip it stands for (pathsample.c) */
   OSP_W_N
 };
 
@@ -199,6 +202,18 @@ void osp_sampler_reset (void);
    generator itself is base.h's. */
 uint32_t osp_draw_skip (uint64_t rng[4]);
 uint32_t osp_draw_length (uint64_t rng[4]);
+/* A shared path end on T's thread (mode=subpaths; pathsample.c): the mean
+   I of the skip __osp_skip counts down if it was drawn (the sampler is
+   skipping and holds nothing: it called with probability 1/I), 0 if it
+   was seen (a sample or a hold keeps __osp_skip at 1, or no skip was
+   drawn yet on the thread). */
+double osp_sampler_drawn (struct osp_thread *t);
+/* Hold __osp_skip at 1 on T's thread (ON) or end the hold, the skip kept
+   in software meanwhile (sampler.c): while held every block enters the
+   runtime and every shared path end calls in (seen).  Changes __osp_skip
+   (call only from an entry point whose caller stores it back, or the
+   hook's own). */
+void osp_sampler_hold (struct osp_thread *t, int on);
 /* Calling thread's sample in progress: want = 0 when skipping.  Tests. */
 void osp_sampler_state (uint32_t *want, uint32_t *have);
 
@@ -304,6 +319,20 @@ int osp_pathsample_init (const struct osp_options *o);
    ends consumed, take the sample if the policy says so, re-arm. */
 void osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
                          uint64_t id);
+/* __osp_path_end_shared on T's thread (abi.h, ABI 8): path ID of record
+   REC ended while __osp_skip was 1.  Drawn or seen (the sampler says,
+   osp_sampler_drawn), counted, sampled by the policy; may start or end a
+   hold (osp_sampler_hold), which changes __osp_skip. */
+void osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
+                            uint64_t id);
+/* Whether T's path side wants a hold now (shared path checks): paths=
+   exhaustive or forest=exhaustive always, a forest burst, a timer tick
+   pending or its burst. */
+int osp_pathsample_holds (struct osp_thread *t);
+/* The clock of shared path checks for a subpath interval F (sampler.c):
+   F, or less when the path policy samples more often (the path table's
+   interval under paths=counter, forest_interval under forest=burst). */
+double osp_pathsample_clock (double f);
 /* On T's own thread: count the path ends of the current countdown consumed
    so far; hand T's batch to the table. */
 void osp_pathsample_sync (struct osp_thread *t);
@@ -361,6 +390,9 @@ struct osp_path_profile
   uint32_t raises;         /* counter: times the interval doubled */
   enum osp_path_policy policy;
   uint64_t ends_seen, samples, distinct, dropped, invalid;
+  uint64_t ends_estimated; /* of ends_seen, the part that drawn shared
+                              path ends stand for (pathsample.c): when not
+                              0, ends_seen is an estimate */
   uint64_t counted;        /* path ends counted exactly in sampled rows */
   uint32_t counted_plain;  /* functions read from counters added to
                               without atomics (counts-update=single) */

@@ -587,6 +587,7 @@ osp_pathprof_collect (struct osp_path_profile *pp, const struct osp_fns *p,
   uint64_t walk[OSP_W_N];
   osp_walk_totals (walk);
   pp->ends_seen = walk[OSP_W_PATH_ENDS];
+  pp->ends_estimated = walk[OSP_W_PATH_ENDS_DRAWN];
   pp->ticks = atomic_load_explicit (&osp_stats.path_ticks,
                                     memory_order_relaxed);
   pp->threads = atomic_load_explicit (&osp_stats.threads,

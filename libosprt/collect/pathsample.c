@@ -63,6 +63,7 @@
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"
+#include "collect/sampler.h"
 
 #include <errno.h>
 #include <time.h>
@@ -74,10 +75,16 @@ struct osp_path_thread
   uint32_t gen;    /* counter: the generation path_left was drawn at */
   double log_keep_gen; /* ln (1 - 1/interval) at generation gen */
   uint32_t burst;  /* timer: samples still to take in this tick's burst */
+  uint32_t stride_left; /* timer, shared path ends: path ends of the
+                           tick's stride still to pass before its burst */
   /* counter, exhaustive: path ends until the next path sample (this one
      included); forest=burst: until the next forest burst, or the items
      still to give in the current one (forest_burst_left > 0). */
   uint32_t path_left, forest_left, forest_burst_left;
+  /* Shared path ends: the allowance last left in the sample cursor
+     (sampler.h, seen_left) for the trampoline to take seen path ends
+     from; what it took is counted at the next entry (take_absorbed). */
+  uint32_t allowed;
 };
 
 /* paths=timer: mean path ends between polls of the tick flag. */
@@ -91,6 +98,8 @@ static uint32_t samples_per_tick, stride, period_ms;
 static enum osp_forest_policy forest = OSP_FOREST_OFF;
 static double log_keep_forest; /* ln (1 - 1/forest_interval) */
 static uint32_t forest_burst;
+static double forest_interval;
+static int subpaths; /* mode=subpaths: a shared path end may be drawn */
 
 /* The generated code decrements the countdown with a plain load and
    store; the runtime's own accesses are relaxed atomics because the timer
@@ -172,6 +181,35 @@ consume (struct osp_thread *t, struct osp_path_thread *s, uint32_t n)
     s->forest_left -= n < s->forest_left ? n : s->forest_left;
 }
 
+/* The seen shared path ends the trampoline took from the cursor since
+   S set its allowance: count them as seen here. */
+static void
+take_absorbed (struct osp_thread *t, struct osp_path_thread *s)
+{
+  uint32_t left = osp_sample_cursor.seen_left;
+  if (left < s->allowed)
+    consume (t, s, s->allowed - left);
+  s->allowed = left;
+}
+
+/* How many seen shared path ends may pass, from now, before the path
+   side must see one (take it, start or feed a burst, a tick's stride):
+   the trampoline counts them off in the cursor meanwhile. */
+static void
+allow (struct osp_path_thread *s)
+{
+  uint32_t a = UINT32_MAX;
+  if (policy == OSP_PATHS_EXHAUSTIVE || forest == OSP_FOREST_EXHAUSTIVE
+      || s->forest_burst_left > 0 || s->burst > 0 || s->stride_left > 0)
+    a = 0;
+  if (policy == OSP_PATHS_COUNTER && s->path_left <= a)
+    a = s->path_left ? s->path_left - 1 : 0;
+  if (forest == OSP_FOREST_BURST && s->forest_left <= a)
+    a = s->forest_left ? s->forest_left - 1 : 0;
+  s->allowed = a;
+  osp_sample_cursor.seen_left = a;
+}
+
 /* This path end of FN, ID, for the forest. */
 static void
 forest_end (struct osp_thread *t, struct osp_path_thread *s,
@@ -212,6 +250,9 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
                                  memory_order_relaxed);
       return;
     }
+  int shared = atomic_load_explicit (&osp_paths_shared, memory_order_relaxed);
+  if (shared)
+    take_absorbed (t, s);
   consume (t, s, s->armed);
   uint32_t next = OSP_PATH_HUGE;
   int take = 0;
@@ -263,12 +304,164 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
     }
   uint32_t f = forest_next (s);
   arm (s, f < next ? f : next);
+  if (shared)
+    allow (s);
+}
+
+/* True with probability P (1 and more: always), from S's stream. */
+static int
+coin (struct osp_path_thread *s, double p)
+{
+  return p >= 1 || (double) osp_rng_next (s->rng) < p * 0x1p64;
+}
+
+/* paths=timer at a shared path end: the tick's stride, then its burst,
+   counted in path ends here (the timer thread cannot write __osp_skip:
+   blocks_seen would lose its exactness), as the own countdown counts
+   them.  Whether to take this one. */
+static int
+timer_end (struct osp_thread *t, struct osp_path_thread *s)
+{
+  if (atomic_exchange_explicit (&t->path_tick, 0, memory_order_acquire))
+    {
+      s->burst = samples_per_tick;
+      s->stride_left = __atomic_load_n (&t->path_stride_next,
+                                        __ATOMIC_RELAXED);
+    }
+  if (s->stride_left > 0 && --s->stride_left > 0)
+    return 0;
+  if (s->burst == 0)
+    return 0;
+  s->burst--;
+  return 1;
+}
+
+void
+osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
+                       uint64_t id)
+{
+  struct osp_path_thread *s = t->pathsample ? t->pathsample : make_state (t);
+  if (s == NULL)
+    {
+      atomic_fetch_add_explicit (&osp_stats.hits_lost, 1,
+                                 memory_order_relaxed);
+      return;
+    }
+  take_absorbed (t, s);
+  if (policy == OSP_PATHS_OFF && forest == OSP_FOREST_OFF)
+    {
+      allow (s);
+      return;
+    }
+  double clock = subpaths ? osp_sampler_drawn (t) : 0;
+  int take = 0;
+  uint32_t gen = s->gen;
+  if (clock > 0)
+    {
+      /* Drawn: it called with probability 1/clock, so it stands for
+         clock path ends (an estimate), and each policy keeps it with its
+         own rate times clock (<= 1: the clock is never slower than the
+         policies' rates, osp_pathsample_clock). */
+      uint64_t stands = (uint64_t) (clock + 0.5);
+      if (policy != OSP_PATHS_TIMER)
+        {
+          osp_walk_bump (t, OSP_W_PATH_ENDS, stands);
+          osp_walk_bump (t, OSP_W_PATH_ENDS_DRAWN, stands);
+        }
+      switch (policy)
+        {
+        case OSP_PATHS_EXHAUSTIVE: /* only before its hold starts */
+          take = 1;
+          break;
+        case OSP_PATHS_COUNTER:
+          gen = osp_pathprof_gen ();
+          take = coin (s, clock / osp_pathprof_interval (gen));
+          break;
+        case OSP_PATHS_TIMER:
+          take = timer_end (t, s);
+          break;
+        case OSP_PATHS_OFF:
+          break;
+        }
+      if (forest == OSP_FOREST_BURST && s->forest_burst_left == 0
+          && coin (s, clock / forest_interval))
+        s->forest_left = 0; /* forest_end starts the burst here */
+    }
+  else
+    {
+      /* Seen: every path end calls now; count it and count down in
+         software as the own countdown would have. */
+      consume (t, s, 1);
+      switch (policy)
+        {
+        case OSP_PATHS_EXHAUSTIVE:
+          take = 1;
+          break;
+        case OSP_PATHS_COUNTER:
+          if (s->path_left == 0)
+            {
+              take = 1;
+              s->path_left = draw_path_left (s);
+            }
+          break;
+        case OSP_PATHS_TIMER:
+          take = timer_end (t, s);
+          break;
+        case OSP_PATHS_OFF:
+          break;
+        }
+    }
+  if (take || forest != OSP_FOREST_OFF)
+    {
+      struct osp_fn *fn = osp_fn_of_record (rec);
+      if (fn == NULL)
+        atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
+                                   memory_order_relaxed);
+      else
+        {
+          if (take && !osp_paths_counted (fn, policy))
+            osp_pathprof_record (t, fn, id, gen);
+          forest_end (t, s, fn, id);
+        }
+    }
+  if (subpaths)
+    osp_sampler_hold (t, osp_pathsample_holds (t));
+  allow (s);
+}
+
+int
+osp_pathsample_holds (struct osp_thread *t)
+{
+  const struct osp_path_thread *s = t->pathsample;
+  if (policy == OSP_PATHS_EXHAUSTIVE || forest == OSP_FOREST_EXHAUSTIVE)
+    return 1;
+  if (policy == OSP_PATHS_TIMER
+      && (atomic_load_explicit (&t->path_tick, memory_order_relaxed)
+          || (s != NULL && (s->burst > 0 || s->stride_left > 0))))
+    return 1;
+  return s != NULL && s->forest_burst_left > 0;
+}
+
+double
+osp_pathsample_clock (double f)
+{
+  double i = f;
+  if (policy == OSP_PATHS_COUNTER)
+    {
+      double p = osp_pathprof_interval (osp_pathprof_gen ());
+      i = p < i ? p : i;
+    }
+  if (forest == OSP_FOREST_BURST && forest_interval < i)
+    i = forest_interval;
+  return i;
 }
 
 void
 osp_pathsample_sync (struct osp_thread *t)
 {
   struct osp_path_thread *s = t->pathsample;
+  if (s != NULL)
+    take_absorbed (t, s);
   if (s != NULL && policy != OSP_PATHS_TIMER)
     {
       uint32_t left = __atomic_load_n (&__osp_path_countdown,
@@ -355,6 +548,8 @@ osp_pathsample_init (const struct osp_options *o)
                         ? osp_ln1m (1.0 / o->forest_interval)
                         : 0;
   forest_burst = o->forest_burst;
+  forest_interval = o->forest_interval;
+  subpaths = o->mode == OSP_MODE_SUBPATHS;
   if (policy == OSP_PATHS_TIMER)
     start_timer ();
   return 0;

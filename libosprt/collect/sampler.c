@@ -138,6 +138,15 @@ struct osp_sampler
   int fresh;           /* no hook handled yet on this state */
   uint64_t cut;        /* the admission cut it passed (hl_admit_cut) */
   uint32_t after;      /* the skip drawn to follow it */
+  /* The shared path checks' clock (header comment): the mean I of the
+     skip drawn last, and the log it was drawn with (clock_log, for
+     clock_for's cache). */
+  double clock, clock_for, clock_log;
+  /* A hold (pathsample.c asks, osp_sampler_hold): __osp_skip stays 1 and
+     the skip counts down here, in soft (blocks until the one that fires,
+     as __osp_skip would be), while skipping. */
+  int held;
+  uint32_t soft;
   struct plan plan;    /* the one the armed skip was drawn with */
   struct plan next;    /* the newest it has (plan's generation: none) */
   uint32_t qused, nq;  /* words and samples finished in the queue */
@@ -178,13 +187,34 @@ osp_draw_skip (uint64_t rng[4])
   return osp_draw_geometric (rng, plan_base.log_keep);
 }
 
-/* The next skip, by the newest plan the thread has. */
+/* The subpath interval of plan P: f W. */
+static double
+plan_interval (const struct plan *p)
+{
+  return (double) interval * (double) p->weight;
+}
+
+/* The next skip, by the newest plan the thread has: of mean f W, or, once
+   shared path checks are registered, of the clock I (header comment). */
 static uint32_t
 draw_skip (struct osp_sampler *s)
 {
   if (s->next.gen != s->plan.gen)
     s->plan = s->next;
-  return osp_draw_geometric (s->rng, s->plan.log_keep);
+  double f = plan_interval (&s->plan);
+  if (!atomic_load_explicit (&osp_paths_shared, memory_order_relaxed))
+    {
+      s->clock = f;
+      return osp_draw_geometric (s->rng, s->plan.log_keep);
+    }
+  double i = osp_pathsample_clock (f);
+  if (i != s->clock_for)
+    {
+      s->clock_for = i;
+      s->clock_log = i > 1 ? osp_ln1m (1 / i) : 0;
+    }
+  s->clock = i;
+  return osp_draw_geometric (s->rng, s->clock_log);
 }
 
 /* What a start takes by plan P, for a uniform 64-bit R: the index of its
@@ -367,6 +397,20 @@ arm (struct osp_sampler *s, uint32_t skip)
   __osp_skip = skip;
 }
 
+/* Skip SKIP blocks (the last of them fires): in __osp_skip, or in soft
+   under a hold. */
+static inline void
+arm_skip (struct osp_sampler *s, uint32_t skip)
+{
+  if (s->held)
+    {
+      s->soft = skip;
+      arm (s, 1);
+    }
+  else
+    arm (s, skip);
+}
+
 /* ---- the open sample's cursor (sampler.h) ----------------------------- */
 
 OSP_TLS struct osp_sample_cursor osp_sample_cursor;
@@ -377,6 +421,8 @@ _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                 && offsetof (struct osp_sample_cursor, skip)
                        == OSP_CURSOR_SKIP
                 && offsetof (struct osp_sample_cursor, fns) == OSP_CURSOR_FNS
+                && offsetof (struct osp_sample_cursor, seen_left)
+                       == OSP_CURSOR_SEEN
                 && sizeof (struct osp_cursor_fn) == 1 << OSP_CURSOR_FN_SHIFT
                 && offsetof (struct osp_cursor_fn, rec) == OSP_CURSOR_FN_REC
                 && offsetof (struct osp_cursor_fn, id) == OSP_CURSOR_FN_ID
@@ -399,7 +445,13 @@ finish_sample (struct osp_thread *t, struct osp_sampler *s)
   s->qlen[s->nq++] = s->want;
   s->qused += s->want;
   s->want = 0;
-  s->armed = s->after;
+  if (s->held) /* the cursor armed 1 (open_cursor, osp_sampler_hold) */
+    {
+      s->armed = 1;
+      s->soft = s->after;
+    }
+  else
+    s->armed = s->after;
   osp_walk_bump (t, OSP_W_SAMPLES, 1);
   if (s->nq == QMAX || qcap - s->qused < max_len)
     flush (s, 1);
@@ -440,9 +492,12 @@ open_cursor (const struct osp_sampler *s, const struct osp_fn *fn)
   f->base = fn->block_base;
   f->nblocks = fn->nblocks;
   osp_sample_cursor.next = (uint32_t *) s->q + s->qused + s->have;
-  osp_sample_cursor.skip = s->after;
+  osp_sample_cursor.skip = s->held ? 1 : s->after;
   osp_sample_cursor.left = s->want - s->have;
 }
+
+static void hit (struct osp_thread *t, struct osp_sampler *s,
+                 const struct osp_fn *fn, uint32_t block);
 
 void
 osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
@@ -457,6 +512,18 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
     }
   take_appended (t, s);
   osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+  hit (t, s, fn, block);
+  /* Shared path checks: a hold the path side wants now (a burst, a
+     tick) starts, or one it no longer wants ends, here. */
+  if (atomic_load_explicit (&osp_paths_shared, memory_order_relaxed))
+    osp_sampler_hold (t, osp_pathsample_holds (t));
+}
+
+/* The hit of BLOCK of FN on S, its blocks counted. */
+static void
+hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
+     uint32_t block)
+{
   if (s->fresh)
     {
       /* The thread's first block: it starts a sample with probability
@@ -465,12 +532,28 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       uint32_t k = draw_skip (s);
       if (k > 1)
         {
-          arm (s, k - 1);
+          arm_skip (s, k - 1);
           return;
         }
     }
+  else if (s->want == 0 && s->held && s->soft > 1)
+    {
+      s->soft--; /* a block of the skip held in software */
+      arm (s, 1);
+      return;
+    }
   if (s->want == 0)
     {
+      /* The clock ran out: with shared path checks it may run faster
+         than f W, and the start is thinned to keep 1 in f W per block
+         (clock / f W of them). */
+      double f = plan_interval (&s->plan);
+      if (s->clock < f
+          && (double) osp_rng_next (s->rng) >= s->clock / f * 0x1p64)
+        {
+          arm_skip (s, draw_skip (s));
+          return;
+        }
       /* The hot-list's admission coin is flipped now rather than when
          the sample is offered, so that a sample it would turn away is
          not collected at all (see the header comment). */
@@ -483,7 +566,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       if (i == nexp)
         {
           osp_walk_bump (t, OSP_W_DECLINED, p->weight);
-          arm (s, draw_skip (s));
+          arm_skip (s, draw_skip (s));
           return;
         }
       osp_walk_bump (t, OSP_W_DECLINED, p->weight - 1);
@@ -501,7 +584,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       return;
     }
   finish_sample (t, s);
-  arm (s, s->after);
+  arm_skip (s, s->after);
 }
 
 void
@@ -521,6 +604,50 @@ osp_sampler_sync (struct osp_thread *t)
   /* The next block comes through the runtime, which reopens the cursor:
      at thread exit, T's memory is about to go. */
   osp_sample_cursor.left = 0;
+}
+
+double
+osp_sampler_drawn (struct osp_thread *t)
+{
+  struct osp_sampler *s = t->sampler;
+  if (s == NULL || s->fresh || s->held)
+    return 0;
+  take_appended (t, s);
+  return s->want == 0 ? s->clock : 0;
+}
+
+void
+osp_sampler_hold (struct osp_thread *t, int on)
+{
+  struct osp_sampler *s = t->sampler;
+  if (s == NULL || s->held == !!on)
+    return; /* no skip drawn yet: __osp_skip is 1 */
+  take_appended (t, s);
+  s->held = !!on;
+  if (s->want != 0)
+    {
+      /* In a sample: the skip that follows it waits in s->after; the
+         cursor's hook arms it, or 1 under the hold. */
+      if (osp_sample_cursor.left != 0)
+        osp_sample_cursor.skip = on ? 1 : s->after;
+      return;
+    }
+  if (s->fresh)
+    return; /* its first hook draws the skip (hit) */
+  if (on)
+    {
+      /* The skip's blocks that passed are counted; the rest go into
+         soft.  (From a hook, none passed; from a shared path end,
+         __osp_skip is 1.) */
+      uint32_t left = __osp_skip;
+      if (left == 0 || left > s->armed)
+        left = s->armed; /* not ours (a signal handler's hook): as armed */
+      osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed - left);
+      s->soft = left;
+      arm (s, 1);
+    }
+  else
+    arm (s, s->soft); /* held: __osp_skip is 1, none of soft passed */
 }
 
 void
@@ -549,6 +676,7 @@ osp_sampler_recover (struct osp_thread *t)
   s->nq = s->qused = 0;
   s->plan = s->next;
   s->armed = 1; /* what the hook that recovers re-armed */
+  s->held = 0;  /* the next hook asks again (osp_sampler_hit) */
 }
 
 /* ---- totals ---------------------------------------------------------- */

@@ -26,6 +26,10 @@
  * completed is queued, when the sampler next runs (sampler.c,
  * take_appended): a sample costs one entry into the runtime, not two.
  *
+ * While a sample is open every shared path end calls in too (abi.h, one
+ * countdown); the trampoline takes those from seen_left, an allowance
+ * pathsample.c leaves here, without entering the runtime either.
+ *
  * Shared by sampler.c (which sets the cursor), runtime.c and trampoline.S;
  * the offsets below are the assembly's view of the structs (checked by
  * static assertions in sampler.c).
@@ -37,6 +41,7 @@
 #define OSP_CURSOR_LEFT 8
 #define OSP_CURSOR_SKIP 12
 #define OSP_CURSOR_FNS 16
+#define OSP_CURSOR_SEEN 272    /* after fns[] */
 #define OSP_CURSOR_WAYS 8      /* entries in fns[] */
 #define OSP_CURSOR_FN_SHIFT 5  /* log2 of sizeof (struct osp_cursor_fn) */
 #define OSP_CURSOR_FN_REC 0    /* struct osp_cursor_fn */
@@ -66,6 +71,12 @@ struct osp_sample_cursor
                      0: none, no sample open */
   uint32_t skip;  /* the countdown after the sample's last block */
   struct osp_cursor_fn fns[OSP_CURSOR_WAYS];
+  /* Shared path ends (abi.h, ABI 8) that may pass while the sample is
+     open without entering the runtime: each is seen (__osp_skip is 1
+     because of the sample) and needs nothing but counting until the
+     path side's next event (pathsample.c sets it, and counts what the
+     trampoline took from it). */
+  uint32_t seen_left;
 };
 
 extern OSP_TLS struct osp_sample_cursor osp_sample_cursor;
@@ -87,7 +98,8 @@ osp_cursor_fn (const struct osp_fn_record *rec)
 }
 
 /* Append blocks of REC to the open sample, as __osp_block_hook would with
-   the countdown at 1: those of the chain CHAIN = {k, b0 .. b(k-1)} that a
+   the countdown at 1: those of the chain CHAIN = {k, b0 .. b(k-1)} (k may
+   carry OSP_CHAIN_PATH: the caller stops N at the path ends) that a
    batched loop's events I .. I + N - 1 enter (event e enters b(e mod k)),
    in order, as many as the cursor lets.  Returns how many (their events
    are done: __osp_skip is 1 again, or the skip that follows the sample if
@@ -112,7 +124,7 @@ osp_sample_append_chain (const struct osp_fn_record *rec,
       && f->id == __atomic_load_n (&rec->id, __ATOMIC_RELAXED))
     {
       uint64_t most = n < c->left ? n : c->left;
-      uint32_t k = chain[0], j = (uint32_t) (i % k);
+      uint32_t k = chain[0] & ~OSP_CHAIN_PATH, j = (uint32_t) (i % k);
       while (m < most && chain[1 + j] < f->nblocks)
         {
           *c->next++ = f->base + chain[1 + j];
@@ -135,6 +147,25 @@ osp_sample_append (const struct osp_fn_record *rec, uint32_t block,
 {
   const uint32_t one[2] = { 1, block };
   return osp_sample_append_chain (rec, one, 0, 1, mark) != 0;
+}
+
+/* A shared path end while a sample is open, as the trampoline's SEEN_END:
+   1 if it was taken from the cursor's allowance (nothing else to do:
+   __osp_skip stays 1), 0 when the runtime must see it. */
+static inline int
+osp_sample_seen_end (uintptr_t mark)
+{
+  if (osp_in_runtime)
+    return 0;
+  osp_in_runtime = mark;
+  atomic_signal_fence (memory_order_seq_cst);
+  struct osp_sample_cursor *c = &osp_sample_cursor;
+  int took = c->left != 0 && c->seen_left != 0;
+  if (took)
+    c->seen_left--;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = 0;
+  return took;
 }
 
 #endif /* __ASSEMBLER__ */

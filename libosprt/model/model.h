@@ -292,6 +292,11 @@ uint32_t osp_fn_index_of_block (struct osp_fn *const *fns, uint32_t n,
    OSP_DIR_CHUNK published with release stores, never freed or moved. */
 extern _Atomic (struct osp_fn *_Atomic *) *osp_fn_dir;
 extern atomic_uint osp_nfns;
+/* Set (once, never cleared) when a function with OSP_FN_PATH_SHARED is
+   registered: from then on the subpath sampler's skips are the clock of
+   the shared path checks too (collect/sampler.c).  Without such a record
+   nothing changes, draw for draw. */
+extern atomic_int osp_paths_shared;
 
 /* The function with id ID (1-based), or NULL.  Lock-free. */
 static inline struct osp_fn *

@@ -74,6 +74,7 @@ static uint32_t max_fns;
 static int verbose;
 _Atomic (struct osp_fn *_Atomic *) *osp_fn_dir; /* [max_fns / CHUNK] */
 atomic_uint osp_nfns;                             /* ids 1..osp_nfns used */
+atomic_int osp_paths_shared; /* a function with OSP_FN_PATH_SHARED registered */
 static uint64_t nblocks_total; /* global ids in use; under the lock */
 /* Under osp_registry_lock.  At most one module per registered function,
    so the table is bounded by max_functions too. */
@@ -138,11 +139,16 @@ check_paths (const struct osp_fn_record *r)
 {
   if (!(r->flags & OSP_FN_PATH_PROBES))
     return r->paths != NULL || r->npaths != 0 || r->counts != NULL
-                   || (r->flags & (OSP_FN_PATH_CHECKS | OSP_FN_PATH_COUNTS))
+                   || (r->flags & (OSP_FN_PATH_CHECKS | OSP_FN_PATH_COUNTS
+                                   | OSP_FN_PATH_SHARED))
                ? "paths words, checks or counters without OSP_FN_PATH_PROBES"
                : NULL;
   if ((r->flags & OSP_FN_COUNTS_ATOMIC) && !(r->flags & OSP_FN_PATH_COUNTS))
     return "atomic counters without OSP_FN_PATH_COUNTS";
+  if ((r->flags & OSP_FN_PATH_SHARED)
+      && (r->flags & (OSP_FN_BLOCK_HOOKS | OSP_FN_PATH_CHECKS))
+             != (OSP_FN_BLOCK_HOOKS | OSP_FN_PATH_CHECKS))
+    return "shared path checks without block hooks and path checks";
   if ((r->flags & OSP_FN_PATH_COUNTS) && r->counts == NULL)
     return "path counters without a counts array";
   if (!(r->flags & OSP_FN_PATH_COUNTS) && r->counts != NULL)
@@ -401,6 +407,11 @@ publish (struct osp_fn *f, struct osp_fn_record *r)
   nblocks_total += f->nblocks;
   atomic_store_explicit (&chunk[i & OSP_DIR_MASK], f, memory_order_release);
   atomic_store_explicit (&osp_nfns, i + 1, memory_order_release);
+  /* Before its id: its code may call __osp_path_end_shared only once
+     the record is registered, and the sampler's clock must know it by
+     then (collect/sampler.c). */
+  if (f->flags & OSP_FN_PATH_SHARED)
+    atomic_store_explicit (&osp_paths_shared, 1, memory_order_release);
   __atomic_store_n (&r->id, f->id, __ATOMIC_RELEASE);
 }
 

@@ -130,6 +130,10 @@ osp_format_paths_stats (const struct osp_stat_out *out,
   osp_stat_u (out, "path_period_ms", o->path_period);
   if (o->paths == OSP_PATHS_COUNTER || o->paths == OSP_PATHS_EXHAUSTIVE)
     osp_stat_u (out, "path_ends_seen", pp->ends_seen);
+  /* Only with shared path checks (their drawn path ends): then
+     path_ends_seen is an estimate, and this much of it was drawn. */
+  if (pp->ends_estimated != 0)
+    osp_stat_u (out, "path_ends_estimated", pp->ends_estimated);
   if (o->paths == OSP_PATHS_TIMER)
     osp_stat_u (out, "path_ticks", pp->ticks);
   osp_stat_u (out, "path_samples", pp->samples);
@@ -178,6 +182,10 @@ text_header (FILE *out, const struct osp_profile *p,
   FILE *l = osp_para_open (&pa, out);
   if (o->paths == OSP_PATHS_TIMER)
     fprintf (l, "  timer ticks %s, ", OSP_G (pp->ticks));
+  else if (pp->ends_estimated != 0)
+    fprintf (l, "  path ends seen ~%s (an estimate: %s of them stand for "
+             "the drawn ends of shared checks), ", OSP_G (pp->ends_seen),
+             OSP_G (pp->ends_estimated));
   else
     fprintf (l, "  path ends seen %s, ", OSP_G (pp->ends_seen));
   if (pp->counted)
