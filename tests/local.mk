@@ -31,6 +31,7 @@ OSP_E2E_TESTS = \
 	tests/precision.sh \
 	tests/paths.sh \
 	tests/preserving.sh \
+	tests/path-checks.sh \
 	tests/phantom.sh \
 	tests/work-callgrind.sh \
 	tests/barriers.sh \

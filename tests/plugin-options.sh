@@ -4,7 +4,7 @@
 #   - an unknown key or a bad value is a compile error (no output file, no compiler crash)
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
-#     batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, inline-sizes=plain|instrumented,
+#     path-checks=shared|own (tests/path-checks.sh), batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no, inline-sizes=plain|instrumented,
 #     count-loop-free=N, max-fn-blocks=N, max-fn-stmts=N, max-growth=N, min-growth-blocks=N,
 #     max-unit-growth=N
 #     (their budget messages: tests/compile-budget.sh), profile=FILE, placement=early|late (late is
@@ -50,9 +50,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, path-checks, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, path-checks, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -62,6 +62,8 @@ must_fail bad-counts-update "bad value 'relaxed' for plugin argument 'counts-upd
   -fplugin-arg-osp-counts-update=relaxed
 must_fail empty-counts-update "plugin argument 'counts-update' (accepted: single, atomic)" \
   -fplugin-arg-osp-counts-update
+must_fail bad-path-checks "bad value 'mine' for plugin argument 'path-checks' (accepted: shared, own)" \
+  -fplugin-arg-osp-path-checks=mine
 must_fail bad-batch-loops "bad value 'maybe' for plugin argument 'batch-loops' (accepted: yes, no)" \
   -fplugin-arg-osp-batch-loops=maybe
 must_fail empty-batch-loops "plugin argument 'batch-loops' (accepted: yes, no)" \
