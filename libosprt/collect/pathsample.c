@@ -60,6 +60,33 @@
  * its burst at most about OSP_PATH_POLL path ends late, for one runtime
  * call per OSP_PATH_POLL path ends.  A forked child restarts the timer
  * thread (thread.c's fork handler).
+ *
+ * Shared checks (abi.h, ABI 8: OSP_FN_PATH_SHARED) have no countdown:
+ * they call __osp_path_end_shared when __osp_skip, the block hooks'
+ * countdown, is 1, and land in osp_pathsample_shared.  The subpath
+ * sampler says which kind of path end it is (osp_sampler_drawn):
+ *   drawn: the sampler is skipping and holds nothing, so the path end
+ *     called with probability 1/I, I the mean of the skip it drew
+ *     (memoryless); it stands for I path ends (path_ends_seen grows by
+ *     I, an estimate: OSP_W_PATH_ENDS_DRAWN says how much), counter keeps
+ *     it with probability I / (the interval now), forest=burst opens a
+ *     burst with probability I / forest_interval.  The sampler's clock
+ *     makes I at most both (osp_pathsample_clock).
+ *   seen: a sample is being recorded, or a hold keeps __osp_skip at 1,
+ *     so every path end calls; each counts 1 and goes through the same
+ *     software countdowns (path_left, forest_left) as an own countdown's
+ *     path ends.  While a sample is open the trampoline takes such path
+ *     ends from an allowance in the sample cursor (allow, take_absorbed;
+ *     sampler.h) without entering C.
+ * A hold (osp_pathsample_holds; sampler.c keeps the skip in software
+ * meanwhile) is wanted by paths=exhaustive and forest=exhaustive always,
+ * by a forest burst while it lasts, and under paths=timer from a tick
+ * (whose flag the thread's next block fire or shared path end notices:
+ * the timer thread cannot write __osp_skip without breaking
+ * blocks_seen) through its stride and burst, counted here in path ends.
+ * Holds start and end only from the block hook and the shared path end,
+ * whose callers store __osp_skip back, never from __osp_path_end (its
+ * caller may keep __osp_skip in a register across the call).
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"

@@ -93,6 +93,20 @@
  * the run goes on, however few its entries, so the starts of a long run
  * grow about with the logarithm of its length.
  *
+ * Shared path checks (abi.h, ABI 8; pathsample.c) read __osp_skip too:
+ * once a function with OSP_FN_PATH_SHARED is registered, skips are drawn
+ * with the mean I = min (f W, the path policy's intervals)
+ * (osp_pathsample_clock), the clock of the path ends, and a block where
+ * a skip runs out starts a sample with probability I / (f W) (else the
+ * next skip is drawn): so a block still starts one with probability
+ * 1/(f W), and starts/blocks_seen estimates the same q.  A hold
+ * (osp_sampler_hold, asked by the path side) keeps __osp_skip at 1 with
+ * the skip counted down in software (soft; the hooks pass its blocks
+ * through the cursor's held_left), and a hold that starts during a
+ * sample makes the cursor arm 1 after it, the skip drawn to follow it
+ * going into soft.  Without such a record nothing of this runs: the
+ * draws are those of before, one for one.
+ *
  * All of the above is policy=concise.  Counting samples (the default) and
  * Space-Saving must see every start - an entry's offers are counted, not
  * sampled - so their tables' cut is always UINT64_MAX: W stays 1, nothing
