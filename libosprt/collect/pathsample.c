@@ -265,6 +265,28 @@ forest_end (struct osp_thread *t, struct osp_path_thread *s,
     }
 }
 
+/* Path ID of REC ended on T: into the path table if TAKE (a sample of
+   generation GEN), and to the forest. */
+static void
+record_end (struct osp_thread *t, struct osp_path_thread *s,
+            struct osp_fn_record *rec, uint64_t id, int take, uint32_t gen)
+{
+  if (!take && forest == OSP_FOREST_OFF)
+    return;
+  struct osp_fn *fn = osp_fn_of_record (rec);
+  if (fn == NULL)
+    {
+      atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
+                                 memory_order_relaxed);
+      return;
+    }
+  /* Exhaustively, a function with inline counters has counted this path
+     end itself (pathprof.c reads the counters). */
+  if (take && !osp_paths_counted (fn, policy))
+    osp_pathprof_record (t, fn, id, gen);
+  forest_end (t, s, fn, id);
+}
+
 void
 osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
                     uint64_t id)
@@ -313,22 +335,7 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
     case OSP_PATHS_OFF:
       break;
     }
-  struct osp_fn *fn = NULL;
-  if (take || forest != OSP_FOREST_OFF)
-    {
-      fn = osp_fn_of_record (rec);
-      if (fn == NULL)
-        atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
-                                   memory_order_relaxed);
-    }
-  if (fn != NULL)
-    {
-      /* Exhaustively, a function with inline counters has counted this
-         path end itself (pathprof.c reads the counters). */
-      if (take && !osp_paths_counted (fn, policy))
-        osp_pathprof_record (t, fn, id, gen);
-      forest_end (t, s, fn, id);
-    }
+  record_end (t, s, rec, id, take, gen);
   uint32_t f = forest_next (s);
   arm (s, f < next ? f : next);
   if (shared)
@@ -438,19 +445,7 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
           break;
         }
     }
-  if (take || forest != OSP_FOREST_OFF)
-    {
-      struct osp_fn *fn = osp_fn_of_record (rec);
-      if (fn == NULL)
-        atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
-                                   memory_order_relaxed);
-      else
-        {
-          if (take && !osp_paths_counted (fn, policy))
-            osp_pathprof_record (t, fn, id, gen);
-          forest_end (t, s, fn, id);
-        }
-    }
+  record_end (t, s, rec, id, take, gen);
   if (subpaths)
     osp_sampler_hold (t, osp_pathsample_holds (t));
   allow (s);
@@ -515,8 +510,10 @@ tick (void)
       if (t->path_countdown == NULL)
         continue;
       uint32_t k = t->path_stride_next % stride + 1; /* 1..stride, rotating */
-      t->path_stride_next = k;
-      atomic_store_explicit (&t->path_tick, 1, memory_order_relaxed);
+      /* Atomic, and before the flag (release): a shared path end of the
+         thread reads the stride after taking the flag (timer_end). */
+      __atomic_store_n (&t->path_stride_next, k, __ATOMIC_RELAXED);
+      atomic_store_explicit (&t->path_tick, 1, memory_order_release);
       __atomic_store_n (t->path_countdown, k, __ATOMIC_RELEASE);
     }
   osp_unlock (&osp_threads_lock);
