@@ -277,8 +277,8 @@ osp_xsave_measure:
 #define NO_APPEND()
 
 /* A shared path end in a sample (sampler.h: seen_left): with the cursor
-   open and an allowance left, take one from it and return 1 (the
-   sample's __osp_skip), in %rax only, the re-entrancy flag set
+   open (or seen_any: mode=blocks, subpaths-exact) and an allowance left,
+   take one from it and return 1 (the sample's __osp_skip), in %rax only, the re-entrancy flag set
    meanwhile as in APPEND_BLOCK (a signal handler's path end in between
    goes to the runtime, which counts it lost); else fall through to the
    full trampoline. */
@@ -289,8 +289,10 @@ osp_xsave_measure:
 	movq	%rsp, %fs:(%rax); /* osp_stack_mark () */	\
 	movq	osp_sample_cursor@gottpoff(%rip), %rax;		\
 	cmpl	$0, %fs:OSP_CURSOR_LEFT(%rax);			\
+	jne	4f;						\
+	cmpl	$0, %fs:OSP_CURSOR_SEEN_ANY(%rax);		\
 	je	7f;						\
-	cmpl	$0, %fs:OSP_CURSOR_SEEN(%rax);			\
+4:	cmpl	$0, %fs:OSP_CURSOR_SEEN(%rax);			\
 	je	7f;						\
 	subl	$1, %fs:OSP_CURSOR_SEEN(%rax);			\
 	movq	osp_in_runtime@gottpoff(%rip), %rax;		\

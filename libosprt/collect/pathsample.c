@@ -235,6 +235,7 @@ allow (struct osp_path_thread *s)
     a = s->forest_left ? s->forest_left - 1 : 0;
   s->allowed = a;
   osp_sample_cursor.seen_left = a;
+  osp_sample_cursor.seen_any = !subpaths;
 }
 
 /* This path end of FN, ID, for the forest. */

@@ -463,6 +463,8 @@ _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                        == OSP_CURSOR_SEEN
                 && offsetof (struct osp_sample_cursor, held_left)
                        == OSP_CURSOR_HELD
+                && offsetof (struct osp_sample_cursor, seen_any)
+                       == OSP_CURSOR_SEEN_ANY
                 && sizeof (struct osp_cursor_fn) == 1 << OSP_CURSOR_FN_SHIFT
                 && offsetof (struct osp_cursor_fn, rec) == OSP_CURSOR_FN_REC
                 && offsetof (struct osp_cursor_fn, id) == OSP_CURSOR_FN_ID

@@ -46,6 +46,7 @@
 #define OSP_CURSOR_FNS 16
 #define OSP_CURSOR_SEEN 272    /* after fns[] */
 #define OSP_CURSOR_HELD 276
+#define OSP_CURSOR_SEEN_ANY 280
 #define OSP_CURSOR_WAYS 8      /* entries in fns[] */
 #define OSP_CURSOR_FN_SHIFT 5  /* log2 of sizeof (struct osp_cursor_fn) */
 #define OSP_CURSOR_FN_REC 0    /* struct osp_cursor_fn */
@@ -85,6 +86,10 @@ struct osp_sample_cursor
      blocks that may pass before the one that fires, each hook taking
      one and returning 1; the sampler counts what was taken. */
   uint32_t held_left;
+  /* Not 0 outside mode=subpaths (blocks, subpaths-exact), where the
+     hooks keep __osp_skip at 1 and every shared path end is seen: the
+     allowance holds with no sample open too. */
+  uint32_t seen_any;
 };
 
 extern OSP_TLS struct osp_sample_cursor osp_sample_cursor;
@@ -176,7 +181,7 @@ osp_sample_seen_end (uintptr_t mark)
   osp_in_runtime = mark;
   atomic_signal_fence (memory_order_seq_cst);
   struct osp_sample_cursor *c = &osp_sample_cursor;
-  int took = c->left != 0 && c->seen_left != 0;
+  int took = (c->left != 0 || c->seen_any) && c->seen_left != 0;
   if (took)
     c->seen_left--;
   atomic_signal_fence (memory_order_seq_cst);
