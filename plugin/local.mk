@@ -17,6 +17,7 @@ plugin_osp_la_SOURCES = \
 	plugin/budget.cc \
 	plugin/sizes.cc \
 	plugin/hooks.cc \
+	plugin/promote.cc \
 	plugin/barriers.cc \
 	plugin/tailcalls.cc \
 	plugin/metadata.cc \

@@ -64,6 +64,7 @@ struct options
   const char *profile;        /* profile=FILE, or NULL */
   bool late;                  /* placement=late (plugin.cc) */
   bool tls_local_exec;        /* tls=local-exec (hooks.cc) */
+  bool promote_countdowns;    /* promote-countdowns=yes (promote.cc) */
   uint64_t max_fn_blocks;     /* max-fn-blocks=N (budget.cc) */
   uint64_t max_fn_stmts;      /* max-fn-stmts=N (budget.cc) */
   uint64_t max_growth;        /* max-growth=PERCENT (budget.cc) */
@@ -264,6 +265,9 @@ tree asm_operand (const char *constraint, tree value);
 void emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call);
 bool shared_check_call_p (gimple *stmt);
 gimple_opt_pass *make_pin_pass (gcc::context *ctxt);
+
+/* promote.cc: the countdowns in a register between calls.  */
+gimple_opt_pass *make_promote_pass (gcc::context *ctxt);
 
 /* versions.cc: give the loops that cannot run out a countdown an untested
    copy; returns how many.  The tests' virtual operands must be up to date

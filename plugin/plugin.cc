@@ -71,6 +71,12 @@
  *                     or through the GOT (initial-exec, as -fPIC units
  *                     always do: for -fPIE objects that go into a shared
  *                     library, which cannot link local-exec ones); hooks.cc
+ *   promote-countdowns=yes|no
+ *                     whether a function carries the countdowns in a
+ *                     register between calls (loaded after each call,
+ *                     stored before each call and return) instead of in
+ *                     thread-local memory at every hook (default yes; only
+ *                     when optimizing; promote.cc)
  *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
  *                     functions are instrumented (default: all)
  *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
@@ -431,6 +437,8 @@ static const option_desc option_table[] = {
   choice ("placement", &options::late, "early", false, "late", true, false),
   choice ("tls", &options::tls_local_exec, "local-exec", true,
           "initial-exec", false, true),
+  choice ("promote-countdowns", &options::promote_countdowns, "yes", true,
+          "no", false, true),
   number ("max-fn-blocks", &options::max_fn_blocks, 0, 1ull << 31, 5000),
   number ("max-fn-stmts", &options::max_fn_stmts, 0, 1ull << 31, 30000),
   number ("max-growth", &options::max_growth, 0, 1000, 100),
@@ -650,6 +658,8 @@ plugin_init (struct plugin_name_args *info,
   insert_pass_after (info, make_sizes_pass (g), "fnsummary");
   /* The last GIMPLE pass, at every -O level (hooks.cc).  */
   insert_pass_after (info, make_pin_pass (g), "optimized");
+  /* After it: a countdown between calls in a register (promote.cc).  */
+  insert_pass_after (info, make_promote_pass (g), "osp_pin");
 
   if (opts.late)
     {
