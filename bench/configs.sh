@@ -21,13 +21,14 @@ kblpp-exact|paths|report=none:snapshot=none:publish=off:paths=off:forest=exhaust
 kblpp-sample|paths|report=none:snapshot=none:publish=off:paths=off:forest=burst
 default|osp|-
 default-nopub|osp|publish=off
+default-old|osp-old|-
 EOF_TABLE
 }
 cfg_field () { config_table | awk -F '|' -v c="$1" -v f="$2" '$1 == c { print $f }'; }
 ALLCONFIGS=$(config_table | cut -d "|" -f 1 | tr "\n" " ")
 
 # The builds, in table order.
-ALLBUILDS="plain gcov blocks blocks-late paths paths-late counts osp"
+ALLBUILDS="plain gcov blocks blocks-late paths paths-late counts osp osp-old"
 
 build_desc () {
   case $1 in
@@ -39,6 +40,7 @@ build_desc () {
     paths) echo "osp instrument=paths" ;;
     counts) echo "osp instrument=counts" ;;
     osp) echo "osp (no plugin arguments)" ;;
+    osp-old) echo "osp path-checks=own promote-countdowns=no (the default before issue 36's one countdown and countdowns in registers)" ;;
   esac
 }
 
@@ -59,6 +61,7 @@ build_cc () {
     paths) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=paths $bc_atomic "$@" ;;
     counts) osp_cc -O2 -g0 -fplugin-arg-osp-instrument=counts $bc_atomic "$@" ;;
     osp) osp_cc -O2 -g0 $bc_atomic "$@" ;;
+    osp-old) osp_cc -O2 -g0 -fplugin-arg-osp-path-checks=own -fplugin-arg-osp-promote-countdowns=no $bc_atomic "$@" ;;
   esac
 }
 

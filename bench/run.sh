@@ -59,6 +59,8 @@
 #                 profile file at exit (PROG.ospsnap in the work directory, where every run
 #                 starts) and its one line on stderr (not an error)
 #   default-nopub osp; publish=off (the default without live publishing)
+#   default-old   osp path-checks=own promote-countdowns=no; no OSP_OPTIONS (the default build
+#                 before one countdown and countdowns in registers, for comparison)
 # (The other osp configurations add snapshot=none: bench/configs.sh.)
 #
 # Measurements:
