@@ -43,6 +43,11 @@
  * last view are lost (one line says so), never that the program's exit,
  * and the flush of its stdio after us, waits for ever.
  *
+ * __osp_path_end_shared (ABI 8, one countdown) is a path end of a function
+ * whose checks test __osp_skip == 1: it writes no countdown on the way in
+ * (the block hooks' countdown is 1 already) and lets the path sampler
+ * decide whether it was drawn or seen (below, and pathsample.c).
+ *
  * verify_paths=1 prints its summary line at exit, before the report.
  *
  * Publishing (publish.c) starts last, once everything it publishes is up;

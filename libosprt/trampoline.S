@@ -214,7 +214,8 @@ osp_xsave_measure:
 
 /* The block hook in a sample, past its first block: osp_sample_append
    (sampler.h) with %rdi the record and %esi the block, in %rax, %rcx and
-   %rdx only.  Returns the countdown when it appended the block (1 while
+   %rdx only; or, with no sample open, a block of a hold's skip
+   (held_left).  Returns the countdown when it appended the block (1 while
    the sample goes on, after its last block the skip the cursor holds);
    else falls through to the full trampoline, every register as it was but
    %rax and the flags, which the asm gives up anyway.  %rcx holds
@@ -231,7 +232,7 @@ osp_xsave_measure:
 	.cfi_adjust_cfa_offset 8;				\
 	movq	osp_sample_cursor@gottpoff(%rip), %rcx;		\
 	cmpl	$0, %fs:OSP_CURSOR_LEFT(%rcx);			\
-	je	7f;						\
+	je	5f;						\
 	movq	%rdi, %rdx;					\
 	shrq	$OSP_RECORD_SHIFT, %rdx;			\
 	andl	$OSP_CURSOR_WAYS - 1, %edx;			\
@@ -262,6 +263,11 @@ osp_xsave_measure:
 	.cfi_adjust_cfa_offset -8;				\
 	ret;							\
 	.cfi_adjust_cfa_offset 16;				\
+5:	cmpl	$0, %fs:OSP_CURSOR_HELD(%rcx); /* a hold's skip */ \
+	je	7f;						\
+	subl	$1, %fs:OSP_CURSOR_HELD(%rcx);			\
+	movl	$1, %eax;					\
+	jmp	6b;						\
 7:	popq	%rdx;						\
 	.cfi_adjust_cfa_offset -8;				\
 	popq	%rcx;						\
@@ -271,8 +277,8 @@ osp_xsave_measure:
 #define NO_APPEND()
 
 /* A shared path end in a sample (sampler.h: seen_left): with the cursor
-   open and an allowance left, take one from it and return 1 (the
-   sample's __osp_skip), in %rax only, the re-entrancy flag set
+   open (or seen_any: mode=blocks, subpaths-exact) and an allowance left,
+   take one from it and return 1 (the sample's __osp_skip), in %rax only, the re-entrancy flag set
    meanwhile as in APPEND_BLOCK (a signal handler's path end in between
    goes to the runtime, which counts it lost); else fall through to the
    full trampoline. */
@@ -283,8 +289,10 @@ osp_xsave_measure:
 	movq	%rsp, %fs:(%rax); /* osp_stack_mark () */	\
 	movq	osp_sample_cursor@gottpoff(%rip), %rax;		\
 	cmpl	$0, %fs:OSP_CURSOR_LEFT(%rax);			\
+	jne	4f;						\
+	cmpl	$0, %fs:OSP_CURSOR_SEEN_ANY(%rax);		\
 	je	7f;						\
-	cmpl	$0, %fs:OSP_CURSOR_SEEN(%rax);			\
+4:	cmpl	$0, %fs:OSP_CURSOR_SEEN(%rax);			\
 	je	7f;						\
 	subl	$1, %fs:OSP_CURSOR_SEEN(%rax);			\
 	movq	osp_in_runtime@gottpoff(%rip), %rax;		\

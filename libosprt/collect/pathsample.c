@@ -60,6 +60,33 @@
  * its burst at most about OSP_PATH_POLL path ends late, for one runtime
  * call per OSP_PATH_POLL path ends.  A forked child restarts the timer
  * thread (thread.c's fork handler).
+ *
+ * Shared checks (abi.h, ABI 8: OSP_FN_PATH_SHARED) have no countdown:
+ * they call __osp_path_end_shared when __osp_skip, the block hooks'
+ * countdown, is 1, and land in osp_pathsample_shared.  The subpath
+ * sampler says which kind of path end it is (osp_sampler_drawn):
+ *   drawn: the sampler is skipping and holds nothing, so the path end
+ *     called with probability 1/I, I the mean of the skip it drew
+ *     (memoryless); it stands for I path ends (path_ends_seen grows by
+ *     I, an estimate: OSP_W_PATH_ENDS_DRAWN says how much), counter keeps
+ *     it with probability I / (the interval now), forest=burst opens a
+ *     burst with probability I / forest_interval.  The sampler's clock
+ *     makes I at most both (osp_pathsample_clock).
+ *   seen: a sample is being recorded, or a hold keeps __osp_skip at 1,
+ *     so every path end calls; each counts 1 and goes through the same
+ *     software countdowns (path_left, forest_left) as an own countdown's
+ *     path ends.  While a sample is open the trampoline takes such path
+ *     ends from an allowance in the sample cursor (allow, take_absorbed;
+ *     sampler.h) without entering C.
+ * A hold (osp_pathsample_holds; sampler.c keeps the skip in software
+ * meanwhile) is wanted by paths=exhaustive and forest=exhaustive always,
+ * by a forest burst while it lasts, and under paths=timer from a tick
+ * (whose flag the thread's next block fire or shared path end notices:
+ * the timer thread cannot write __osp_skip without breaking
+ * blocks_seen) through its stride and burst, counted here in path ends.
+ * Holds start and end only from the block hook and the shared path end,
+ * whose callers store __osp_skip back, never from __osp_path_end (its
+ * caller may keep __osp_skip in a register across the call).
  */
 #define _GNU_SOURCE
 #include "collect/collect.h"
@@ -208,6 +235,7 @@ allow (struct osp_path_thread *s)
     a = s->forest_left ? s->forest_left - 1 : 0;
   s->allowed = a;
   osp_sample_cursor.seen_left = a;
+  osp_sample_cursor.seen_any = !subpaths;
 }
 
 /* This path end of FN, ID, for the forest. */
@@ -236,6 +264,28 @@ forest_end (struct osp_thread *t, struct osp_path_thread *s,
     case OSP_FOREST_OFF:
       break;
     }
+}
+
+/* Path ID of REC ended on T: into the path table if TAKE (a sample of
+   generation GEN), and to the forest. */
+static void
+record_end (struct osp_thread *t, struct osp_path_thread *s,
+            struct osp_fn_record *rec, uint64_t id, int take, uint32_t gen)
+{
+  if (!take && forest == OSP_FOREST_OFF)
+    return;
+  struct osp_fn *fn = osp_fn_of_record (rec);
+  if (fn == NULL)
+    {
+      atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
+                                 memory_order_relaxed);
+      return;
+    }
+  /* Exhaustively, a function with inline counters has counted this path
+     end itself (pathprof.c reads the counters). */
+  if (take && !osp_paths_counted (fn, policy))
+    osp_pathprof_record (t, fn, id, gen);
+  forest_end (t, s, fn, id);
 }
 
 void
@@ -286,22 +336,7 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
     case OSP_PATHS_OFF:
       break;
     }
-  struct osp_fn *fn = NULL;
-  if (take || forest != OSP_FOREST_OFF)
-    {
-      fn = osp_fn_of_record (rec);
-      if (fn == NULL)
-        atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
-                                   memory_order_relaxed);
-    }
-  if (fn != NULL)
-    {
-      /* Exhaustively, a function with inline counters has counted this
-         path end itself (pathprof.c reads the counters). */
-      if (take && !osp_paths_counted (fn, policy))
-        osp_pathprof_record (t, fn, id, gen);
-      forest_end (t, s, fn, id);
-    }
+  record_end (t, s, rec, id, take, gen);
   uint32_t f = forest_next (s);
   arm (s, f < next ? f : next);
   if (shared)
@@ -411,19 +446,7 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
           break;
         }
     }
-  if (take || forest != OSP_FOREST_OFF)
-    {
-      struct osp_fn *fn = osp_fn_of_record (rec);
-      if (fn == NULL)
-        atomic_fetch_add_explicit (&osp_stats.unregistered_hits, 1,
-                                   memory_order_relaxed);
-      else
-        {
-          if (take && !osp_paths_counted (fn, policy))
-            osp_pathprof_record (t, fn, id, gen);
-          forest_end (t, s, fn, id);
-        }
-    }
+  record_end (t, s, rec, id, take, gen);
   if (subpaths)
     osp_sampler_hold (t, osp_pathsample_holds (t));
   allow (s);
@@ -488,8 +511,10 @@ tick (void)
       if (t->path_countdown == NULL)
         continue;
       uint32_t k = t->path_stride_next % stride + 1; /* 1..stride, rotating */
-      t->path_stride_next = k;
-      atomic_store_explicit (&t->path_tick, 1, memory_order_relaxed);
+      /* Atomic, and before the flag (release): a shared path end of the
+         thread reads the stride after taking the flag (timer_end). */
+      __atomic_store_n (&t->path_stride_next, k, __ATOMIC_RELAXED);
+      atomic_store_explicit (&t->path_tick, 1, memory_order_release);
       __atomic_store_n (t->path_countdown, k, __ATOMIC_RELEASE);
     }
   osp_unlock (&osp_threads_lock);

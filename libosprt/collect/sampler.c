@@ -93,6 +93,20 @@
  * the run goes on, however few its entries, so the starts of a long run
  * grow about with the logarithm of its length.
  *
+ * Shared path checks (abi.h, ABI 8; pathsample.c) read __osp_skip too:
+ * once a function with OSP_FN_PATH_SHARED is registered, skips are drawn
+ * with the mean I = min (f W, the path policy's intervals)
+ * (osp_pathsample_clock), the clock of the path ends, and a block where
+ * a skip runs out starts a sample with probability I / (f W) (else the
+ * next skip is drawn): so a block still starts one with probability
+ * 1/(f W), and starts/blocks_seen estimates the same q.  A hold
+ * (osp_sampler_hold, asked by the path side) keeps __osp_skip at 1 with
+ * the skip counted down in software (soft; the hooks pass its blocks
+ * through the cursor's held_left), and a hold that starts during a
+ * sample makes the cursor arm 1 after it, the skip drawn to follow it
+ * going into soft.  Without such a record nothing of this runs: the
+ * draws are those of before, one for one.
+ *
  * All of the above is policy=concise.  Counting samples (the default) and
  * Space-Saving must see every start - an entry's offers are counted, not
  * sampled - so their tables' cut is always UINT64_MAX: W stays 1, nothing
@@ -147,6 +161,7 @@ struct osp_sampler
      as __osp_skip would be), while skipping. */
   int held;
   uint32_t soft;
+  uint32_t held_armed; /* what set_soft left in the cursor's held_left */
   struct plan plan;    /* the one the armed skip was drawn with */
   struct plan next;    /* the newest it has (plan's generation: none) */
   uint32_t qused, nq;  /* words and samples finished in the queue */
@@ -397,6 +412,29 @@ arm (struct osp_sampler *s, uint32_t skip)
   __osp_skip = skip;
 }
 
+/* Under a hold with no sample open: SOFT blocks to the one that fires,
+   all but that one passed by the hooks themselves (sampler.h,
+   held_left). */
+static inline void
+set_soft (struct osp_sampler *s, uint32_t soft)
+{
+  s->soft = soft;
+  s->held_armed = osp_sample_cursor.held_left = soft - 1;
+}
+
+/* Count the blocks the hooks passed that way since. */
+static void
+take_held (struct osp_thread *t, struct osp_sampler *s)
+{
+  uint32_t left = osp_sample_cursor.held_left;
+  if (left < s->held_armed)
+    {
+      osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->held_armed - left);
+      s->soft -= s->held_armed - left;
+    }
+  s->held_armed = left;
+}
+
 /* Skip SKIP blocks (the last of them fires): in __osp_skip, or in soft
    under a hold. */
 static inline void
@@ -404,7 +442,7 @@ arm_skip (struct osp_sampler *s, uint32_t skip)
 {
   if (s->held)
     {
-      s->soft = skip;
+      set_soft (s, skip);
       arm (s, 1);
     }
   else
@@ -423,6 +461,10 @@ _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                 && offsetof (struct osp_sample_cursor, fns) == OSP_CURSOR_FNS
                 && offsetof (struct osp_sample_cursor, seen_left)
                        == OSP_CURSOR_SEEN
+                && offsetof (struct osp_sample_cursor, held_left)
+                       == OSP_CURSOR_HELD
+                && offsetof (struct osp_sample_cursor, seen_any)
+                       == OSP_CURSOR_SEEN_ANY
                 && sizeof (struct osp_cursor_fn) == 1 << OSP_CURSOR_FN_SHIFT
                 && offsetof (struct osp_cursor_fn, rec) == OSP_CURSOR_FN_REC
                 && offsetof (struct osp_cursor_fn, id) == OSP_CURSOR_FN_ID
@@ -448,7 +490,7 @@ finish_sample (struct osp_thread *t, struct osp_sampler *s)
   if (s->held) /* the cursor armed 1 (open_cursor, osp_sampler_hold) */
     {
       s->armed = 1;
-      s->soft = s->after;
+      set_soft (s, s->after);
     }
   else
     s->armed = s->after;
@@ -511,6 +553,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
       return;
     }
   take_appended (t, s);
+  take_held (t, s);
   osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
   hit (t, s, fn, block);
   /* Shared path checks: a hold the path side wants now (a burst, a
@@ -538,10 +581,12 @@ hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
     }
   else if (s->want == 0 && s->held && s->soft > 1)
     {
-      s->soft--; /* a block of the skip held in software */
+      set_soft (s, s->soft - 1); /* a block of the skip held in software */
       arm (s, 1);
       return;
     }
+  if (s->want == 0)
+    osp_sample_cursor.held_left = s->held_armed = 0; /* this one fires */
   if (s->want == 0)
     {
       /* The clock ran out: with shared path checks it may run faster
@@ -594,6 +639,7 @@ osp_sampler_sync (struct osp_thread *t)
   if (s == NULL)
     return;
   take_appended (t, s);
+  take_held (t, s);
   uint32_t left = __osp_skip;
   if (!s->fresh && s->want == 0 && left <= s->armed)
     {
@@ -604,6 +650,7 @@ osp_sampler_sync (struct osp_thread *t)
   /* The next block comes through the runtime, which reopens the cursor:
      at thread exit, T's memory is about to go. */
   osp_sample_cursor.left = 0;
+  osp_sample_cursor.held_left = s->held_armed = 0;
 }
 
 double
@@ -623,6 +670,7 @@ osp_sampler_hold (struct osp_thread *t, int on)
   if (s == NULL || s->held == !!on)
     return; /* no skip drawn yet: __osp_skip is 1 */
   take_appended (t, s);
+  take_held (t, s);
   s->held = !!on;
   if (s->want != 0)
     {
@@ -643,11 +691,14 @@ osp_sampler_hold (struct osp_thread *t, int on)
       if (left == 0 || left > s->armed)
         left = s->armed; /* not ours (a signal handler's hook): as armed */
       osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed - left);
-      s->soft = left;
+      set_soft (s, left);
       arm (s, 1);
     }
   else
-    arm (s, s->soft); /* held: __osp_skip is 1, none of soft passed */
+    {
+      arm (s, s->soft); /* held: __osp_skip is 1, soft is what is left */
+      osp_sample_cursor.held_left = s->held_armed = 0;
+    }
 }
 
 void
@@ -665,6 +716,7 @@ void
 osp_sampler_recover (struct osp_thread *t)
 {
   osp_sample_cursor.left = 0;
+  osp_sample_cursor.held_left = 0;
   struct osp_sampler *s = t->sampler;
   if (s == NULL)
     return;
@@ -677,6 +729,7 @@ osp_sampler_recover (struct osp_thread *t)
   s->plan = s->next;
   s->armed = 1; /* what the hook that recovers re-armed */
   s->held = 0;  /* the next hook asks again (osp_sampler_hit) */
+  s->held_armed = 0;
 }
 
 /* ---- totals ---------------------------------------------------------- */

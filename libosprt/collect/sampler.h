@@ -28,7 +28,10 @@
  *
  * While a sample is open every shared path end calls in too (abi.h, one
  * countdown); the trampoline takes those from seen_left, an allowance
- * pathsample.c leaves here, without entering the runtime either.
+ * pathsample.c leaves here, without entering the runtime either.  And
+ * under a hold (sampler.c) every block calls the hook while the skip
+ * counts down in software: held_left lets the hooks pass those blocks
+ * the same way, so a forest burst costs its path ends, not its blocks.
  *
  * Shared by sampler.c (which sets the cursor), runtime.c and trampoline.S;
  * the offsets below are the assembly's view of the structs (checked by
@@ -42,6 +45,8 @@
 #define OSP_CURSOR_SKIP 12
 #define OSP_CURSOR_FNS 16
 #define OSP_CURSOR_SEEN 272    /* after fns[] */
+#define OSP_CURSOR_HELD 276
+#define OSP_CURSOR_SEEN_ANY 280
 #define OSP_CURSOR_WAYS 8      /* entries in fns[] */
 #define OSP_CURSOR_FN_SHIFT 5  /* log2 of sizeof (struct osp_cursor_fn) */
 #define OSP_CURSOR_FN_REC 0    /* struct osp_cursor_fn */
@@ -77,6 +82,14 @@ struct osp_sample_cursor
      path side's next event (pathsample.c sets it, and counts what the
      trampoline took from it). */
   uint32_t seen_left;
+  /* Under a hold with no sample open (sampler.c, osp_sampler_hold):
+     blocks that may pass before the one that fires, each hook taking
+     one and returning 1; the sampler counts what was taken. */
+  uint32_t held_left;
+  /* Not 0 outside mode=subpaths (blocks, subpaths-exact), where the
+     hooks keep __osp_skip at 1 and every shared path end is seen: the
+     allowance holds with no sample open too. */
+  uint32_t seen_any;
 };
 
 extern OSP_TLS struct osp_sample_cursor osp_sample_cursor;
@@ -135,6 +148,14 @@ osp_sample_append_chain (const struct osp_fn_record *rec,
       if (m != 0)
         __osp_skip = c->left != 0 ? 1 : c->skip;
     }
+  else if (c->left == 0 && c->held_left != 0)
+    {
+      /* Blocks of a skip held in software: they only pass. */
+      m = n < c->held_left ? n : c->held_left;
+      c->held_left -= (uint32_t) m;
+      if (m != 0)
+        __osp_skip = 1;
+    }
   atomic_signal_fence (memory_order_seq_cst);
   osp_in_runtime = 0;
   return m;
@@ -160,7 +181,7 @@ osp_sample_seen_end (uintptr_t mark)
   osp_in_runtime = mark;
   atomic_signal_fence (memory_order_seq_cst);
   struct osp_sample_cursor *c = &osp_sample_cursor;
-  int took = c->left != 0 && c->seen_left != 0;
+  int took = (c->left != 0 || c->seen_any) && c->seen_left != 0;
   if (took)
     c->seen_left--;
   atomic_signal_fence (memory_order_seq_cst);

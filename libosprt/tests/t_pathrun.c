@@ -20,6 +20,12 @@
  *   timer      paths=timer PEP(64,17) every 10 ms: a thread spinning on
  *              path ends for >= 250 ms (and 5 bursts) is sampled in
  *              bursts of 64 consecutive path ends, about one per tick;
+ *   shared     shared path checks (ABI 8) of a loop, through the x86-64
+ *              preserving trampolines as the plugin calls them (their
+ *              fast paths: appends, a hold's blocks, seen path ends in a
+ *              sample) and through the C entry points: the same report,
+ *              seed for seed, with a forest burst's holds and paths=
+ *              counter (skipped where the library has no trampolines);
  *   timerfork  a forked child restarts the timer: its own report has
  *              samples (not under ThreadSanitizer, which cannot start a
  *              thread in the child of a threaded process, nor under
@@ -503,11 +509,174 @@ test_timerfork (const char *dir)
   unlink (path);
 }
 
+/* ---- shared path checks through the trampolines ---------------------- */
+
+/* Absent from a runtime built without trampoline.S (the sanitizer builds
+   of tests/sanitizers.sh, other targets). */
+extern void __osp_block_hook_preserving (void) __attribute__ ((weak));
+extern void __osp_path_end_shared_preserving (void) __attribute__ ((weak));
+
+static struct osp_fn_record r_shared __attribute__ ((aligned (8)));
+static struct tg g_shared;
+
+/* A call as the plugin emits it (abi.h): over the red zone, record in
+   %rdi, argument in %rsi, the countdown back in %eax, every other
+   register kept (the asm names none but the flags). */
+static uint32_t
+tramp (void (*fn) (void), struct osp_fn_record *rec, uint64_t arg)
+{
+  uint32_t r;
+  __asm__ volatile ("add $-128, %%rsp\n\tcall *%[fn]\n\tsub $-128, %%rsp"
+                    : "=a" (r)
+                    : [fn] "b" (fn), "D" (rec), "S" (arg)
+                    : "cc", "memory");
+  return r;
+}
+
+static int use_tramp;
+
+static void
+shared_block (uint32_t b)
+{
+  uint32_t t = __osp_skip - 1;
+  __osp_skip = t;
+  if (t == 0)
+    {
+      if (use_tramp)
+        __osp_skip = tramp (__osp_block_hook_preserving, &r_shared, b);
+      else
+        __osp_block_hook (&r_shared, b);
+    }
+}
+
+static void
+shared_check (uint64_t id)
+{
+  if (__osp_skip == 1)
+    {
+      if (use_tramp)
+        __osp_skip = tramp (__osp_path_end_shared_preserving, &r_shared, id);
+      else
+        __osp_path_end_shared (&r_shared, id);
+    }
+}
+
+static int
+scenario_shared (int with_tramp)
+{
+  use_tramp = with_tramp;
+  tg_loop (&g_shared);
+  tg_build (&g_shared, &r_shared, "shared", "s.c");
+  r_shared.flags |= OSP_FN_PATH_CHECKS | OSP_FN_PATH_SHARED;
+  __osp_register_module (OSP_ABI_VERSION, &r_shared, &r_shared + 1);
+  uint64_t x = 1;
+  for (int a = 0; a < 3000; a++)
+    {
+      shared_block (0);
+      shared_check (0);
+      for (int i = 0; i < 200; i++)
+        {
+          x = x * 6364136223846793005u + 1442695040888963407u;
+          int three = (int) (x >> 63);
+          shared_block (1);
+          shared_block (2);
+          shared_block (three ? 3 : 4);
+          shared_check (three ? 1 : 2);
+        }
+      shared_block (1);
+      shared_block (5);
+      shared_check (3);
+    }
+  return 0;
+}
+
+/* REPORT's stat and row lines but those that name the run (times, the
+   program, options). */
+static char *
+rows_of (const char *report)
+{
+  char *out = malloc (strlen (report) + 1), *o = out;
+  for (const char *l = report; *l;)
+    {
+      const char *nl = strchr (l, '\n');
+      size_t len = nl ? (size_t) (nl - l) + 1 : strlen (l);
+      if (l[0] != '#' && strstr (l, "time") == NULL
+          && strstr (l, "_ns\t") == NULL && strstr (l, "seconds") == NULL
+          && strncmp (l, "stat\tpid", 9) != 0
+          && strstr (l, "report") == NULL && strstr (l, "option") == NULL
+          && strstr (l, "program") == NULL && strstr (l, "rusage") == NULL)
+        {
+          memcpy (o, l, len);
+          o += len;
+        }
+      l += len;
+    }
+  *o = '\0';
+  return out;
+}
+
+static void shared_pair (const char *dir, int blocks);
+
+static void
+test_shared (const char *dir)
+{
+  if (__osp_block_hook_preserving == NULL
+      || __osp_path_end_shared_preserving == NULL)
+    {
+      fprintf (stderr, "shared: no trampolines in this runtime, skipped\n");
+      return;
+    }
+  for (int blocks = 0; blocks < 2; blocks++)
+    shared_pair (dir, blocks);
+}
+
+/* The pair of runs, in mode=subpaths or mode=blocks (where every shared
+   path end is seen). */
+static void
+shared_pair (const char *dir, int blocks)
+{
+  char path[2][4200], opts[4400];
+  char *r[2];
+  for (int k = 0; k < 2; k++)
+    {
+      snprintf (path[k], sizeof path[k], "%s/shared%d.tsv", dir, k);
+      snprintf (opts, sizeof opts,
+                "mode=%s:paths=counter:path_interval=20:path_gain=0:"
+                "forest=burst:forest_interval=3000:forest_burst=64:seed=3:"
+                "report_format=tsv:report=%s",
+                blocks ? "blocks" : "subpaths", path[k]);
+      CHECK_EQ (osp_test_run (k ? "shared-tramp" : "shared-c", opts, NULL,
+                              NULL), 0);
+      char *s = osp_test_slurp (path[k]);
+      CHECK (s != NULL);
+      r[k] = s ? rows_of (s) : NULL;
+      free (s);
+    }
+  if (r[0] && r[1] && !blocks)
+    {
+      CHECK (osp_test_stat (r[0], "blocks_seen") == 3000 * 603);
+      CHECK (osp_test_stat (r[0], "path_ends_estimated") > 0);
+    }
+  if (r[0] && r[1] && blocks)
+    CHECK (osp_test_stat (r[0], "path_ends_seen") == 3000 * 202);
+  if (r[0] && r[1])
+    {
+      CHECK (osp_test_stat (r[0], "forest_bursts") > 10);
+      CHECK_STR (r[1], r[0]);
+    }
+  free (r[0]);
+  free (r[1]);
+}
+
 int
 main (int argc, char **argv)
 {
   if (argc > 1)
     {
+      if (strcmp (argv[1], "shared-c") == 0)
+        return scenario_shared (0);
+      if (strcmp (argv[1], "shared-tramp") == 0)
+        return scenario_shared (1);
       if (strcmp (argv[1], "threads") == 0)
         return scenario_threads ();
       if (strcmp (argv[1], "counter") == 0)
@@ -526,6 +695,9 @@ main (int argc, char **argv)
   test_counter (dir);
   test_gain (dir);
   test_timer (dir);
+#if defined(__x86_64__) && !defined(__ILP32__)
+  test_shared (dir);
+#endif
 #if defined(__SANITIZE_THREAD__) || defined(__SANITIZE_ADDRESS__)
   /* ThreadSanitizer cannot start threads in the child of a threaded
      process ("starting new threads after multi-threaded fork is not

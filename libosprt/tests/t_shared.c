@@ -10,6 +10,8 @@
  *              1/interval (the clock runs faster, starts are thinned);
  *   exhaustive paths=exhaustive holds __osp_skip at 1: every path end
  *              seen, counts exact, nothing estimated, blocks_seen exact;
+ *   blocks     mode=blocks: every shared path end seen, path_ends_seen
+ *              exact;
  *   burst      forest=burst holds during a burst: a burst's items are
  *              consecutive path ends (strictly alternating paths 1 and 2
  *              never give an n-gram of a path after itself), blocks_seen
@@ -161,6 +163,25 @@ scenario_exhaustive (void)
   for (uint32_t r = 0; r < p.paths.nrows; r++)
     CHECK_EQ (p.paths.rows[r].samples, ends[p.paths.rows[r].id]);
   CHECK (p.subpaths.walk[OSP_W_SAMPLES] > 0); /* subpaths still sampled */
+  osp_profile_free (&p);
+  return osp_test_failures ? 1 : 0;
+}
+
+/* mode=blocks keeps __osp_skip at 1: every shared path end is seen and
+   counted exactly (most without entering C: the cursor's allowance). */
+static int
+scenario_blocks (void)
+{
+  CHECK (make_loop () != NULL);
+  uint64_t ends[4] = { 0 };
+  for (int a = 0; a < 1000; a++)
+    activation (100, 0, ends);
+  struct osp_profile p;
+  take (&p);
+  uint64_t n = sum4 (ends);
+  CHECK_EQ (p.paths.ends_seen, n);
+  CHECK_EQ (p.paths.ends_estimated, 0);
+  CHECK (near ((double) p.paths.samples, (double) n / 50, 0.1));
   osp_profile_free (&p);
   return osp_test_failures ? 1 : 0;
 }
@@ -363,6 +384,8 @@ main (int argc, char **argv)
     return scenario_exhaustive ();
   if (argc > 1 && strcmp (argv[1], "burst") == 0)
     return scenario_burst ();
+  if (argc > 1 && strcmp (argv[1], "blocks") == 0)
+    return scenario_blocks ();
   if (argc > 1 && strcmp (argv[1], "timer") == 0)
     return scenario_timer ();
   if (argc > 1 && strcmp (argv[1], "chain-hooks") == 0)
@@ -376,6 +399,9 @@ main (int argc, char **argv)
                           "report=none", NULL, NULL), 0);
   CHECK_EQ (osp_test_run ("exhaustive", "mode=subpaths:paths=exhaustive:"
                           "forest=off:seed=7:report=none", NULL, NULL), 0);
+  CHECK_EQ (osp_test_run ("blocks", "mode=blocks:paths=counter:"
+                          "path_interval=50:path_gain=0:forest=off:seed=7:"
+                          "report=none", NULL, NULL), 0);
   CHECK_EQ (osp_test_run ("burst", "mode=subpaths:paths=counter:"
                           "path_interval=1000:forest=burst:forest_k=2:"
                           "forest_burst=16:forest_interval=2000:"
