@@ -168,6 +168,31 @@ osp_same ()
   return 1
 }
 
+# osp_paths_add_up TSV EXACT(yes|no): the blocks of the report's path rows, each counted as often
+# as its path, against the block hooks' counts: never more, and with EXACT=yes the same (every
+# block entry on a recorded path, as with every path end seen).  Prints the first differences.
+osp_paths_add_up ()
+{
+  awk -F '\t' -v exact="$2" '
+    $1 == "block" && $8 != "-" { counted[$2 ":" $3] = $8 }
+    $1 == "path" {
+      n = split($10, b, ",")
+      for (i = 1; i <= n; i++) derived[b[i]] += $5
+    }
+    END {
+      for (k in derived) {
+        c = (k in counted) ? counted[k] : 0
+        if (derived[k] > c || (exact == "yes" && derived[k] != c)) {
+          if (errs++ < 10) printf "block %s: %d from paths, %d counted by hooks\n", k, derived[k], c
+        }
+      }
+      if (exact == "yes") for (k in counted) if (!(k in derived)) {
+        if (errs++ < 10) printf "block %s: counted %d by hooks but on no recorded path\n", k, counted[k]
+      }
+      exit errs ? 1 : 0
+    }' "$1"
+}
+
 # osp_check_report FILE: validate an exit report in the tsv format of doc/CONTRACTS.md:
 # header, field counts, numeric fields, unique function ids, block, path, edge and forest rows of
 # known functions, work rows whose shares add up to 100%, block 0's count equal to the function's calls, block entries equal to the sum of

@@ -11,8 +11,8 @@
 #     with) under the default;
 #   - progs/batch.c and progs/versions.c (batched loops, versioned loops, both countdowns
 #     tested in one pass) built both ways at -O0, -O2, -O3 with $CHECKFLAGS print exactly
-#     what the plain build prints, and with every path end seen (mode=subpaths-exact:
-#     paths=exhaustive) the paths' blocks add up to the hooks' exact counts in both builds,
+#     what the plain build prints, and with every block counted and every path end seen
+#     (mode=blocks:paths=exhaustive) the paths' blocks add up to the hooks' exact counts in both builds,
 #     and both builds report the same path counts.
 
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -91,7 +91,7 @@ fi
 # The path rows of a tsv report, sorted: function, path id, count.
 path_rows () { awk -F '\t' '$1 == "path" { print $2, $3, $4, $5 }' "$1" | sort; }
 
-every="mode=subpaths-exact:paths=exhaustive:forest=off"
+every="mode=blocks:paths=exhaustive:forest=off"
 for src in "$bsrc" "$vsrc"; do
   name=$(basename "$src" .c)
   for opt in -O0 -O2 -O3; do
@@ -110,13 +110,7 @@ for src in "$bsrc" "$vsrc"; do
       [ "$osp_rc" = 0 ] || { osp_fail "$name $opt $how: every: exit status $osp_rc"; osp_show "$bin.every.err"; continue; }
       osp_same "$name $opt $how: stdout with every path end" "$b.plain.out" "$bin.every.out" || continue
       osp_check_report "$bin.tsv" || { osp_fail "$name $opt $how: malformed report"; continue; }
-      awk -F '\t' '
-        $1 == "block" && $8 != "-" { counted[$2 ":" $3] = $8 }
-        $1 == "path" { n = split($10, b, ","); for (i = 1; i <= n; i++) derived[b[i]] += $5 }
-        END {
-          for (k in counted) if (derived[k] != counted[k]) { printf "block %s: %d from paths, %d counted\n", k, derived[k], counted[k]; e++ }
-          exit e ? 1 : 0
-        }' "$bin.tsv" > "$bin.cmp" \
+      osp_paths_add_up "$bin.tsv" yes > "$bin.cmp" \
         || { osp_fail "$name $opt $how: path counts differ from block counts"; osp_show "$bin.cmp"; continue; }
       path_rows "$bin.tsv" > "$bin.paths"
       echo "ok: $name $opt $how: output identical, $(wc -l < "$bin.paths") paths adding up to the block counts"

@@ -51,28 +51,6 @@ osp_need_build
 lossy=" setjmp cgoto cleanup exitloop noreturn nested "
 unchecked=" signals fork "
 
-# compare_counts TSV EXACT(yes|no): derived block counts vs block hook counts.
-compare_counts ()
-{
-  awk -F '\t' -v exact="$2" '
-    $1 == "block" && $8 != "-" { counted[$2 ":" $3] = $8 }
-    $1 == "path" {
-      n = split($10, b, ",")
-      for (i = 1; i <= n; i++) derived[b[i]] += $5
-    }
-    END {
-      for (k in derived) {
-        c = (k in counted) ? counted[k] : 0
-        if (derived[k] > c || (exact == "yes" && derived[k] != c)) {
-          if (errs++ < 10) printf "block %s: %d from paths, %d counted by hooks\n", k, derived[k], c
-        }
-      }
-      if (exact == "yes") for (k in counted) if (!(k in derived)) {
-        if (errs++ < 10) printf "block %s: counted %d by hooks but on no recorded path\n", k, counted[k]
-      }
-      exit errs ? 1 : 0
-    }' "$1"
-}
 
 # check_one NAME SRC LEVEL [EXTRA CFLAGS...]
 check_one ()
@@ -131,7 +109,7 @@ check_one ()
     nrep=$((nrep + 1))
     osp_check_report "$r" || { osp_fail "$name $level: malformed report $r"; ok=no; }
     grep -q '^path	' "$r" || { osp_fail "$name $level: no path rows in $r"; ok=no; }
-    [ $exact = skip ] || compare_counts "$r" $exact || {
+    [ $exact = skip ] || osp_paths_add_up "$r" $exact || {
       osp_fail "$name $level: block counts from paths differ from the hooks' ($r)"; ok=no; }
   done
   [ $nrep -gt 0 ] || { osp_fail "$name $level: no report"; ok=no; }
