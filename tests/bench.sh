@@ -62,20 +62,20 @@ fi
 grep -q '^None: every run exited 0' "$W/a.md" ||
   { osp_fail "A: the report lists errors"; section "$W/a.md" Errors | head -n 30; }
 ncfg=$(sed -n '/^| configuration | build | OSP_OPTIONS |$/,/^$/p' "$W/a.md" | grep -c '^| [a-z]')
-[ "$ncfg" -eq 13 ] || osp_fail "A: $ncfg configuration rows listed, expected 13 (the heading, plain and 11)"
+[ "$ncfg" -eq 14 ] || osp_fail "A: $ncfg configuration rows listed, expected 14 (the heading, plain and 12)"
 for p in $PROGS "**geomean**"; do
-  # Table 1: plain's seconds, then 11 ratios with their range; table 3 likewise without ranges.
+  # Table 1: plain's seconds, then 12 ratios with their range; table 3 likewise without ranges.
   n=$(cells "$W/a.md" 1 "$p" | grep -c -E '^(\*\*)?[0-9.]+×(\*\*)?( \[[0-9.]+–[0-9.]+\])?$')
-  [ "$n" -eq 11 ] || { osp_fail "A: table 1 row $p has $n ratios, expected 11"; cells "$W/a.md" 1 "$p"; }
+  [ "$n" -eq 12 ] || { osp_fail "A: table 1 row $p has $n ratios, expected 12"; cells "$W/a.md" 1 "$p"; }
   n=$(cells "$W/a.md" 3 "$p" | grep -c -E '^(\*\*)?[0-9.]+×(\*\*)?$')
-  [ "$n" -eq 11 ] || osp_fail "A: table 3 row $p has $n ratios, expected 11"
+  [ "$n" -eq 12 ] || osp_fail "A: table 3 row $p has $n ratios, expected 12"
 done
 for p in $PROGS; do
   # Table 4: compile time (first table) and code size (second); osp's builds are larger.
   sizes=$(section "$W/a.md" 4 | awk -F ' [|] ' -v p="$p" '$1 == "| " p { n++ } $1 == "| " p && n == 2 {
             for (i = 3; i <= NF; i++) { sub(/ [|]$/, "", $i); print $i } }')
   n=$(echo "$sizes" | grep -c -E '^[0-9.]+×$')
-  [ "$n" -eq 7 ] || osp_fail "A: code size row $p has $n ratios, expected 7"
+  [ "$n" -eq 8 ] || osp_fail "A: code size row $p has $n ratios, expected 8"
   small=$(echo "$sizes" | sed -n '2,$p' | awk '{ sub(/×/, ""); if ($1 + 0 <= 1) n++ } END { print n + 0 }')
   [ "$small" -eq 0 ] || osp_fail "A: $small osp builds of $p are not larger than plain"
   # Table 5: size, recalls "a/5 / b/5" and "c/10 / d/10", then path and edge accuracies.
@@ -85,7 +85,7 @@ for p in $PROGS; do
   echo "$row" | awk '{ if ($(NF - 1) < 90 || $NF < 90) exit 1 }' ||
     osp_fail "A: $p's path or edge accuracy under 90%: $row"
 done
-[ "$osp_failures" -eq 0 ] && echo "ok: A: 12 programs x 11 configurations at small size: every run as plain, every table filled"
+[ "$osp_failures" -eq 0 ] && echo "ok: A: 12 programs x 12 configurations at small size: every run as plain, every table filled"
 
 # --- B: instruction counts -----------------------------------------------------------------------
 if command -v valgrind > /dev/null 2>&1; then

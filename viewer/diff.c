@@ -1184,14 +1184,17 @@ side_line (const struct diff *d, int k)
   const char *prog = view_str (v, v->run.program);
   const char *args = view_str (v, v->run.args);
   char when[64];
+  uint64_t estimated = 0;
+  view_stat_u64 (v, "path_ends_estimated", &estimated);
   return xasprintf ("%s %s: %s%s%s%s  pid %lld  taken %s%s  blocks seen "
-                    "%llu  path ends %llu",
+                    "%llu  path ends %s%llu",
                     side_name[k], d->path[k], *prog ? prog : "?",
                     *args ? " (" : "", args, *args ? ")" : "",
                     (long long) v->run.pid,
                     utc (when, sizeof when, v->hdr->time_ns),
                     v->run.exited ? " at exit" : "",
                     (unsigned long long) v->run.blocks_seen,
+                    estimated ? "~" : "",
                     (unsigned long long) v->run.path_ends);
 }
 

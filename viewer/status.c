@@ -281,7 +281,10 @@ paths_line (struct line *b, const struct view *v)
   if (*paths && strcmp (paths, "off") != 0)
     {
       any = 1;
-      put (b, "paths %s: path ends %s", paths,
+      /* With one countdown (the default build) the path ends of shared
+         functions are estimated, not counted (doc/osp.md). */
+      int estimated = stat_u (v, "path_ends_estimated", &x) && x > 0;
+      put (b, "paths %s: path ends %s%s", paths, estimated ? "~" : "",
            count (c1, sizeof c1, v->run.path_ends));
       if (stat_u (v, "path_samples", &x))
         put (b, ", samples %s", count (c1, sizeof c1, x));

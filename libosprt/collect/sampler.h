@@ -170,6 +170,28 @@ osp_sample_append (const struct osp_fn_record *rec, uint32_t block,
   return osp_sample_append_chain (rec, one, 0, 1, mark) != 0;
 }
 
+/* How many shared path ends the cursor's allowance lets pass now (0
+   with no sample open), and, with TAKE, take that many from it after
+   the caller passed them (block_hooks_shared in runtime.c: a batched
+   loop's path ends inside a sample).  Under the re-entrancy flag, as
+   osp_sample_seen_end; a signal handler's path ends taken meanwhile are
+   not taken twice. */
+static inline uint32_t
+osp_sample_seen_allowance (uint32_t take, uintptr_t mark)
+{
+  if (osp_in_runtime)
+    return 0;
+  osp_in_runtime = mark;
+  atomic_signal_fence (memory_order_seq_cst);
+  struct osp_sample_cursor *c = &osp_sample_cursor;
+  uint32_t have = c->left != 0 || c->seen_any ? c->seen_left : 0;
+  if (take != 0)
+    c->seen_left -= take < c->seen_left ? take : c->seen_left;
+  atomic_signal_fence (memory_order_seq_cst);
+  osp_in_runtime = 0;
+  return have;
+}
+
 /* A shared path end while a sample is open, as the trampoline's SEEN_END:
    1 if it was taken from the cursor's allowance (nothing else to do:
    __osp_skip stays 1), 0 when the runtime must see it. */
