@@ -35,6 +35,7 @@ OSP_E2E_TESTS = \
 	tests/phantom.sh \
 	tests/work-callgrind.sh \
 	tests/barriers.sh \
+	tests/promote.sh \
 	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
@@ -72,6 +73,7 @@ EXTRA_DIST += \
 	tests/progs/phantom.c \
 	tests/progs/diverse.c \
 	tests/progs/barriers.c \
+	tests/progs/promote.c \
 	tests/progs/batch.c \
 	tests/progs/versions.c \
 	tests/progs/runs.c \
