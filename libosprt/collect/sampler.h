@@ -172,10 +172,11 @@ osp_sample_append (const struct osp_fn_record *rec, uint32_t block,
 
 /* How many shared path ends the cursor's allowance lets pass now (0
    with no sample open), and, with TAKE, take that many from it after
-   the caller passed them (block_hooks_shared in runtime.c: a batched
-   loop's path ends inside a sample).  Under the re-entrancy flag, as
-   osp_sample_seen_end; a signal handler's path ends taken meanwhile are
-   not taken twice. */
+   the caller passed them while the sample was open, even if it has
+   closed since (block_hooks_shared in runtime.c: a batched loop's path
+   ends inside a sample; pathsample.c counts what was taken).  Under the
+   re-entrancy flag, as osp_sample_seen_end; a signal handler's path ends
+   taken meanwhile are not taken twice. */
 static inline uint32_t
 osp_sample_seen_allowance (uint32_t take, uintptr_t mark)
 {
