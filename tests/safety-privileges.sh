@@ -197,11 +197,31 @@ fi
 
 # --- 4. devices and FIFOs are written into, not replaced -------------------------------------------
 mkfifo "$W/fifo" "$W/fifo2" "$W/lonely"
-# A reader that gives up: osp replacing a FIFO by a file leaves it waiting for a writer forever.
-timeout "$(osp_seconds 60)" cat "$W/fifo" > "$W/fifo.got" &
-timeout "$(osp_seconds 60)" cat "$W/fifo2" > "$W/fifo2.got" &
+# read_fifo FIFO OUT: a reader that gives up (osp replacing a FIFO by a file would leave it
+# waiting for a writer forever), started before the program and waited for until it is blocked
+# opening FIFO (/proc/PID/syscall: openat or open): osp opens a FIFO without waiting, so a
+# reader still starting when the program exits is a reader missing (on a loaded machine the
+# report once went to a FIFO nobody had opened yet).
+read_fifo ()
+{
+  cat "$1" > "$2" &
+  rf_pid=$!
+  readers="$readers $rf_pid"
+  (sleep "$(osp_seconds 60)"; kill "$rf_pid" 2> /dev/null) &
+  watchdogs="$watchdogs $!"
+  rf_n=0
+  until grep -q -E '^(257|2) ' "/proc/$rf_pid/syscall" 2> /dev/null; do
+    rf_n=$((rf_n + 1))
+    [ "$rf_n" -lt 1000 ] || { echo "note: the reader of $1 never blocked in open"; break; }
+    sleep 0.01
+  done
+}
+readers= watchdogs=
+read_fifo "$W/fifo" "$W/fifo.got"
+read_fifo "$W/fifo2" "$W/fifo2.got"
 osp_exec_with "report=$W/fifo:snapshot=$W/fifo2" "$W/viafifo" "$W/prog"
-wait
+wait $readers
+kill $watchdogs 2> /dev/null
 [ "$osp_rc" -eq 0 ] || osp_fail "FIFO: exit status $osp_rc"
 osp_same "FIFO: output" "$W/plain.out" "$W/viafifo.out"
 for f in fifo fifo2; do
