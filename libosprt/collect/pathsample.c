@@ -158,6 +158,17 @@ draw_path_left (struct osp_path_thread *s)
   return osp_draw_geometric (s->rng, s->log_keep_gen);
 }
 
+/* paths=counter, a path end counted down in software (consume): whether
+   it is the one to sample, the next draw made if so. */
+static int
+counter_due (struct osp_path_thread *s)
+{
+  if (s->path_left != 0)
+    return 0;
+  s->path_left = draw_path_left (s);
+  return 1;
+}
+
 static struct osp_path_thread *
 make_state (struct osp_thread *t)
 {
@@ -314,11 +325,7 @@ osp_pathsample_end (struct osp_thread *t, struct osp_fn_record *rec,
       next = 1;
       break;
     case OSP_PATHS_COUNTER:
-      if (s->path_left == 0)
-        {
-          take = 1;
-          s->path_left = draw_path_left (s);
-        }
+      take = counter_due (s);
       next = s->path_left;
       break;
     case OSP_PATHS_TIMER:
@@ -433,11 +440,7 @@ osp_pathsample_shared (struct osp_thread *t, struct osp_fn_record *rec,
           take = 1;
           break;
         case OSP_PATHS_COUNTER:
-          if (s->path_left == 0)
-            {
-              take = 1;
-              s->path_left = draw_path_left (s);
-            }
+          take = counter_due (s);
           break;
         case OSP_PATHS_TIMER:
           take = timer_end (t, s);

@@ -586,9 +586,8 @@ hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
       return;
     }
   if (s->want == 0)
-    osp_sample_cursor.held_left = s->held_armed = 0; /* this one fires */
-  if (s->want == 0)
     {
+      osp_sample_cursor.held_left = s->held_armed = 0; /* this one fires */
       /* The clock ran out: with shared path checks it may run faster
          than f W, and the start is thinned to keep 1 in f W per block
          (clock / f W of them). */
