@@ -221,11 +221,12 @@ osp_xsave_measure:
    %rax and the flags, which the asm gives up anyway.  %rcx holds
    the thread-pointer offset of the cursor, then of its cache entry minus
    OSP_CURSOR_FNS. */
-#define APPEND_BLOCK()						\
+#define APPEND_BLOCK(off)					\
 	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
 	cmpq	$0, %fs:(%rax);					\
 	jne	8f;						\
 	movq	%rsp, %fs:(%rax); /* osp_stack_mark () */	\
+	.if off; addq $off, %fs:(%rax); .endif;			\
 	pushq	%rcx;						\
 	.cfi_adjust_cfa_offset 8;				\
 	pushq	%rdx;						\
@@ -274,7 +275,7 @@ osp_xsave_measure:
 	.cfi_adjust_cfa_offset -8;				\
 	movq	$0, %fs:(%rax);					\
 8:
-#define NO_APPEND()
+#define NO_APPEND(off)
 
 /* A shared path end in a sample (sampler.h: seen_left): with the cursor
    open (or seen_any: mode=blocks, subpaths-exact) and an allowance left,
@@ -282,11 +283,12 @@ osp_xsave_measure:
    meanwhile as in APPEND_BLOCK (a signal handler's path end in between
    goes to the runtime, which counts it lost); else fall through to the
    full trampoline. */
-#define SEEN_END()						\
+#define SEEN_END(off)						\
 	movq	osp_in_runtime@gottpoff(%rip), %rax;		\
 	cmpq	$0, %fs:(%rax);					\
 	jne	8f;						\
 	movq	%rsp, %fs:(%rax); /* osp_stack_mark () */	\
+	.if off; addq $off, %fs:(%rax); .endif;			\
 	movq	osp_sample_cursor@gottpoff(%rip), %rax;		\
 	cmpl	$0, %fs:OSP_CURSOR_LEFT(%rax);			\
 	jne	4f;						\
@@ -306,17 +308,17 @@ osp_xsave_measure:
 /* One trampoline: NAME tries FAST (one of the two above), saves the
    call-clobbered general registers and %rbx, then the vector state (CALL:
    one of the above), calls TARGET (%rdi, %rsi, %rdx, %rcx as given, and
-   in %r8 the stack mark, base.h: %rsp at our entry, as APPEND_BLOCK's),
-   restores everything and returns TLS, the countdown TARGET re-armed, in
-   %eax (the asm's only output: the generated code stores it back). */
-#define PRESERVING(name, target, tls, FAST, CALL)		\
-	.globl	name;						\
+   in %r8 the stack mark, base.h: %rsp at our entry plus OFF, as
+   APPEND_BLOCK's), restores everything and returns TLS, the countdown
+   TARGET re-armed, in %eax (the asm's only output: the generated code
+   stores it back).  OFF is 0 but for FOLDED's inner trampolines. */
+#define PRESERVING(name, target, tls, FAST, CALL, off)		\
 	.type	name, @function;				\
 	.p2align 4;						\
 name:								\
 	.cfi_startproc;						\
 	.byte	0xf3, 0x0f, 0x1e, 0xfa;	/* endbr64 */		\
-	FAST ();						\
+	FAST (off);						\
 	pushq	%rbp;						\
 	.cfi_def_cfa_offset 16;					\
 	.cfi_offset %rbp, -16;					\
@@ -331,7 +333,7 @@ name:								\
 	pushq	%r9;						\
 	pushq	%r10;						\
 	pushq	%r11;						\
-	leaq	8(%rbp), %r8;	/* %rsp at our entry */		\
+	leaq	8+off(%rbp), %r8; /* %rsp at our entry, + OFF */	\
 	CALL (target);						\
 	leaq	-72(%rbp), %rsp;				\
 	popq	%r11;						\
@@ -356,9 +358,11 @@ name:								\
    returning TLS.  The block hook's have tried the cursor already, so they
    call the runtime past it. */
 #define FLAVOURS(name, target, tls, FAST)				\
-	PRESERVING (name##_preserving, target, tls, FAST, CALL_SSE);	\
-	PRESERVING (name##_preserving_avx, target, tls, FAST, CALL_AVX); \
-	PRESERVING (name##_preserving_xsave, target, tls, FAST, CALL_XSAVE)
+	.globl	name##_preserving, name##_preserving_avx;		\
+	.globl	name##_preserving_xsave;				\
+	PRESERVING (name##_preserving, target, tls, FAST, CALL_SSE, 0); \
+	PRESERVING (name##_preserving_avx, target, tls, FAST, CALL_AVX, 0); \
+	PRESERVING (name##_preserving_xsave, target, tls, FAST, CALL_XSAVE, 0)
 
 FLAVOURS (__osp_block_hook, osp_block_hook_runtime, __osp_skip, APPEND_BLOCK)
 FLAVOURS (__osp_path_end, osp_path_end_tramp, __osp_path_countdown, NO_APPEND)
@@ -367,6 +371,67 @@ FLAVOURS (__osp_path_end_shared, osp_path_end_shared_tramp, __osp_skip,
 FLAVOURS (__osp_path_ends, osp_path_ends_tramp, __osp_path_countdown,
 	  NO_APPEND)
 FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)
+
+/* A folded hook (plugin/fold.cc) keeps its countdown in whichever
+   register GCC chose, %R below, and has no cold block of its own: its
+   call is out of line, after the function (.subsection 1), where no
+   operand can be loaded for it, so it passes everything on the stack:
+       2: add $-128, %rsp          # step over the red zone
+          push %R                  # a slot for the re-armed countdown
+          call *NAME@GOTPCREL(%rip)
+          .long record - .         # the operands, after the call
+          .long argument
+          pop %R
+          sub $-128, %rsp
+          jmp 1b                   # back after the folded test
+   FOLDED(NAME, INNER) reads the record and the argument, returns past
+   them, and leaves INNER's result (the re-armed countdown) in the slot;
+   every register is preserved but the flags.  INNER is the trampoline of
+   the plain hook, with its stack mark moved by OFFSET up to where a plain
+   hook's would be (%rsp after the push: 8 for our return address, 24 for
+   our pushes, 8 for our call of INNER), so that osp_runtime_enter judges
+   both alike. */
+#define FOLDED_OFFSET 40
+#define FOLDED(name, inner)						\
+	.globl	name;						\
+	.type	name, @function;				\
+	.p2align 4;						\
+name:								\
+	.cfi_startproc;						\
+	.byte	0xf3, 0x0f, 0x1e, 0xfa;	/* endbr64 */		\
+	pushq	%rdi;						\
+	.cfi_adjust_cfa_offset 8;				\
+	pushq	%rsi;						\
+	.cfi_adjust_cfa_offset 8;				\
+	pushq	%rax;						\
+	.cfi_adjust_cfa_offset 8;				\
+	movq	24(%rsp), %rax;	/* the operands */		\
+	movslq	(%rax), %rdi;					\
+	addq	%rax, %rdi;					\
+	movl	4(%rax), %esi;					\
+	addq	$8, 24(%rsp);	/* return past them */		\
+	call	inner;						\
+	movl	%eax, %eax;					\
+	movq	%rax, 32(%rsp);	/* into the slot */		\
+	popq	%rax;						\
+	.cfi_adjust_cfa_offset -8;				\
+	popq	%rsi;						\
+	.cfi_adjust_cfa_offset -8;				\
+	popq	%rdi;						\
+	.cfi_adjust_cfa_offset -8;				\
+	ret;							\
+	.cfi_endproc;						\
+	.size	name, .-name
+
+PRESERVING (osp_block_hook_folded_sse, osp_block_hook_runtime, __osp_skip,
+	    APPEND_BLOCK, CALL_SSE, FOLDED_OFFSET)
+PRESERVING (osp_block_hook_folded_avx, osp_block_hook_runtime, __osp_skip,
+	    APPEND_BLOCK, CALL_AVX, FOLDED_OFFSET)
+PRESERVING (osp_block_hook_folded_xsave, osp_block_hook_runtime, __osp_skip,
+	    APPEND_BLOCK, CALL_XSAVE, FOLDED_OFFSET)
+FOLDED (__osp_block_hook_folded, osp_block_hook_folded_sse)
+FOLDED (__osp_block_hook_folded_avx, osp_block_hook_folded_avx)
+FOLDED (__osp_block_hook_folded_xsave, osp_block_hook_folded_xsave)
 
 #endif
 

@@ -260,7 +260,7 @@ asm_operand (const char *constraint, tree value)
 /* The trampoline flavour for the current function: the vector registers
    it may keep values in across the asm are those of its instruction set
    (its target attribute included: the pass runs with cfun's options).  */
-static const char *
+const char *
 vector_flavour ()
 {
 #if defined (TARGET_64BIT) && defined (TARGET_AVX512F)

@@ -18,6 +18,7 @@ plugin_osp_la_SOURCES = \
 	plugin/sizes.cc \
 	plugin/hooks.cc \
 	plugin/promote.cc \
+	plugin/fold.cc \
 	plugin/barriers.cc \
 	plugin/tailcalls.cc \
 	plugin/metadata.cc \

@@ -65,6 +65,7 @@ struct options
   bool late;                  /* placement=late (plugin.cc) */
   bool tls_local_exec;        /* tls=local-exec (hooks.cc) */
   bool promote_countdowns;    /* promote-countdowns=yes (promote.cc) */
+  bool fold_hooks;            /* fold-hooks=yes (fold.cc) */
   uint64_t max_fn_blocks;     /* max-fn-blocks=N (budget.cc) */
   uint64_t max_fn_stmts;      /* max-fn-stmts=N (budget.cc) */
   uint64_t max_growth;        /* max-growth=PERCENT (budget.cc) */
@@ -262,12 +263,17 @@ void insert_loop_hooks (const batched_loop &l, tree record_addr,
 void emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
                           tree addend);
 tree asm_operand (const char *constraint, tree value);
+/* The trampoline flavour suffix for cfun: "", "_avx" or "_xsave".  */
+const char *vector_flavour ();
 void emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call);
 bool shared_check_call_p (gimple *stmt);
 gimple_opt_pass *make_pin_pass (gcc::context *ctxt);
 
 /* promote.cc: the countdowns in a register between calls.  */
 gimple_opt_pass *make_promote_pass (gcc::context *ctxt);
+extern tree skip_promoted_in;
+/* fold.cc: a promoted block hook as one asm, its call out of line.  */
+gimple_opt_pass *make_fold_pass (gcc::context *ctxt);
 
 /* versions.cc: give the loops that cannot run out a countdown an untested
    copy; returns how many.  The tests' virtual operands must be up to date

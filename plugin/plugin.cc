@@ -77,6 +77,10 @@
  *                     stored before each call and return) instead of in
  *                     thread-local memory at every hook (default yes; only
  *                     when optimizing; promote.cc)
+ *   fold-hooks=yes|no whether a block hook of a promoted countdown becomes
+ *                     one asm statement whose call is out of line, instead
+ *                     of a test and a cold block: fewer blocks for GCC's
+ *                     RTL passes (default yes; x86-64; fold.cc)
  *   include=PATTERNS  comma-separated fnmatch(3) patterns; only matching
  *                     functions are instrumented (default: all)
  *   exclude=PATTERNS  functions matching any pattern are left alone; exclude
@@ -439,6 +443,8 @@ static const option_desc option_table[] = {
           "initial-exec", false, true),
   choice ("promote-countdowns", &options::promote_countdowns, "yes", true,
           "no", false, true),
+  choice ("fold-hooks", &options::fold_hooks, "yes", true, "no", false,
+          true),
   number ("max-fn-blocks", &options::max_fn_blocks, 0, 1ull << 31, 5000),
   number ("max-fn-stmts", &options::max_fn_stmts, 0, 1ull << 31, 30000),
   number ("max-growth", &options::max_growth, 0, 1000, 100),
@@ -660,6 +666,8 @@ plugin_init (struct plugin_name_args *info,
   insert_pass_after (info, make_pin_pass (g), "optimized");
   /* After it: a countdown between calls in a register (promote.cc).  */
   insert_pass_after (info, make_promote_pass (g), "osp_pin");
+  /* After it: the promoted hooks without cold blocks (fold.cc).  */
+  insert_pass_after (info, make_fold_pass (g), "osp_promote");
 
   if (opts.late)
     {

@@ -463,6 +463,10 @@ promoter::run ()
 
 } // anonymous namespace
 
+/* The function whose __osp_skip the pass promoted last (fold.cc folds
+   only its hooks; GCC runs the GIMPLE passes one function at a time).  */
+tree skip_promoted_in;
+
 /* The pass (header comment).  */
 const pass_data promote_pass_data = gimple_pass_data ("osp_promote");
 
@@ -482,6 +486,7 @@ public:
 
   unsigned int execute (function *fun) final override
   {
+    skip_promoted_in = NULL_TREE;
     if (unsafe_function (fun))
       return 0;
     unsigned promoted = 0;
@@ -490,6 +495,8 @@ public:
         {
           promoter (fun, v).run ();
           promoted++;
+          if (v == skip_decl)
+            skip_promoted_in = fun->decl;
         }
     if (!promoted)
       return 0;

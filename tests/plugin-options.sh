@@ -5,7 +5,7 @@
 #     that names the key and lists the accepted keys/values;
 #   - instrument=blocks,paths,counts|none, max-paths=N, counts-update=single|atomic,
 #     path-checks=shared|own (tests/path-checks.sh), batch-loops=yes|no, version-loops=yes|no, fold-tests=yes|no,
-#     promote-countdowns=yes|no, inline-sizes=plain|instrumented,
+#     promote-countdowns=yes|no, fold-hooks=yes|no, inline-sizes=plain|instrumented,
 #     count-loop-free=N, max-fn-blocks=N, max-fn-stmts=N, max-growth=N, min-growth-blocks=N,
 #     max-unit-growth=N
 #     (their budget messages: tests/compile-budget.sh), profile=FILE, placement=early|late (late is
@@ -51,9 +51,9 @@ must_fail ()
   echo "ok: $tag: $(grep -F -m 1 -e "$text" "$W/$tag.cc.err")"
 }
 
-must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, path-checks, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, promote-countdowns, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
+must_fail unknown-key "osp: unknown plugin argument 'bogus' (accepted: instrument, include, exclude, max-paths, counts-update, calls, path-checks, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, promote-countdowns, fold-hooks, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
   -fplugin-arg-osp-bogus=1
-must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, path-checks, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, promote-countdowns, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
+must_fail unknown-key-novalue "osp: unknown plugin argument 'edges' (accepted: instrument, include, exclude, max-paths, counts-update, calls, path-checks, batch-loops, version-loops, fold-tests, inline-sizes, count-loop-free, profile, placement, tls, promote-countdowns, fold-hooks, max-fn-blocks, max-fn-stmts, max-growth, min-growth-blocks, max-unit-growth, verbose)" \
   -fplugin-arg-osp-edges
 must_fail unknown-key-among-good "unknown plugin argument 'Include'" \
   -fplugin-arg-osp-verbose -fplugin-arg-osp-Include=main
@@ -75,6 +75,8 @@ must_fail bad-fold-tests "bad value 'maybe' for plugin argument 'fold-tests' (ac
   -fplugin-arg-osp-fold-tests=maybe
 must_fail bad-promote-countdowns "bad value 'some' for plugin argument 'promote-countdowns' (accepted: yes, no)" \
   -fplugin-arg-osp-promote-countdowns=some
+must_fail bad-fold-hooks "bad value 'maybe' for plugin argument 'fold-hooks' (accepted: yes, no)" \
+  -fplugin-arg-osp-fold-hooks=maybe
 must_fail bad-inline-sizes "bad value 'small' for plugin argument 'inline-sizes' (accepted: plain, instrumented)" \
   -fplugin-arg-osp-inline-sizes=small
 must_fail bad-count-loop-free "bad value 'all' for plugin argument 'count-loop-free' (accepted: an integer from 0 to 4096)" \

@@ -72,7 +72,7 @@ for v in $variants; do
 done
 IFS=' '
 
-# The generated code: trampolines by default (the flavour of the function's instruction set),
+# The generated code: trampolines by default (folded block hooks' included, plugin/fold.cc) (the flavour of the function's instruction set),
 # plain calls with calls=plain.
 for isa in "|" "_avx|-mavx2" "_xsave|-mavx512f"; do
   suffix=${isa%%|*} flag=${isa#*|}
@@ -81,8 +81,8 @@ for isa in "|" "_avx|-mavx2" "_xsave|-mavx512f"; do
   if ! osp_cc -O2 -S $flag "$src" -o "$s" > "$s.err" 2>&1; then
     osp_fail "cannot compile to assembly with '$flag'"; osp_show "$s.err"; continue
   fi
-  n=$(grep -c "call \*__osp_\(block_hook\|path_end\)_preserving$suffix@GOTPCREL(%rip)" "$s")
-  others=$(grep 'call \*__osp_' "$s" | grep -v -c "_preserving$suffix@")
+  n=$(grep -c "call \*__osp_\(block_hook\|path_end\)_\(preserving\|folded\)$suffix@GOTPCREL(%rip)" "$s")
+  others=$(grep 'call \*__osp_' "$s" | grep -v -c "_\(preserving\|folded\)$suffix@")
   if [ "$n" -eq 0 ] || [ "$others" -ne 0 ]; then
     osp_fail "'$flag': $n calls of the _preserving$suffix trampolines, $others of others"
   else
@@ -94,7 +94,7 @@ for mode in preserving plain; do
   if ! osp_cc -O2 -S -fplugin-arg-osp-calls=$mode "$src" -o "$s" > "$s.err" 2>&1; then
     osp_fail "calls=$mode: cannot compile to assembly"; osp_show "$s.err"; continue
   fi
-  tramp=$(grep -c 'call \*__osp_\(block_hook\|path_end\)_preserving@GOTPCREL(%rip)' "$s")
+  tramp=$(grep -c 'call \*__osp_\(block_hook\|path_end\)_\(preserving\|folded\)@GOTPCREL(%rip)' "$s")
   direct=$(grep -c 'call[[:space:]]*__osp_\(block_hook\|path_end\)\(@PLT\)\?$' "$s")
   if [ $mode = preserving ] && { [ "$tramp" -eq 0 ] || [ "$direct" -ne 0 ]; }; then
     osp_fail "calls=preserving: $tramp trampoline calls, $direct direct calls"

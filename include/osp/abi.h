@@ -121,6 +121,11 @@
 /* These two take n in %rdx and their fourth argument in %rcx. */
 #define OSP_SYM_PATH_ENDS_PRESERVING "__osp_path_ends_preserving"
 #define OSP_SYM_BLOCK_HOOKS_PRESERVING "__osp_block_hooks_preserving"
+/* A folded block hook (plugin/fold.cc): the same, called from a stub out
+ * of line that passes the record and the block after the call and gets the
+ * re-armed countdown back on the stack (libosprt/trampoline.S, FOLDED);
+ * flavours as above. */
+#define OSP_SYM_BLOCK_HOOK_FOLDED "__osp_block_hook_folded"
 #define OSP_SYM_REGISTER "__osp_register_module"
 #define OSP_SYM_RELEASE "__osp_release_module"
 /* The version node of OSP_SYM_REGISTER: instrumented objects reference
@@ -311,6 +316,9 @@ void __osp_path_ends_preserving_xsave (void);
 void __osp_block_hooks_preserving (void);
 void __osp_block_hooks_preserving_avx (void);
 void __osp_block_hooks_preserving_xsave (void);
+void __osp_block_hook_folded (void);
+void __osp_block_hook_folded_avx (void);
+void __osp_block_hook_folded_xsave (void);
 #endif
 
 #ifdef __cplusplus
