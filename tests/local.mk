@@ -36,6 +36,7 @@ OSP_E2E_TESTS = \
 	tests/work-callgrind.sh \
 	tests/barriers.sh \
 	tests/promote.sh \
+	tests/fold.sh \
 	tests/tailcalls.sh \
 	tests/path-accuracy.sh \
 	tests/forest.sh \
