@@ -128,6 +128,9 @@
  *     The GIMPLE pass "osp_pin", after "optimized" (the last GIMPLE pass,
  *     at every -O level and with either placement), makes the trampoline
  *     calls volatile asm statements before the RTL passes (hooks.cc);
+ *     then "osp_promote" keeps the countdowns in registers between calls
+ *     (promote.cc) and "osp_fold" makes each of their block hooks one asm
+ *     statement (fold.cc), the last GIMPLE passes;
  *   - placement=late: "osp" runs after "adjust_alignment", the first pass
  *     after the IPA passes that every -O level runs, so it sees each
  *     function as it will be compiled: with the callees IPA inlined into

@@ -36,7 +36,8 @@
  * variable, so a PHI on an abnormal edge (a computed goto: Lua's jump
  * table) coalesces with its arguments, as GCC requires there.
  *
- * Where: the last GIMPLE pass ("osp_promote", after "osp_pin"), so that
+ * Where: late, after "osp_pin" ("osp_promote"; only "osp_fold", fold.cc,
+ * follows), so that
  * the optimisers and osp's own passes (versions.cc, runs.cc) see the
  * countdowns' usual shape, and every call the function will make is known.
  * Not at -O0 (the value would live on the stack anyway), not under -flto
