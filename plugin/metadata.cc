@@ -3,7 +3,8 @@
  *
  * Each instrumented function gets a `struct osp_fn_record` (include/osp/
  * abi.h) in the writable section "osp_fns", plus read-only arrays of cfg
- * words and of block costs (numbering.cc) and its name and file strings, and with instrument=counts a
+ * words, path values, block costs (numbering.cc) and statement lines,
+ * packed (include/osp/pack.h), and its name and file strings, and with instrument=counts a
  * zeroed array of one uint64 per path that `counts' points to.  Records
  * are DECL_PRESERVE_P, so they survive -flto and --gc-sections even when
  * the function itself is inlined away, and they point only at their own
@@ -119,7 +120,7 @@ build_record_type ()
   add ("npaths", uint64_type_node);
   add ("paths", const_pointer_to (uint64_type_node));
   add ("paths_len", uint32_type_node);
-  add ("reserved", uint32_type_node);
+  add ("costs_len", uint32_type_node);
   add ("counts", build_pointer_type (uint64_type_node));
   add ("file_size", uint64_type_node);
   add ("file_sha256", const_pointer_to (unsigned_char_type_node));
@@ -226,6 +227,52 @@ const_u32_array (const char *prefix, const vec<uint32_t> &words)
   return build_const_array (prefix, uint32_type_node, words);
 }
 
+/* A read-only static array of BYTES, as a string constant: GCC holds a
+   string in one node, an array constructor in one node per element.  */
+static tree
+const_byte_array (const char *prefix, const vec<uint8_t> &bytes)
+{
+  tree elt = build_qualified_type (unsigned_char_type_node, TYPE_QUAL_CONST);
+  tree type = build_array_type_nelts (elt, bytes.length ());
+  tree init = build_string (bytes.length (),
+                            (const char *) bytes.address ());
+  TREE_TYPE (init) = type;
+  tree var = build_static_var (prefix, const_arrays++, type);
+  TREE_READONLY (var) = 1;
+  TREE_CONSTANT (var) = 1;
+  DECL_INITIAL (var) = init;
+  varpool_node::finalize_decl (var);
+  return var;
+}
+
+/* WORDS packed into OUT (include/osp/pack.h; PATHS: as path values).  */
+template <typename T>
+static void
+pack_words (const vec<T> &words, bool paths, auto_vec<uint8_t> &out)
+{
+  out.safe_grow (10 * words.length () + 1);
+  uint8_t *o = out.address ();
+  size_t n = 0;
+  for (T w : words)
+    {
+      uint64_t v = w;
+      n += osp_pack_words (&v, 1, paths, o + n);
+    }
+  out.truncate (n);
+}
+
+/* The address of the packed array PREFIX of BYTES, converted to the
+   field's pointer type (abi.h: OSP_FN_PACKED), or a null pointer.  */
+static tree
+packed_field (const char *prefix, const vec<uint8_t> &bytes, tree field)
+{
+  if (bytes.is_empty ())
+    return fold_convert (TREE_TYPE (field), null_pointer_node);
+  return fold_convert (TREE_TYPE (field),
+                       build_fold_addr_expr (const_byte_array (prefix,
+                                                               bytes)));
+}
+
 static tree
 string_constant (const char *s, tree field_type)
 {
@@ -297,8 +344,19 @@ finish_function_record (const fn_instr &fi)
   uint64_t npaths = fi.paths ? fi.pn.npaths : 0;
   tree record = fi.record, counters = fi.counters;
   const char *file = LOCATION_FILE (DECL_SOURCE_LOCATION (fun->decl));
-  const uint32_t head[] = { OSP_FN_MAGIC, OSP_ABI_VERSION, 0, flags, nblocks,
-                            cfg_words.length () };
+  /* Packed (abi.h, OSP_FN_PACKED): a quarter of the words' bytes.  */
+  auto_vec<uint8_t> cfg_bytes;
+  cfg_bytes.safe_grow (5 * cfg_words.length () + 1);
+  cfg_bytes.truncate (osp_pack_cfg (cfg_words.address (),
+                                    cfg_words.length (), nblocks,
+                                    cfg_bytes.address ()));
+  auto_vec<uint8_t> path_bytes, cost_bytes, line_bytes;
+  pack_words (path_words, true, path_bytes);
+  pack_words (fi.costs, false, cost_bytes);
+  pack_words (fi.line_words, false, line_bytes);
+  const uint32_t head[] = { OSP_FN_MAGIC, OSP_ABI_VERSION, 0,
+                            flags | OSP_FN_PACKED, nblocks,
+                            cfg_bytes.length () };
 
   vec<constructor_elt, va_gc> *v = NULL;
   tree field = TYPE_FIELDS (record_type);
@@ -319,24 +377,19 @@ finish_function_record (const fn_instr &fi)
                                                 : "",
                                            TREE_TYPE (field)));
   field = DECL_CHAIN (field);
-  tree cfg = build_const_array ("__osp_cfg", uint32_type_node, cfg_words);
   CONSTRUCTOR_APPEND_ELT (v, field,
-                          fold_convert (TREE_TYPE (field),
-                                        build_fold_addr_expr (cfg)));
+                          packed_field ("__osp_cfg", cfg_bytes, field));
   field = DECL_CHAIN (field);
   CONSTRUCTOR_APPEND_ELT (v, field, build_int_cstu (uint64_type_node, npaths));
   field = DECL_CHAIN (field);
-  tree paths = path_words.is_empty ()
-                 ? null_pointer_node
-                 : build_fold_addr_expr (build_const_array ("__osp_paths",
-                                                            uint64_type_node,
-                                                            path_words));
-  CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), paths));
+  CONSTRUCTOR_APPEND_ELT (v, field,
+                          packed_field ("__osp_paths", path_bytes, field));
   field = DECL_CHAIN (field);
   CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node,
-                                                   path_words.length ()));
+                                                   path_bytes.length ()));
   field = DECL_CHAIN (field);
-  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node, 0));
+  CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node,
+                                                   cost_bytes.length ()));
   field = DECL_CHAIN (field);
   tree counts = counters ? build_fold_addr_expr (counters) : null_pointer_node;
   CONSTRUCTOR_APPEND_ELT (v, field, fold_convert (TREE_TYPE (field), counts));
@@ -353,20 +406,14 @@ finish_function_record (const fn_instr &fi)
                                                : "",
                                            TREE_TYPE (field)));
   field = DECL_CHAIN (field);
-  tree costs = build_const_array ("__osp_costs", uint32_type_node, fi.costs);
   CONSTRUCTOR_APPEND_ELT (v, field,
-                          fold_convert (TREE_TYPE (field),
-                                        build_fold_addr_expr (costs)));
+                          packed_field ("__osp_costs", cost_bytes, field));
   field = DECL_CHAIN (field);
-  const vec<uint32_t> &line_words = fi.line_words;
-  tree lines = build_const_array ("__osp_lines", uint32_type_node,
-                                  line_words);
   CONSTRUCTOR_APPEND_ELT (v, field,
-                          fold_convert (TREE_TYPE (field),
-                                        build_fold_addr_expr (lines)));
+                          packed_field ("__osp_lines", line_bytes, field));
   field = DECL_CHAIN (field);
   CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node,
-                                                   line_words.length ()));
+                                                   line_bytes.length ()));
   field = DECL_CHAIN (field);
   CONSTRUCTOR_APPEND_ELT (v, field, build_int_cst (uint32_type_node, 0));
 

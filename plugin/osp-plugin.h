@@ -33,6 +33,7 @@
 #define OSP_PLUGIN_H
 
 #include "osp/abi.h"
+#include "osp/pack.h"
 #include "tree-pass.h"  /* the passes' declarations below */
 
 namespace osp {

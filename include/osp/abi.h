@@ -96,7 +96,7 @@
 
 #include <stdint.h>
 
-#define OSP_ABI_VERSION 8u
+#define OSP_ABI_VERSION 9u
 #define OSP_FN_MAGIC 0x4650534fu /* "OSPF" little-endian */
 
 /* Symbol and section names shared by the plugin and the runtime. */
@@ -177,8 +177,10 @@ enum osp_fn_flags
   OSP_FN_PATH_CHECKS = 1u << 2, /* PEP sample checks at the path ends */
   OSP_FN_PATH_COUNTS = 1u << 3, /* inline counters at the path ends (`counts`) */
   OSP_FN_COUNTS_ATOMIC = 1u << 4, /* ... added to atomically (counts-update=atomic) */
-  OSP_FN_PATH_SHARED = 1u << 5  /* the checks test __osp_skip == 1 (ABI 8): only
+  OSP_FN_PATH_SHARED = 1u << 5, /* the checks test __osp_skip == 1 (ABI 8): only
                                    with OSP_FN_BLOCK_HOOKS and OSP_FN_PATH_CHECKS */
+  OSP_FN_PACKED = 1u << 6       /* cfg, paths, costs and lines are packed bytes
+                                   (ABI 9, osp/pack.h): their lengths count bytes */
 };
 
 /* A batched loop's chain word 0 is k, or'ed with this when the chain ends
@@ -239,7 +241,14 @@ enum osp_fn_flags
  * the ranges are known.
  *
  * file and comp_dir are the names as DWARF records them (DW_AT_name,
- * DW_AT_comp_dir): -ffile-prefix-map and -fdebug-prefix-map apply. */
+ * DW_AT_comp_dir): -ffile-prefix-map and -fdebug-prefix-map apply.
+ *
+ * With OSP_FN_PACKED (ABI 9; the plugin always sets it) cfg, paths, costs
+ * and lines point to bytes, not words: the same words, each packed into
+ * one variable-length number as osp/pack.h describes, and cfg_len,
+ * paths_len, costs_len and lines_len count those bytes.  The runtime
+ * unpacks them when it registers the function.  Without the flag they are
+ * words as above and costs_len is 0. */
 struct osp_fn_record
 {
   uint32_t magic;       /* OSP_FN_MAGIC */
@@ -254,7 +263,7 @@ struct osp_fn_record
   uint64_t npaths;        /* P-DAG paths; 0 without OSP_FN_PATH_PROBES */
   const uint64_t *paths;  /* paths_len words, or NULL */
   uint32_t paths_len;
-  uint32_t reserved;      /* 0 */
+  uint32_t costs_len;     /* bytes of packed costs (ABI 9), else 0 */
   uint64_t *counts;       /* npaths counters with OSP_FN_PATH_COUNTS, else NULL */
   uint64_t file_size;     /* bytes of `file` as compiled */
   const uint8_t *file_sha256; /* the 32 bytes of their SHA-256, or NULL */

@@ -20,7 +20,11 @@
  * them.  Readers hold the registry lock (osp_counters_hold), so a release
  * never switches the array under one.
  *
- * Records are not trusted: a record is used only if its cfg decodes
+ * The plugin packs a record's arrays (OSP_FN_PACKED, osp/pack.h); they
+ * are unpacked into words here, checked and copied, and the words freed.
+ *
+ * Records are not trusted: a record is used only if its packed arrays
+ * unpack exactly, its cfg decodes
  * exactly (every count and successor bounds-checked) under this runtime's
  * ABI, and, with path probes, its P-DAG words fit the cfg (one start and
  * one end word per block, one word per successor, every value below
@@ -59,6 +63,7 @@
 #define _GNU_SOURCE
 #include "model/model.h"
 #include "format/grow.h"
+#include "osp/pack.h"
 
 #include <dlfcn.h>
 #include <stddef.h>
@@ -210,13 +215,99 @@ check_lines (const struct osp_fn_record *r)
   return pos != r->lines_len ? "lines longer than its blocks" : NULL;
 }
 
+/* R's words: *U = *R, with a packed record's arrays unpacked into memory
+   returned in *WORDS (free it after use; NULL when R is not packed).  NULL
+   or why not. */
+static const char *
+unpack_record (const struct osp_fn_record *r, struct osp_fn_record *u,
+               void **words)
+{
+  *u = *r;
+  *words = NULL;
+  if (!(r->flags & OSP_FN_PACKED))
+    return r->costs_len != 0 ? "costs_len without packed arrays" : NULL;
+  if (r->cfg == NULL)
+    return "no cfg";
+  /* Every packed word takes a byte at least, so the bytes bound the
+     words (osp/pack.h). */
+  size_t ncfg = r->cfg_len, npath = r->paths_len, nlines = r->lines_len;
+  size_t bytes = (ncfg + nlines + (size_t) r->nblocks) * sizeof (uint32_t)
+                 + npath * sizeof (uint64_t);
+  char *m = malloc (bytes ? bytes : 1);
+  if (m == NULL)
+    return "out of memory";
+  uint64_t *paths = (uint64_t *) m;
+  uint32_t *cfg = (uint32_t *) (paths + npath), *costs = cfg + ncfg;
+  uint32_t *lines = costs + r->nblocks;
+  int64_t n = osp_unpack_cfg ((const uint8_t *) r->cfg, ncfg, r->nblocks, cfg,
+                              ncfg);
+  const char *why = NULL;
+  if (n < 0)
+    why = "packed cfg does not unpack";
+  else
+    {
+      u->cfg = cfg;
+      u->cfg_len = (uint32_t) n;
+    }
+  if (why == NULL && r->paths != NULL)
+    {
+      n = osp_unpack_words ((const uint8_t *) r->paths, npath, paths, NULL,
+                            npath);
+      if (n < 0)
+        why = "packed path values do not unpack";
+      u->paths = paths;
+      u->paths_len = (uint32_t) n;
+    }
+  else if (r->paths == NULL && npath != 0)
+    why = "paths_len without paths";
+  if (why == NULL && r->costs != NULL)
+    {
+      n = osp_unpack_words ((const uint8_t *) r->costs, r->costs_len, NULL,
+                            costs, r->nblocks);
+      if (n != r->nblocks)
+        why = "packed costs are not one a block";
+      u->costs = costs;
+    }
+  if (why == NULL && r->lines != NULL)
+    {
+      n = osp_unpack_words ((const uint8_t *) r->lines, nlines, NULL, lines,
+                            nlines);
+      if (n < 0)
+        why = "packed lines do not unpack";
+      u->lines = lines;
+      u->lines_len = (uint32_t) n;
+    }
+  u->flags &= ~(uint32_t) OSP_FN_PACKED;
+  u->costs_len = 0;
+  if (why != NULL)
+    {
+      free (m);
+      return why;
+    }
+  *words = m;
+  return NULL;
+}
+
+/* The checks of the unpacked record U, in order. */
+static const char *
+check_record (const struct osp_fn_record *u)
+{
+  const char *why = check_cfg (u);
+  if (why == NULL)
+    why = check_paths (u);
+  return why ? why : check_lines (u);
+}
+
 const char *
 osp_record_check (const struct osp_fn_record *r)
 {
-  const char *why = check_cfg (r);
+  struct osp_fn_record u;
+  void *words;
+  const char *why = unpack_record (r, &u, &words);
   if (why == NULL)
-    why = check_paths (r);
-  return why ? why : check_lines (r);
+    why = check_record (&u);
+  free (words);
+  return why;
 }
 
 /* A private copy of S, cut at OSP_STR_MAX, control characters replaced so
@@ -253,16 +344,18 @@ free_fn (struct osp_fn *f)
   free (f);
 }
 
-/* Decode the (already checked) record R into a new osp_fn, or NULL.  A
-   P-DAG that cannot be used sets *WHY (and returns NULL). */
+/* Decode the record REC, U its unpacked and checked words, into a new
+   osp_fn, or NULL.  A P-DAG that cannot be used sets *WHY (and returns
+   NULL). */
 static struct osp_fn *
-copy_fn (const struct osp_fn_record *r, const char **why)
+copy_fn (const struct osp_fn_record *rec, const struct osp_fn_record *r,
+         const char **why)
 {
   struct osp_fn *f = calloc (1, sizeof *f);
   *why = NULL;
   if (f == NULL)
     return NULL;
-  f->rec = r;
+  f->rec = rec;
   f->flags = r->flags;
   f->nblocks = r->nblocks;
   f->nedges = (r->cfg_len - 4 * r->nblocks) / 2;
@@ -533,32 +626,50 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
         }
       if (end - p < sizeof *r)
         break; /* a record of this ABI cut by the section's end */
-      const char *why = check_cfg (r);
+      if (osp_fn_of_record (r) != NULL)
+        {
+          /* registered by an earlier call, here: its module's every
+             translation unit registers the whole section again */
+          p += sizeof *r;
+          continue;
+        }
+      struct osp_fn_record u;
+      void *words;
+      const char *why = unpack_record (r, &u, &words);
+      if (why == NULL)
+        why = check_cfg (&u);
       if (why != NULL)
         {
           if (verbose && first_scan)
             osp_warn ("osp: ignoring a malformed record at %p in %s: %s",
                       (void *) r, module_name (r), why);
+          free (words);
           invalid++;
           p += align;
           continue;
         }
-      if ((why = check_paths (r)) != NULL)
+      if ((why = check_paths (&u)) != NULL
+          || (why = check_lines (&u)) != NULL)
         {
           if (first_scan)
             warn_unusable (r, why);
+          free (words);
           invalid++;
           p += align;
           continue;
         }
       p += sizeof *r;
       if (__atomic_load_n (&r->id, __ATOMIC_RELAXED) != 0)
-        continue; /* registered (or dropped) by an earlier call */
+        {
+          free (words);
+          continue; /* dropped by an earlier call */
+        }
       /* The module entry is made with its first function, so the table
          never holds more modules than functions. */
       struct osp_fn *f = NULL;
       if (have_room () && nblocks_total + r->nblocks < UINT32_MAX)
-        f = copy_fn (r, &why);
+        f = copy_fn (r, &u, &why);
+      free (words);
       if (why != NULL) /* its P-DAG cannot be used: malformed */
         {
           if (first_scan)

@@ -4,10 +4,13 @@
  * another ABI, max_functions overflow), the copies outliving the records,
  * and the hook's handling of unregistered, forged and out-of-range calls,
  * of reentrancy and of a runtime frame abandoned by a signal handler's
- * longjmp; runtime locks block signals, and exit waits for them bounded. */
+ * longjmp; runtime locks block signals, and exit waits for them bounded;
+ * packed records (osp/pack.h) unpack to their words, hostile ones are
+ * refused. */
 #include "testutil.h"
 
 #include "osprt.h"
+#include "osp/pack.h"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -444,6 +447,64 @@ scenario_abi_arg (void)
   return osp_test_failures ? 1 : 0;
 }
 
+/* Packed arrays (ABI 9): they unpack to the words they were packed from,
+   a record of them passes the checks its words pass, and a packed array
+   cut short, too long, with an overlong number or costs that are not one
+   a block is refused. */
+static void
+test_packed (void)
+{
+  struct osp_fn_record w;
+  uint32_t cfg[64], costs[5] = { 3, 1, 200, 70000, 0 }, back[64];
+  uint64_t wide[5];
+  osp_test_chain (&w, cfg, "f", "f.c", 5, 100000);
+  cfg[4 * 6 + 1] = 99990; /* a block whose last line is before its first */
+  w.costs = costs;
+  CHECK (osp_record_check (&w) == NULL);
+
+  uint8_t pc[5 * 64], pk[64], cut[5 * 64 + 1];
+  for (int i = 0; i < 5; i++)
+    wide[i] = costs[i];
+  struct osp_fn_record p = w;
+  p.flags |= OSP_FN_PACKED;
+  p.cfg = (const uint32_t *) pc;
+  p.cfg_len = (uint32_t) osp_pack_cfg (cfg, w.cfg_len, w.nblocks, pc);
+  p.costs = (const uint32_t *) pk;
+  p.costs_len = (uint32_t) osp_pack_words (wide, 5, 0, pk);
+  CHECK (p.cfg_len < w.cfg_len * 2); /* under half the words' 4 bytes each */
+  CHECK_EQ (osp_unpack_cfg (pc, p.cfg_len, 5, back, 64), w.cfg_len);
+  CHECK (memcmp (back, cfg, w.cfg_len * sizeof *cfg) == 0);
+  CHECK (osp_record_check (&p) == NULL);
+
+  uint64_t pv[4] = { 0, UINT64_MAX, 123456789012345ull, UINT64_MAX - 1 };
+  uint64_t pb[4];
+  uint8_t pp[40];
+  size_t n = osp_pack_words (pv, 4, 1, pp);
+  CHECK_EQ (osp_unpack_words (pp, n, pb, NULL, 4), 4);
+  CHECK (memcmp (pv, pb, sizeof pv) == 0);
+  CHECK_EQ (osp_unpack_words (pp, n, pb, NULL, 3), -1); /* no room */
+
+  struct osp_fn_record h = p;
+  h.cfg_len--;
+  CHECK_STR (osp_record_check (&h), "packed cfg does not unpack");
+  memcpy (cut, pc, p.cfg_len);
+  cut[p.cfg_len] = 0;
+  h = p;
+  h.cfg = (const uint32_t *) cut;
+  h.cfg_len = p.cfg_len + 1;
+  CHECK_STR (osp_record_check (&h), "packed cfg does not unpack");
+  memset (cut, 0xff, 11);
+  cut[11] = 0;
+  h.cfg_len = 12;
+  CHECK_STR (osp_record_check (&h), "packed cfg does not unpack");
+  h = p;
+  h.costs_len--;
+  CHECK_STR (osp_record_check (&h), "packed costs are not one a block");
+  h = w;
+  h.costs_len = 3;
+  CHECK_STR (osp_record_check (&h), "costs_len without packed arrays");
+}
+
 int
 main (int argc, char **argv)
 {
@@ -459,6 +520,7 @@ main (int argc, char **argv)
 
   osp_opts.mode = OSP_MODE_BLOCKS; /* this process has no OSP_OPTIONS */
   test_check ();
+  test_packed ();
   test_register ();
   test_copies ();
   test_abandoned ();
