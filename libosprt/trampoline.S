@@ -375,23 +375,28 @@ FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)
 /* A folded hook (plugin/fold.cc) keeps its countdown in whichever
    register GCC chose, %R below, and has no cold block of its own: its
    call is out of line, after the function (.subsection 1), where no
-   operand can be loaded for it, so it passes everything on the stack:
-       2: add $-128, %rsp          # step over the red zone
-          push %R                  # a slot for the re-armed countdown
-          call *NAME@GOTPCREL(%rip)
-          .long record - .         # the operands, after the call
+   operand can be loaded for it, so it passes everything in memory:
+       3: .long record - 3b        # the operands, before the call
           .long argument
-          pop %R
+       2: lea -136(%rsp), %rsp     # step over the red zone, and a slot
+          call *NAME@GOTPCREL(%rip)
+          pop %R                   # the re-armed countdown, from the slot
           sub $-128, %rsp
           jmp 1b                   # back after the folded test
-   FOLDED(NAME, INNER) reads the record and the argument, returns past
-   them, and leaves INNER's result (the re-armed countdown) in the slot;
-   every register is preserved but the flags.  INNER is the trampoline of
-   the plain hook, with its stack mark moved by OFFSET up to where a plain
-   hook's would be (%rsp after the push: 8 for our return address, 24 for
-   our pushes, 8 for our call of INNER), so that osp_runtime_enter judges
-   both alike. */
-#define FOLDED_OFFSET 40
+   The lea and the call have fixed lengths, so the operands are 22 bytes
+   before the return address; the call returns where it was made from,
+   which keeps the processor's return predictions right (returning past
+   operands after the call mispredicted every return: bench/interp ran
+   1.3 times as long).  FOLDED(NAME, INNER) reads the record and the
+   argument, and leaves INNER's result (the re-armed countdown) in the
+   slot; every register is preserved but the flags.  INNER is the
+   trampoline of the plain hook, with its stack mark moved by OFFSET up to
+   where a plain hook's would be (the stub's %rsp before its call less the
+   slot: 8 for our return address, 24 for our pushes, 8 for our call of
+   INNER, and back 8 for the slot), so that osp_runtime_enter judges both
+   alike. */
+#define FOLDED_OFFSET 32
+#define FOLDED_OPERANDS 22
 #define FOLDED(name, inner)						\
 	.globl	name;						\
 	.type	name, @function;				\
@@ -405,11 +410,11 @@ name:								\
 	.cfi_adjust_cfa_offset 8;				\
 	pushq	%rax;						\
 	.cfi_adjust_cfa_offset 8;				\
-	movq	24(%rsp), %rax;	/* the operands */		\
+	movq	24(%rsp), %rax;	/* the return address */	\
+	subq	$FOLDED_OPERANDS, %rax;	/* the operands */	\
 	movslq	(%rax), %rdi;					\
 	addq	%rax, %rdi;					\
 	movl	4(%rax), %esi;					\
-	addq	$8, 24(%rsp);	/* return past them */		\
 	call	inner;						\
 	movl	%eax, %eax;					\
 	movq	%rax, 32(%rsp);	/* into the slot */		\

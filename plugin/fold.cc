@@ -199,18 +199,20 @@ fold_hook (basic_block b)
             "je 2f\n"
             "1:\n\t"
             ".subsection 1\n"
-            "2:\tadd $-128, %%%%rsp\n\t"
-            "push %%q0\n\t"
-            "call *%s%s@GOTPCREL(%%%%rip)\n\t"
-            ".long %%c2 - .\n\t"
-            ".long %u\n\t"
+            "3:\t.long %%c2 - 3b\n\t"
+            ".long %u\n"
+            "2:\tlea -136(%%%%rsp), %%%%rsp\n\t"
+            "call *%s%s@GOTPCREL(%%%%rip)\n"
+            "4:\t.if 4b - 3b - 22\n\t"
+            ".error \"osp: a folded hook's stub is not 22 bytes\"\n\t"
+            ".endif\n\t"
             "pop %%q0\n\t"
             "sub $-128, %%%%rsp\n\t"
             "jmp 1b\n\t"
             ".previous",
             fuse ? "sub $1, %k0" : "test %k0, %k0",
-            OSP_SYM_BLOCK_HOOK_FOLDED, vector_flavour (),
-            (unsigned) tree_to_uhwi (block));
+            (unsigned) tree_to_uhwi (block), OSP_SYM_BLOCK_HOOK_FOLDED,
+            vector_flavour ());
   vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
   tree z = make_ssa_name (uint32_type_node);
   vec_safe_push (outputs, asm_operand ("=r", z));
