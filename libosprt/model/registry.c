@@ -215,6 +215,17 @@ check_lines (const struct osp_fn_record *r)
   return pos != r->lines_len ? "lines longer than its blocks" : NULL;
 }
 
+/* The packed array IN of LEN bytes unpacked into OUT64 or OUT32 (room for
+   CAP words): the words, or -1 (bytes without an array, too). */
+static int64_t
+unpack_array (const void *in, size_t len, uint64_t *out64, uint32_t *out32,
+              size_t cap)
+{
+  if (in == NULL)
+    return len == 0 ? 0 : -1;
+  return osp_unpack_words (in, len, out64, out32, cap);
+}
+
 /* R's words: *U = *R, with a packed record's arrays unpacked into memory
    returned in *WORDS (free it after use; NULL when R is not packed).  NULL
    or why not. */
@@ -241,42 +252,25 @@ unpack_record (const struct osp_fn_record *r, struct osp_fn_record *u,
   uint32_t *lines = costs + r->nblocks;
   int64_t n = osp_unpack_cfg ((const uint8_t *) r->cfg, ncfg, r->nblocks, cfg,
                               ncfg);
+  int64_t np = unpack_array (r->paths, npath, paths, NULL, npath);
+  int64_t nc = unpack_array (r->costs, r->costs_len, NULL, costs, r->nblocks);
+  int64_t nl = unpack_array (r->lines, nlines, NULL, lines, nlines);
   const char *why = NULL;
   if (n < 0)
     why = "packed cfg does not unpack";
-  else
-    {
-      u->cfg = cfg;
-      u->cfg_len = (uint32_t) n;
-    }
-  if (why == NULL && r->paths != NULL)
-    {
-      n = osp_unpack_words ((const uint8_t *) r->paths, npath, paths, NULL,
-                            npath);
-      if (n < 0)
-        why = "packed path values do not unpack";
-      u->paths = paths;
-      u->paths_len = (uint32_t) n;
-    }
-  else if (r->paths == NULL && npath != 0)
-    why = "paths_len without paths";
-  if (why == NULL && r->costs != NULL)
-    {
-      n = osp_unpack_words ((const uint8_t *) r->costs, r->costs_len, NULL,
-                            costs, r->nblocks);
-      if (n != r->nblocks)
-        why = "packed costs are not one a block";
-      u->costs = costs;
-    }
-  if (why == NULL && r->lines != NULL)
-    {
-      n = osp_unpack_words ((const uint8_t *) r->lines, nlines, NULL, lines,
-                            nlines);
-      if (n < 0)
-        why = "packed lines do not unpack";
-      u->lines = lines;
-      u->lines_len = (uint32_t) n;
-    }
+  else if (np < 0)
+    why = "packed path values do not unpack";
+  else if (nc < 0 || (r->costs != NULL && nc != r->nblocks))
+    why = "packed costs are not one a block";
+  else if (nl < 0)
+    why = "packed lines do not unpack";
+  u->cfg = cfg;
+  u->cfg_len = (uint32_t) n;
+  u->paths = r->paths ? paths : NULL;
+  u->paths_len = (uint32_t) np;
+  u->costs = r->costs ? costs : NULL;
+  u->lines = r->lines ? lines : NULL;
+  u->lines_len = (uint32_t) nl;
   u->flags &= ~(uint32_t) OSP_FN_PACKED;
   u->costs_len = 0;
   if (why != NULL)
