@@ -332,6 +332,9 @@ block_hook_body (struct osp_fn_record *rec, uint32_t block)
           if (fn == NULL)
             {
               lost (&osp_stats.unregistered_hits);
+              if (osp_opts.mode == OSP_MODE_SUBPATHS
+                  && (t = osp_thread_self ()) != NULL)
+                osp_sampler_unregistered (t);
               osp_entry_poll ();
             }
           else if (block >= fn->nblocks || (t = osp_thread_self ()) == NULL)

@@ -9,6 +9,8 @@
 #   - Built with the default options and $CHECKFLAGS at -O1, -O2, -O3 and -Os, it prints what
 #     the plain build prints, and its sampled runs (intervals 1, 7 and 1000) see exactly the
 #     blocks that mode=blocks counts: no decrement is lost or made twice across the calls.
+#     With max_functions=1 (all but one function unregistered) the unregistered functions' hooks
+#     call the runtime fewer than once in 100 blocks, and blocks_seen is still that count.
 #   - At -O2 the two dispatch functions have no read-modify-write of __osp_skip in memory
 #     (`subl $1, %fs:__osp_skip') and fewer stores of it than with promote-countdowns=no, which
 #     has such read-modify-writes; the setjmp function's accesses are the same both ways.
@@ -42,6 +44,19 @@ for level in -O1 -O2 -O3 -Os; do
     fi
   done
   [ $ok = yes ] && echo "ok: $level: the output is plain's, $blocks blocks seen at every interval"
+  # Functions over max_functions are not registered: their hooks call in about once a skip
+  # (collect.h, osp_sampler_unregistered), not at every block, and the blocks are still seen.
+  r=$b.dropped
+  osp_exec_with "max_functions=1:seed=1:report=$r.tsv:report_format=tsv" "$r" "$b"
+  [ "$osp_rc" = 0 ] || { osp_fail "$level max_functions=1: exited with $osp_rc"; continue; }
+  osp_same "$level max_functions=1 stdout" "$W/plain.out" "$r.out" || continue
+  lost=$(osp_stat "$r.tsv" unregistered_hits)
+  seen=$(osp_stat "$r.tsv" blocks_seen)
+  if [ -n "$lost" ] && [ "$lost" -gt 0 ] && [ "$lost" -lt $((blocks / 100)) ] && [ "$seen" = "$blocks" ]; then
+    echo "ok: $level max_functions=1: $lost calls from unregistered functions' $blocks blocks, all seen"
+  else
+    osp_fail "$level max_functions=1: $lost calls from unregistered functions (blocks $blocks), blocks_seen $seen"
+  fi
 done
 
 # accesses FILE: per function, its read-modify-writes, stores and loads of __osp_skip in memory.

@@ -178,6 +178,14 @@ int osp_sampler_init (const struct osp_options *o);
    sample's next blocks of FN themselves (sampler.h). */
 void osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
                       uint32_t block);
+/* On T's own thread, a block hook of no registered function fired (its
+   module of another ABI, or dropped over max_functions): no sample starts
+   there, and one being taken (or held) goes on at the next block, which
+   the runtime's re-arming to 1 makes call in.  Otherwise the skip is
+   drawn again, as after a start declined, so that the blocks of code the
+   profile does not know do not each call in (they did: bench/interp with
+   max_functions=1 ran 29 times as long). */
+void osp_sampler_unregistered (struct osp_thread *t);
 /* On T's own thread: count the blocks of the current skip consumed so
    far, and hand the queued samples to the hot-list. */
 void osp_sampler_sync (struct osp_thread *t);

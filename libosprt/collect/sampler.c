@@ -562,6 +562,18 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
     osp_sampler_hold (t, osp_pathsample_holds (t));
 }
 
+void
+osp_sampler_unregistered (struct osp_thread *t)
+{
+  struct osp_sampler *s = t->sampler;
+  if (s == NULL || s->want != 0 || s->held || s->fresh)
+    return;
+  take_appended (t, s);
+  take_held (t, s);
+  osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+  arm_skip (s, draw_skip (s));
+}
+
 /* The hit of BLOCK of FN on S, its blocks counted. */
 static void
 hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
