@@ -386,8 +386,7 @@ FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)
    The lea and the call have fixed lengths, so the operands are 22 bytes
    before the return address; the call returns where it was made from,
    which keeps the processor's return predictions right (returning past
-   operands after the call mispredicted every return: bench/interp ran
-   1.3 times as long).  FOLDED(NAME, INNER) reads the record and the
+   operands placed after the call would miss every prediction).  FOLDED(NAME, INNER) reads the record and the
    argument, and leaves INNER's result (the re-armed countdown) in the
    slot; every register is preserved but the flags.  INNER is the
    trampoline of the plain hook, with its stack mark moved by OFFSET up to

@@ -541,6 +541,16 @@ open_cursor (const struct osp_sampler *s, const struct osp_fn *fn)
 static void hit (struct osp_thread *t, struct osp_sampler *s,
                  const struct osp_fn *fn, uint32_t block);
 
+/* What the trampolines did since the last hit (the cursor's appends, the
+   hold's blocks), and the blocks of the skip that ran out, counted. */
+static void
+take_skip (struct osp_thread *t, struct osp_sampler *s)
+{
+  take_appended (t, s);
+  take_held (t, s);
+  osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+}
+
 void
 osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
                  uint32_t block)
@@ -552,9 +562,7 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
                                  memory_order_relaxed);
       return;
     }
-  take_appended (t, s);
-  take_held (t, s);
-  osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+  take_skip (t, s);
   hit (t, s, fn, block);
   /* Shared path checks: a hold the path side wants now (a burst, a
      tick) starts, or one it no longer wants ends, here. */
@@ -568,9 +576,7 @@ osp_sampler_unregistered (struct osp_thread *t)
   struct osp_sampler *s = t->sampler;
   if (s == NULL || s->want != 0 || s->held || s->fresh)
     return;
-  take_appended (t, s);
-  take_held (t, s);
-  osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+  take_skip (t, s);
   arm_skip (s, draw_skip (s));
 }
 
