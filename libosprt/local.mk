@@ -89,7 +89,7 @@ OSPRT_WHITEBOX_TESTS = libosprt/tests/t_options libosprt/tests/t_registry libosp
 	libosprt/tests/t_paths libosprt/tests/t_forest libosprt/tests/t_publish \
 	libosprt/tests/t_shared libosprt/tests/t_sha256
 OSPRT_BLACKBOX_TESTS = libosprt/tests/t_threads libosprt/tests/t_fork libosprt/tests/t_online \
-	libosprt/tests/t_pathrun
+	libosprt/tests/t_pathrun libosprt/tests/t_folded
 check_PROGRAMS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 TESTS += $(OSPRT_WHITEBOX_TESTS) $(OSPRT_BLACKBOX_TESTS)
 EXTRA_DIST += libosprt/tests/bench_counters.c
@@ -146,6 +146,10 @@ libosprt_tests_t_online_LDADD = $(OSPRT_BLACKBOX_LDADD)
 libosprt_tests_t_pathrun_SOURCES = libosprt/tests/t_pathrun.c libosprt/tests/pathgraphs.h \
 	libosprt/tests/testutil.h
 libosprt_tests_t_pathrun_LDADD = $(OSPRT_BLACKBOX_LDADD)
+## t_folded: the folded hooks' entry points, one per register (trampoline.S), from stubs as
+## plugin/fold.cc emits them; x86-64 only (skipped elsewhere).
+libosprt_tests_t_folded_SOURCES = libosprt/tests/t_folded.c libosprt/tests/testutil.h
+libosprt_tests_t_folded_LDADD = $(OSPRT_BLACKBOX_LDADD)
 
 ## t_sha256: the SHA-256 that the plugin and ospview share (sha256.c, not part of the runtime
 ## library) against FIPS 180-4's known answers.

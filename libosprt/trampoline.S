@@ -378,26 +378,30 @@ FLAVOURS (__osp_block_hooks, osp_block_hooks_tramp, __osp_skip, NO_APPEND)
    operand can be loaded for it, so it passes everything in memory:
        3: .long record - 3b        # the operands, before the call
           .long argument
-       2: lea -136(%rsp), %rsp     # step over the red zone, and a slot
-          call *NAME@GOTPCREL(%rip)
-          pop %R                   # the re-armed countdown, from the slot
-          sub $-128, %rsp
+       2: add $-128, %rsp          # step over the red zone
+          call *__osp_block_hook_folded[_avx|_xsave]_R@GOTPCREL(%rip)
           jmp 1b                   # back after the folded test
-   The lea and the call have fixed lengths, so the operands are 22 bytes
+   There is one entry point per register and vector flavour: it puts the
+   re-armed countdown in %R itself and returns with `ret $128', so that
+   the stub has no slot to pop and no stack to restore (18 bytes to the
+   return address; 9 fewer a hook than a stub that pops a slot).  The
+   stub's call names the entry by the register through an assembler macro
+   the plugin defines once in each unit (.irp over the names, .ifc against
+   the asm operand).  The add and the call have fixed lengths (the
+   assembler checks them), so the operands are FOLDED_OPERANDS bytes
    before the return address; the call returns where it was made from,
    which keeps the processor's return predictions right (returning past
-   operands placed after the call would miss every prediction).  FOLDED(NAME, INNER) reads the record and the
-   argument, and leaves INNER's result (the re-armed countdown) in the
-   slot; every register is preserved but the flags.  INNER is the
-   trampoline of the plain hook, with its stack mark moved by OFFSET up to
-   where a plain hook's would be (the stub's %rsp before its call less the
-   slot: 8 for our return address, 24 for our pushes, 8 for our call of
-   INNER, and back 8 for the slot), so that osp_runtime_enter judges both
-   alike. */
+   operands placed after the call would miss every prediction).
+
+   FOLDED_HEAD reads the record and the argument and calls INNER, the
+   trampoline of the plain hook, with its stack mark moved by
+   FOLDED_OFFSET up to where a plain hook's would be (the %rsp of our
+   entry: 24 for our pushes and 8 for our call of INNER), so that
+   osp_runtime_enter judges both alike.  Every register is preserved but
+   the flags and %R. */
 #define FOLDED_OFFSET 32
-#define FOLDED_OPERANDS 22
-#define FOLDED(name, inner)						\
-	.globl	name;						\
+#define FOLDED_OPERANDS 18
+#define FOLDED_HEAD(name, inner, operands)				\
 	.type	name, @function;				\
 	.p2align 4;						\
 name:								\
@@ -410,12 +414,58 @@ name:								\
 	pushq	%rax;						\
 	.cfi_adjust_cfa_offset 8;				\
 	movq	24(%rsp), %rax;	/* the return address */	\
-	subq	$FOLDED_OPERANDS, %rax;	/* the operands */	\
+	subq	$operands, %rax;	/* the operands */	\
 	movslq	(%rax), %rdi;					\
 	addq	%rax, %rdi;					\
 	movl	4(%rax), %esi;					\
 	call	inner;						\
-	movl	%eax, %eax;					\
+	movl	%eax, %eax
+/* The countdown into R, the rest as it was; R may be %rax, %rsi or %rdi,
+   whose restores it then overrides. */
+#define FOLDED_REG(name, inner, R)					\
+	.globl	name;						\
+	FOLDED_HEAD (name, inner, FOLDED_OPERANDS);		\
+	movq	16(%rsp), %rdi;					\
+	movq	8(%rsp), %rsi;					\
+	movq	%rax, 8(%rsp);					\
+	popq	%rax;						\
+	.cfi_adjust_cfa_offset -8;				\
+	popq	%R;						\
+	.cfi_adjust_cfa_offset -8;				\
+	leaq	8(%rsp), %rsp;					\
+	.cfi_adjust_cfa_offset -8;				\
+	ret	$128;						\
+	.cfi_endproc;						\
+	.size	name, .-name
+#define FOLDED_REGS(prefix, inner)					\
+	FOLDED_REG (prefix##_rax, inner, rax);			\
+	FOLDED_REG (prefix##_rbx, inner, rbx);			\
+	FOLDED_REG (prefix##_rcx, inner, rcx);			\
+	FOLDED_REG (prefix##_rdx, inner, rdx);			\
+	FOLDED_REG (prefix##_rsi, inner, rsi);			\
+	FOLDED_REG (prefix##_rdi, inner, rdi);			\
+	FOLDED_REG (prefix##_rbp, inner, rbp);			\
+	FOLDED_REG (prefix##_r8, inner, r8);			\
+	FOLDED_REG (prefix##_r9, inner, r9);			\
+	FOLDED_REG (prefix##_r10, inner, r10);			\
+	FOLDED_REG (prefix##_r11, inner, r11);			\
+	FOLDED_REG (prefix##_r12, inner, r12);			\
+	FOLDED_REG (prefix##_r13, inner, r13);			\
+	FOLDED_REG (prefix##_r14, inner, r14);			\
+	FOLDED_REG (prefix##_r15, inner, r15)
+
+/* The entry point of the first folded stubs (ABI 9 objects built before
+   the per-register ones), kept so that such objects still load:
+       2: lea -136(%rsp), %rsp     # the red zone, and a slot
+          call *__osp_block_hook_folded[_avx|_xsave]@GOTPCREL(%rip)
+          pop %R                   # the re-armed countdown, from the slot
+          sub $-128, %rsp
+          jmp 1b
+   Operands 22 bytes before the return address, the countdown left in
+   the slot. */
+#define FOLDED_SLOT(name, inner)					\
+	.globl	name;						\
+	FOLDED_HEAD (name, inner, 22);				\
 	movq	%rax, 32(%rsp);	/* into the slot */		\
 	popq	%rax;						\
 	.cfi_adjust_cfa_offset -8;				\
@@ -433,9 +483,12 @@ PRESERVING (osp_block_hook_folded_avx, osp_block_hook_runtime, __osp_skip,
 	    APPEND_BLOCK, CALL_AVX, FOLDED_OFFSET)
 PRESERVING (osp_block_hook_folded_xsave, osp_block_hook_runtime, __osp_skip,
 	    APPEND_BLOCK, CALL_XSAVE, FOLDED_OFFSET)
-FOLDED (__osp_block_hook_folded, osp_block_hook_folded_sse)
-FOLDED (__osp_block_hook_folded_avx, osp_block_hook_folded_avx)
-FOLDED (__osp_block_hook_folded_xsave, osp_block_hook_folded_xsave)
+FOLDED_REGS (__osp_block_hook_folded, osp_block_hook_folded_sse)
+FOLDED_REGS (__osp_block_hook_folded_avx, osp_block_hook_folded_avx)
+FOLDED_REGS (__osp_block_hook_folded_xsave, osp_block_hook_folded_xsave)
+FOLDED_SLOT (__osp_block_hook_folded, osp_block_hook_folded_sse)
+FOLDED_SLOT (__osp_block_hook_folded_avx, osp_block_hook_folded_avx)
+FOLDED_SLOT (__osp_block_hook_folded_xsave, osp_block_hook_folded_xsave)
 
 #endif
 

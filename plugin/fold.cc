@@ -24,9 +24,12 @@
  * and a branch not taken; the branch goes to a stub after the function
  * (subsection 1 of its own section, so a COMDAT copy keeps its stubs),
  * which calls the runtime through __osp_block_hook_folded: it passes the
- * record and the block after its call, and the countdown the runtime
- * re-armed back in a stack slot, since no operand can be given to code
- * outside the asm's place (libosprt/trampoline.S, FOLDED).  The asm is
+ * record and the block in memory before its call, since no operand can be
+ * given to code outside the asm's place, and the entry point it calls is
+ * the one of the countdown's register, which puts the re-armed countdown
+ * there (libosprt/trampoline.S, FOLDED_REG).  Only the assembler knows the
+ * register's name, so the stub calls through a macro that picks the entry
+ * by it, defined once in the unit's assembly.  The asm is
  * volatile: it calls the runtime, and it must not be moved, merged or
  * dropped.  GCC sees no call, no clobbered register but the flags, and no
  * memory, as with the cold block's asm (hooks.cc).
@@ -58,12 +61,45 @@
 #include "options.h"
 #include "gimplify.h"
 #include "diagnostic-core.h"
+#include "output.h"
 
 #include "osp-plugin.h"
 
 namespace osp {
 
 namespace {
+
+/* A stub: the operands (8 bytes), `add $-128, %rsp' (4) and the call
+   (6), the trampoline's FOLDED_OPERANDS bytes before its return address.  */
+const int STUB_OPERANDS = 18;
+
+/* The assembler macro a stub calls its entry point by: REG is the asm's
+   operand as GCC prints it (%r12), FLAVOUR vector_flavour's suffix.  A
+   register it does not know (none is left) expands to nothing, and the
+   stub's length check fails.  */
+#define CALL_MACRO "__osp_fold_call"
+
+/* Define CALL_MACRO in the unit's assembly, once, before the first stub:
+   the passes run function by function and write each function's code at
+   its end, so what is written now comes before this function's code and
+   after that of the functions before it, none of which has a stub.  */
+void
+define_call_macro ()
+{
+  static bool done;
+  if (done)
+    return;
+  done = true;
+  fputs ("\t.macro " CALL_MACRO " reg:req, flavour\n"
+         "\t.irp r, rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11,"
+         " r12, r13, r14, r15\n"
+         "\t.ifc \\reg, %\\r\n"
+         "\tcall *" OSP_SYM_BLOCK_HOOK_FOLDED "\\flavour\\()_\\r"
+         "@GOTPCREL(%rip)\n"
+         "\t.endif\n"
+         "\t.endr\n"
+         "\t.endm\n", asm_out_file);
+}
 
 /* The preserving block hook's asm if it is BB's only statement with an
    effect (the rest: copies of its output), else NULL.  */
@@ -193,6 +229,7 @@ fold_hook (basic_block b)
       fuse = false;
   tree in = fuse ? gimple_assign_rhs1 (dec) : x;
 
+  define_call_macro ();
   char text[512];
   snprintf (text, sizeof text,
             "%s\n\t"
@@ -201,18 +238,16 @@ fold_hook (basic_block b)
             ".subsection 1\n"
             "3:\t.long %%c2 - 3b\n\t"
             ".long %u\n"
-            "2:\tlea -136(%%%%rsp), %%%%rsp\n\t"
-            "call *%s%s@GOTPCREL(%%%%rip)\n"
-            "4:\t.if 4b - 3b - 22\n\t"
-            ".error \"osp: a folded hook's stub is not 22 bytes\"\n\t"
+            "2:\tadd $-128, %%%%rsp\n\t"
+            CALL_MACRO " %%q0, %s\n"
+            "4:\t.if 4b - 3b - %d\n\t"
+            ".error \"osp: a folded hook's stub is not %d bytes\"\n\t"
             ".endif\n\t"
-            "pop %%q0\n\t"
-            "sub $-128, %%%%rsp\n\t"
             "jmp 1b\n\t"
             ".previous",
             fuse ? "sub $1, %k0" : "test %k0, %k0",
-            (unsigned) tree_to_uhwi (block), OSP_SYM_BLOCK_HOOK_FOLDED,
-            vector_flavour ());
+            (unsigned) tree_to_uhwi (block), vector_flavour (),
+            STUB_OPERANDS, STUB_OPERANDS);
   vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
   tree z = make_ssa_name (uint32_type_node);
   vec_safe_push (outputs, asm_operand ("=r", z));

@@ -11,7 +11,7 @@
 #     plain build prints, and at intervals 1 and 7 (seed 1) its report is the very report of
 #     the same build with fold-hooks=no: the folded hooks call the runtime at the same blocks
 #     with the same countdowns, and it re-arms them the same way.
-#   - At -O2 the dispatch functions call the runtime through __osp_block_hook_folded and have
+#   - At -O2 the dispatch functions call the runtime through folded stubs (__osp_fold_call) and have
 #     no cold block calling __osp_block_hook_preserving left; fold-hooks=no has no folded call.
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
 osp_setup fold
@@ -60,7 +60,7 @@ for fn in run_switch run_goto; do
   folded=$(awk -v f="$fn" '
     /^[A-Za-z_][A-Za-z_0-9.]*:/ { cur = $1; sub(/[.:].*/, "", cur) }
     cur == f && /call \*__osp_block_hook_preserving/ { cold++ }
-    cur == f && /call \*__osp_block_hook_folded/ { folded++ }
+    cur == f && /^\t__osp_fold_call %/ { folded++ }
     END { print folded + 0, cold + 0 }' "$W/on.s")
   set -- $folded
   if [ "$1" -gt 0 ] && [ "$2" = 0 ]; then
@@ -69,7 +69,7 @@ for fn in run_switch run_goto; do
     osp_fail "$fn: $1 folded hooks, $2 cold blocks calling __osp_block_hook_preserving"
   fi
 done
-if grep -q '__osp_block_hook_folded' "$W/off.s"; then
+if grep -q '__osp_fold_call\|__osp_block_hook_folded' "$W/off.s"; then
   osp_fail "fold-hooks=no: folded hooks in the code"
 else
   echo "ok: fold-hooks=no: no folded hook"

@@ -72,21 +72,25 @@ for v in $variants; do
 done
 IFS=' '
 
-# The generated code: trampolines by default (folded block hooks' included, plugin/fold.cc) (the flavour of the function's instruction set),
-# plain calls with calls=plain.
+# The generated code: trampolines by default, folded block hooks' included (plugin/fold.cc), of
+# the flavour of the function's instruction set; read in the object's relocations, since a folded
+# stub names its entry point (one per register) through an assembler macro.  Plain calls with
+# calls=plain.
 for isa in "|" "_avx|-mavx2" "_xsave|-mavx512f"; do
   suffix=${isa%%|*} flag=${isa#*|}
-  s=$W/asm$suffix.s
+  o=$W/obj$suffix.o
   # shellcheck disable=SC2086
-  if ! osp_cc -O2 -S $flag "$src" -o "$s" > "$s.err" 2>&1; then
-    osp_fail "cannot compile to assembly with '$flag'"; osp_show "$s.err"; continue
+  if ! osp_cc -O2 -c $flag "$src" -o "$o" > "$o.err" 2>&1; then
+    osp_fail "cannot compile '$flag'"; osp_show "$o.err"; continue
   fi
-  n=$(grep -c "call \*__osp_\(block_hook\|path_end\)_\(preserving\|folded\)$suffix@GOTPCREL(%rip)" "$s")
-  others=$(grep 'call \*__osp_' "$s" | grep -v -c "_\(preserving\|folded\)$suffix@")
-  if [ "$n" -eq 0 ] || [ "$others" -ne 0 ]; then
-    osp_fail "'$flag': $n calls of the _preserving$suffix trampolines, $others of others"
+  objdump -r "$o" | awk '$2 ~ /GOTPCREL/ && $3 ~ /^__osp_/ { sub(/[-+]0x[0-9a-f]*$/, "", $3); print $3 }' > "$o.calls"
+  n=$(grep -c "^__osp_\(\(block_hook\|path_end\)_preserving$suffix\|block_hook_folded${suffix}_r[a-z0-9]*\)\$" "$o.calls")
+  folded=$(grep -c "^__osp_block_hook_folded${suffix}_r[a-z0-9]*\$" "$o.calls")
+  others=$(grep -v -c "_preserving$suffix\$\|_folded${suffix}_r[a-z0-9]*\$" "$o.calls")
+  if [ "$n" -eq 0 ] || [ "$folded" -eq 0 ] || [ "$others" -ne 0 ]; then
+    osp_fail "'$flag': $n calls of the $suffix trampolines ($folded folded), $others of others"
   else
-    echo "ok: '$flag': $n calls of the _preserving$suffix trampolines"
+    echo "ok: '$flag': $n calls of the $suffix trampolines ($folded folded)"
   fi
 done
 for mode in preserving plain; do
@@ -94,7 +98,7 @@ for mode in preserving plain; do
   if ! osp_cc -O2 -S -fplugin-arg-osp-calls=$mode "$src" -o "$s" > "$s.err" 2>&1; then
     osp_fail "calls=$mode: cannot compile to assembly"; osp_show "$s.err"; continue
   fi
-  tramp=$(grep -c 'call \*__osp_\(block_hook\|path_end\)_\(preserving\|folded\)@GOTPCREL(%rip)' "$s")
+  tramp=$(grep -c 'call \*__osp_\(block_hook\|path_end\)_preserving@GOTPCREL(%rip)\|^.__osp_fold_call %' "$s")
   direct=$(grep -c 'call[[:space:]]*__osp_\(block_hook\|path_end\)\(@PLT\)\?$' "$s")
   if [ $mode = preserving ] && { [ "$tramp" -eq 0 ] || [ "$direct" -ne 0 ]; }; then
     osp_fail "calls=preserving: $tramp trampoline calls, $direct direct calls"

@@ -122,9 +122,12 @@
 #define OSP_SYM_PATH_ENDS_PRESERVING "__osp_path_ends_preserving"
 #define OSP_SYM_BLOCK_HOOKS_PRESERVING "__osp_block_hooks_preserving"
 /* A folded block hook (plugin/fold.cc): the same, called from a stub out
- * of line that passes the record and the block after the call and gets the
- * re-armed countdown back on the stack (libosprt/trampoline.S, FOLDED);
- * flavours as above. */
+ * of line that passes the record and the block before the call; one entry
+ * point per register that can hold the countdown, which it re-arms there:
+ * OSP_SYM_BLOCK_HOOK_FOLDED, the flavour as above, "_" and the register's
+ * 64-bit name, e.g. __osp_block_hook_folded_avx_r12 (libosprt/trampoline.S,
+ * FOLDED_REG).  The name alone, with the flavour, is the entry point of
+ * the first folded stubs, which returned the countdown on the stack. */
 #define OSP_SYM_BLOCK_HOOK_FOLDED "__osp_block_hook_folded"
 #define OSP_SYM_REGISTER "__osp_register_module"
 #define OSP_SYM_RELEASE "__osp_release_module"
@@ -328,6 +331,7 @@ void __osp_block_hooks_preserving_xsave (void);
 void __osp_block_hook_folded (void);
 void __osp_block_hook_folded_avx (void);
 void __osp_block_hook_folded_xsave (void);
+/* and the 45 per-register folded entry points, named as above */
 #endif
 
 #ifdef __cplusplus
