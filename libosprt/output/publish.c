@@ -896,7 +896,18 @@ osp_publish_exit (const struct osp_profile *p)
     {
       if (hdr != NULL && !exited && creator == owner)
         {
-          if (p != NULL)
+          /* The exit view only for a viewer: one that asked (it stores
+             `attach' before it waits for views, so one attaching now
+             sees the view or the exited state), or was shown views.  A
+             view is the price of a few publishes (SQLite's speedtest1:
+             22M instructions), and at exit nobody else reads it: the
+             segment is unlinked below. */
+          if (p != NULL
+              && (thread_asked
+                  || atomic_load_explicit (&hdr->attach, memory_order_relaxed)
+                         != 0
+                  || atomic_load_explicit (&hdr->publishes,
+                                           memory_order_relaxed) != 0))
             publish_locked (p, 1);
           atomic_store_explicit (&hdr->state, OSP_SHM_EXITED,
                                  memory_order_release);

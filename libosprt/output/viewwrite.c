@@ -50,7 +50,7 @@
  * The part the registered functions alone make - FUNCS, BLOCKS, EDGES,
  * FNSRC, COSTS, BLINES, LINES and their strings - comes from a part
  * (viewcache.c): the caller's cache's when it is for these functions,
- * else one made for this view (and kept in the cache when it fits).
+ * else one made for this view (and kept in the cache, if any).
  * What the profile's moment makes is written here every time.
  */
 #define _GNU_SOURCE
@@ -625,6 +625,17 @@ write_rows (struct osp_vemit *o, const struct plan *pl, struct cut c)
     }
 }
 
+/* A part made for this view goes into CACHE (if any) for the next. */
+static void
+keep_part (struct plan *pl, struct osp_view_cache *cache)
+{
+  if (cache != NULL && pl->own != NULL)
+    {
+      osp_view_cache_keep (cache, pl->own);
+      pl->own = NULL;
+    }
+}
+
 size_t
 osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
                 const struct osp_view_run *run, uint64_t seq, int *truncated,
@@ -660,9 +671,11 @@ osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
   uint64_t size = size_of (&pl, c);
   if (size > cap)
     {
-      /* Not even the functions fit: keep no part of them. */
-      if (cache != NULL && pl.own == NULL)
-        osp_view_cache_clear (cache);
+      /* Not even the functions fit.  The part is kept all the same: the
+         snapshot tries again with a larger buffer (snapshot.c), and a
+         publisher whose buffer is too small does not make it again for
+         every view it cannot publish. */
+      keep_part (&pl, cache);
       plan_free (&pl);
       return 0;
     }
@@ -685,11 +698,7 @@ osp_view_write (void *buf, size_t cap, const struct osp_profile *p,
     memcpy (stats, pl.stats.v, pl.stats.n * sizeof (struct osp_vstat));
   osp_vemit_end (&o);
   write_rows (&o, &pl, c);
-  if (cache != NULL && pl.own != NULL)
-    {
-      osp_view_cache_keep (cache, pl.own); /* it fits: the next views' */
-      pl.own = NULL;
-    }
+  keep_part (&pl, cache);
   plan_free (&pl);
   return o.at == size ? (size_t) size : 0;
 }
