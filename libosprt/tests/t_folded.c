@@ -123,14 +123,8 @@ main (int argc, char **argv)
   if (argc > 1 && strcmp (argv[1], "work") == 0)
     return scenario_work ();
 
-  char *dir = osp_test_tmpdir ();
-  char opts[4300], out[4200], rep[4200];
-  snprintf (out, sizeof out, "%s/out", dir);
-  snprintf (rep, sizeof rep, "%s/report", dir);
-  snprintf (opts, sizeof opts, "mode=blocks:report=%s:report_format=tsv", rep);
-  CHECK_EQ (osp_test_run ("work", opts, out, NULL), 0);
-  char *o = osp_test_slurp (out);
-  char *r = osp_test_slurp (rep);
+  char *o, *r;
+  CHECK_EQ (osp_test_run_blocks (NULL, &o, &r), 0);
   CHECK (o != NULL && r != NULL);
   int flavours = 0;
   if (o && r)
@@ -146,10 +140,6 @@ main (int argc, char **argv)
     }
   free (o);
   free (r);
-  unlink (out);
-  unlink (rep);
-  rmdir (dir);
-  free (dir);
   return osp_test_done ("t_folded");
 }
 

@@ -105,13 +105,8 @@ main (int argc, char **argv)
   const char *e = getenv ("OSP_TEST_ITERS");
   if (e)
     iters = atol (e);
-  char *dir = osp_test_tmpdir ();
-  char opts[4300], out[4200], rep[4200];
-  snprintf (rep, sizeof rep, "%s/t.tsv", dir);
-  snprintf (out, sizeof out, "%s/out", dir);
-  snprintf (opts, sizeof opts, "mode=blocks:report=%s:report_format=tsv", rep);
-  CHECK_EQ (osp_test_run ("work", opts, out, NULL), 0);
-  char *r = osp_test_slurp (rep), *o = osp_test_slurp (out);
+  char *r, *o;
+  CHECK_EQ (osp_test_run_blocks (NULL, &o, &r), 0);
   CHECK (r != NULL && o != NULL);
   if (r && o)
     {
@@ -146,9 +141,5 @@ main (int argc, char **argv)
     }
   free (r);
   free (o);
-  unlink (rep);
-  unlink (out);
-  rmdir (dir);
-  free (dir);
   return osp_test_done ("t_threads");
 }

@@ -298,6 +298,29 @@ osp_test_tmpdir (void)
   return t;
 }
 
+/* Run scenario "work" with mode=blocks and a tsv report (and OPTIONS, NULL:
+   none, after them), in a scratch directory removed after: its stdout in
+   *OUT and the report in *REPORT (malloc'ed; NULL when missing).  Returns
+   the exit status (osp_test_run). */
+static inline int
+osp_test_run_blocks (const char *options, char **out, char **report)
+{
+  char *dir = osp_test_tmpdir ();
+  char opts[8400], o[4200], r[4200];
+  snprintf (o, sizeof o, "%s/out", dir);
+  snprintf (r, sizeof r, "%s/report.tsv", dir);
+  snprintf (opts, sizeof opts, "mode=blocks:report=%s:report_format=tsv%s%s", r,
+            options ? ":" : "", options ? options : "");
+  int rc = osp_test_run ("work", opts, o, NULL);
+  *out = osp_test_slurp (o);
+  *report = osp_test_slurp (r);
+  unlink (o);
+  unlink (r);
+  rmdir (dir);
+  free (dir);
+  return rc;
+}
+
 /* The count of "block\tFID\tB\t..." (its last field) in a tsv REPORT, or -1. */
 static inline long long
 osp_test_block_count (const char *report, int fid, int b)
