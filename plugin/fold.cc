@@ -87,7 +87,7 @@ void
 define_call_macro ()
 {
   static bool done;
-  if (done)
+  if (done || asm_out_file == NULL)
     return;
   done = true;
   fputs ("\t.macro " CALL_MACRO " reg:req, flavour\n"
