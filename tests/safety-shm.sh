@@ -22,8 +22,8 @@
 #      after one "cannot publish (...: File exists)" line, and ospview --segment on it says "not a
 #      regular file"; neither waits for a writer.
 #   7. /dev/shm full after the segment was made (as root, an 8 KB tmpfs over it in a mount
-#      namespace; else skipped): one "cannot publish (...: No space left on device)" line, the
-#      program runs as usual, no segment left, no SIGBUS.
+#      namespace, a viewer attached there; else skipped): one "cannot publish (...: No space
+#      left on device)" line, the program runs as usual, no segment left, no SIGBUS.
 # (The programs run with snapshot=none: some run as another user in $W, where their default
 # snapshot could not be written, and what is checked here is the shared memory.)
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -323,11 +323,30 @@ rm -f "$SHM/osp-$U-$fpid"
 # ---- 7. /dev/shm fills up after the segment was made ----
 # A tmpfs of 8 KB over /dev/shm in a mount namespace of its own: the header's page fits, the
 # first view does not.  Its pages are reserved before they are written: one line, no SIGBUS.
+# Views are published only for a viewer, so an ospview attaches in the namespace (in the
+# background: no view ever comes), and the program is told to end once the line is out.
 if [ "$U" = 0 ] && timeout 10 unshare --mount sh -c 'mount -t tmpfs -o size=8k tmpfs /dev/shm' \
      2> /dev/null; then
-  (sleep 1; echo go) | OSP_OPTIONS=report=none:snapshot=none:publish_ms=50 timeout 60 unshare --mount sh -c \
-    'mount -t tmpfs -o size=8k tmpfs /dev/shm && "$1" wait; s=$?; ls /dev/shm > "$2"; exit $s' \
-    sh "$P.osp" "$W/full.ls" > "$W/full.out" 2> "$W/full.err"
+  rm -f "$W/full.fifo" && mkfifo "$W/full.fifo" || osp_fail "full /dev/shm: mkfifo"
+  polls=$(( $(osp_seconds 20) * 10 ))
+  # shellcheck disable=SC2016
+  OSP_OPTIONS=report=none:snapshot=none:publish_ms=50 timeout 120 unshare --mount sh -c '
+    mount -t tmpfs -o size=8k tmpfs /dev/shm || exit 99
+    "$1" wait < "$3" > "$4" &
+    p=$!
+    exec 5> "$3"
+    i=0
+    until grep -q "^ready" "$4" || [ $i -ge "$7" ]; do sleep 0.1; i=$((i + 1)); done
+    "$5" -p "$p" -b 1 > /dev/null 2> "$6" &
+    v=$!
+    i=0
+    until [ -s "$8" ] || [ $i -ge "$7" ]; do sleep 0.1; i=$((i + 1)); done
+    kill "$v" 2> /dev/null; { wait "$v"; } 2> /dev/null
+    echo go >&5
+    exec 5>&-
+    wait "$p"; s=$?; ls /dev/shm > "$2"; exit $s' \
+    sh "$P.osp" "$W/full.ls" "$W/full.fifo" "$W/full.out" "$OSPVIEW" "$W/full-view.err" "$polls" \
+    "$W/full.err" 2> "$W/full.err"
   rc=$?
   [ "$rc" = 0 ] || osp_fail "full /dev/shm: status $rc (135: SIGBUS)"
   grep -q "^done " "$W/full.out" || osp_fail "full /dev/shm: the program did not finish"
