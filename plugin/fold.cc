@@ -74,7 +74,8 @@ namespace {
 const int STUB_OPERANDS = 18;
 
 /* The assembler macro a stub calls its entry point by: REG is the asm's
-   operand as GCC prints it (%r12), FLAVOUR vector_flavour's suffix.  A
+   operand as GCC prints it (%r12, or r12 under -masm=intel), FLAVOUR
+   vector_flavour's suffix.  A
    register it does not know (none is left) expands to nothing, and the
    stub's length check fails.  */
 #define CALL_MACRO "__osp_fold_call"
@@ -94,6 +95,10 @@ define_call_macro ()
          "\t.irp r, rax, rbx, rcx, rdx, rsi, rdi, rbp, r8, r9, r10, r11,"
          " r12, r13, r14, r15\n"
          "\t.ifc \\reg, %\\r\n"
+         "\tcall *" OSP_SYM_BLOCK_HOOK_FOLDED "\\flavour\\()_\\r"
+         "@GOTPCREL(%rip)\n"
+         "\t.endif\n"
+         "\t.ifc \\reg, \\r\n" /* -masm=intel's operand: no `%' */
          "\tcall *" OSP_SYM_BLOCK_HOOK_FOLDED "\\flavour\\()_\\r"
          "@GOTPCREL(%rip)\n"
          "\t.endif\n"
@@ -232,7 +237,7 @@ fold_hook (basic_block b)
   define_call_macro ();
   char text[512];
   snprintf (text, sizeof text,
-            "%s\n\t"
+            "%s%s\n\t"
             "je 2f\n"
             "1:\n\t"
             ".subsection 1\n"
@@ -244,10 +249,10 @@ fold_hook (basic_block b)
             ".error \"osp: a folded hook's stub is not %d bytes\"\n\t"
             ".endif\n\t"
             "jmp 1b\n\t"
-            ".previous",
-            fuse ? "sub $1, %k0" : "test %k0, %k0",
+            ".previous%s",
+            att_syntax (true), fuse ? "sub $1, %k0" : "test %k0, %k0",
             (unsigned) tree_to_uhwi (block), vector_flavour (),
-            STUB_OPERANDS, STUB_OPERANDS);
+            STUB_OPERANDS, STUB_OPERANDS, att_syntax (false));
   vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
   tree z = make_ssa_name (uint32_type_node);
   vec_safe_push (outputs, asm_operand ("=r", z));

@@ -272,6 +272,21 @@ vector_flavour ()
   return "";
 }
 
+/* What brackets an asm statement's AT&T text (BEGIN, or its end) in the
+   unit's assembler dialect.  Under -masm=intel the assembly is Intel
+   syntax and GCC prints operands without their `%' (r10d): the text
+   switches the assembler to AT&T syntax without prefixes, which takes
+   registers with or without one, and back.  */
+const char *
+att_syntax (bool begin)
+{
+#ifdef TARGET_64BIT
+  if (ASSEMBLER_DIALECT == ASM_INTEL)
+    return begin ? ".att_syntax noprefix\n\t" : "\n\t.intel_syntax noprefix";
+#endif
+  return "";
+}
+
 /* The asm statement that calls the register-preserving trampoline TARGET
    with RECORD_ADDR and ARG (and N, C when not NULL: __osp_path_ends), its
    output the re-armed countdown in *REARMED (the header comment).  */
@@ -281,9 +296,11 @@ build_preserving_call (const char *target, tree record_addr, tree arg,
 {
   char text[256];
   snprintf (text, sizeof text,
+            "%s"
             "add $-128, %%%%rsp\n\t"
             "call *%s%s@GOTPCREL(%%%%rip)\n\t"
-            "sub $-128, %%%%rsp", target, vector_flavour ());
+            "sub $-128, %%%%rsp%s", att_syntax (true), target,
+            vector_flavour (), att_syntax (false));
   vec<tree, va_gc> *outputs = NULL, *inputs = NULL, *clobbers = NULL;
   *rearmed = make_ssa_name (uint32_type_node);
   vec_safe_push (outputs, asm_operand ("=a", *rearmed));

@@ -266,6 +266,9 @@ void emit_countdown_call (gimple_stmt_iterator *gsi, const runtime_call &call,
 tree asm_operand (const char *constraint, tree value);
 /* The trampoline flavour suffix for cfun: "", "_avx" or "_xsave".  */
 const char *vector_flavour ();
+/* The text around an asm statement's AT&T code in the unit's assembler
+   dialect (hooks.cc): "" but under -masm=intel.  */
+const char *att_syntax (bool begin);
 void emit_runtime_call (gimple_stmt_iterator *gsi, const runtime_call &call);
 bool shared_check_call_p (gimple *stmt);
 gimple_opt_pass *make_pin_pass (gcc::context *ctxt);

@@ -11,6 +11,8 @@
 #     plain build prints, and at intervals 1 and 7 (seed 1) its report is the very report of
 #     the same build with fold-hooks=no: the folded hooks call the runtime at the same blocks
 #     with the same countdowns, and it re-arms them the same way.
+#   - With -masm=intel (the asm statements switch the assembler to AT&T syntax and back) the
+#     reports are those of the -O2 build too: the same code, another syntax.
 #   - At -O2 the dispatch functions call the runtime through folded stubs (__osp_fold_call) and have
 #     no cold block calling __osp_block_hook_preserving left; fold-hooks=no has no folded call.
 . "${OSP_ENV:-tests/env.sh}" && . "$OSP_TESTSRC/lib.sh" || exit 99
@@ -25,7 +27,7 @@ osp_exec "$W/plain" "$W/plain"
 avx2="|-O2 -mavx2"
 grep -qw avx2 /proc/cpuinfo 2>/dev/null || { avx2=; echo "note: no AVX2 here, -mavx2 not run"; }
 IFS='|'
-for variant in -O2 -O1 -O3 -Os "-O2 -fno-pie -no-pie" "-O2 -fPIC"$avx2; do
+for variant in -O2 -O1 -O3 -Os "-O2 -fno-pie -no-pie" "-O2 -fPIC" "-O2 -masm=intel"$avx2; do
   IFS=' '
   tag=$(echo "$variant" | tr -d ' ')
   b=$W/f$tag n=$W/n$tag
@@ -50,6 +52,13 @@ for variant in -O2 -O1 -O3 -Os "-O2 -fno-pie -no-pie" "-O2 -fPIC"$avx2; do
   IFS='|'
 done
 IFS=' '
+
+same=yes
+for interval in 1 7; do
+  osp_same "-masm=intel interval=$interval: the report against -O2's" \
+    "$W/f-O2.i$interval.tsv" "$W/f-O2-masm=intel.i$interval.tsv" || same=no
+done
+[ $same = yes ] && echo "ok: -O2 -masm=intel: -O2's reports at intervals 1 and 7"
 
 # The calls in each dispatch function's code: a stub is in subsection 1, which the assembler
 # places after the function, but in the .s file its text is inside the function's.
