@@ -405,3 +405,47 @@ osp_crc32 (uint32_t crc, const void *buf, size_t len)
     crc = table[0][(crc ^ *p++) & 0xffu] ^ (crc >> 8);
   return ~crc;
 }
+
+/* ---- combining: the CRC of A then B from those of A and of B ----------- */
+
+/* x^(2^k) modulo the polynomial, k = 0..31 (in the reflected order of the
+   tables: bit 31 is x^0; generated). */
+static const uint32_t x2n[32] = {
+  0x40000000u, 0x20000000u, 0x08000000u, 0x00800000u, 0x00008000u, 0xedb88320u,
+  0xb1e6b092u, 0xa06a2517u, 0xed627daeu, 0x88d14467u, 0xd7bbfe6au, 0xec447f11u,
+  0x8e7ea170u, 0x6427800eu, 0x4d47bae0u, 0x09fe548fu, 0x83852d0fu, 0x30362f1au,
+  0x7b5a9cc3u, 0x31fec169u, 0x9fec022au, 0x6c8dedc4u, 0x15d6874du, 0x5fde7a4eu,
+  0xbad90e37u, 0x2e4e5eefu, 0x4eaba214u, 0xa8a472c0u, 0x429a969eu, 0x148d302au,
+  0xc40ba6d0u, 0xc4e22c3cu,
+};
+
+/* A times B modulo the polynomial. */
+static uint32_t
+multmodp (uint32_t a, uint32_t b)
+{
+  uint32_t m = (uint32_t) 1 << 31, p = 0;
+  for (;;)
+    {
+      if (a & m)
+        {
+          p ^= b;
+          if ((a & (m - 1)) == 0)
+            break;
+        }
+      m >>= 1;
+      b = b & 1 ? (b >> 1) ^ 0xedb88320u : b >> 1;
+    }
+  return p;
+}
+
+uint32_t
+osp_crc32_combine (uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
+{
+  /* CRC(A B) = CRC(A) x^(8 len_b) + CRC(B): shift A's by B's bits (the
+     initial and final inversions cancel, as in zlib's crc32_combine). */
+  uint32_t p = (uint32_t) 1 << 31; /* x^0 */
+  for (unsigned k = 3; len_b != 0; len_b >>= 1, k++)
+    if (len_b & 1)
+      p = multmodp (x2n[k & 31], p);
+  return multmodp (p, crc_a) ^ crc_b;
+}

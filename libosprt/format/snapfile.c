@@ -28,6 +28,8 @@
 #define _GNU_SOURCE
 #include "snapfile.h"
 
+#include "osp/view.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -226,6 +228,53 @@ osp_file_strerror (int err)
   return strerror (err);
 }
 
+/* The CRC-32 of the LEN bytes of VIEW, its sections' bytes standing in by
+   their own CRCs (osp_crc32_combine): the caller has just made the view,
+   so each is that of its bytes (a reader checks both anyway).  The
+   header, the table and what lies between the sections are read.  A
+   table that does not describe disjoint sections inside the view gets the
+   bytes read throughout. */
+static uint32_t
+view_crc (const void *view, uint64_t len)
+{
+  const unsigned char *b = view;
+  enum { MAXSEC = 64 };
+  struct osp_view_header h;
+  struct osp_view_section sec[MAXSEC], t;
+  uint32_t n = 0;
+  if (len >= sizeof h)
+    memcpy (&h, b, sizeof h); /* the caller's buffer may not be aligned */
+  if (len >= sizeof h && h.header_size >= sizeof h && h.header_size <= len
+      && h.nsections <= MAXSEC
+      && (len - h.header_size) / sizeof t >= h.nsections)
+    for (n = 0; n < h.nsections; n++)
+      {
+        /* In offset order (a few sections: insertion). */
+        memcpy (&t, b + h.header_size + n * sizeof t, sizeof t);
+        uint32_t i = n;
+        while (i > 0 && sec[i - 1].offset > t.offset)
+          {
+            sec[i] = sec[i - 1];
+            i--;
+          }
+        sec[i] = t;
+      }
+  uint32_t crc = 0;
+  uint64_t at = 0;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const struct osp_view_section *s = &sec[i];
+      if (s->offset < at || s->offset > len || s->elem_size == 0
+          || s->count > (len - s->offset) / s->elem_size)
+        return osp_crc32 (0, view, (size_t) len);
+      uint64_t bytes = s->count * s->elem_size;
+      crc = osp_crc32 (crc, b + at, (size_t) (s->offset - at));
+      crc = osp_crc32_combine (crc, s->crc32, bytes);
+      at = s->offset + bytes;
+    }
+  return osp_crc32 (crc, b + at, (size_t) (len - at));
+}
+
 void
 osp_snap_header (struct osp_snap_header *h, const void *view, uint64_t len,
                  uint32_t flags, const char *writer)
@@ -238,7 +287,7 @@ osp_snap_header (struct osp_snap_header *h, const void *view, uint64_t len,
   h->header_size = sizeof *h;
   h->view_offset = (sizeof *h + 7) & ~(uint64_t) 7;
   h->view_size = len;
-  h->view_crc32 = osp_crc32 (0, view, (size_t) len);
+  h->view_crc32 = view_crc (view, len);
   h->flags = flags;
   struct timespec ts;
   clock_gettime (CLOCK_REALTIME, &ts);

@@ -144,7 +144,20 @@ test_crc32 (void)
         CHECK_EQ (osp_crc32 (osp_crc32 (0, buf + off, cut), buf + off + cut,
                              len - cut),
                   want);
+        /* Combined from the two pieces' CRCs (the snapshot's view CRC). */
+        CHECK_EQ (osp_crc32_combine (osp_crc32 (0, buf + off, cut),
+                                     osp_crc32 (0, buf + off + cut, len - cut),
+                                     len - cut),
+                  want);
       }
+  /* A long second piece (many bits of its length). */
+  static unsigned char big[100003];
+  for (size_t i = 0; i < sizeof big; i++)
+    big[i] = (unsigned char) (i * 2654435761u >> 13);
+  CHECK_EQ (osp_crc32_combine (osp_crc32 (0, big, 777),
+                               osp_crc32 (0, big + 777, sizeof big - 777),
+                               sizeof big - 777),
+            osp_crc32 (0, big, sizeof big));
 }
 
 /* ---- a hand-made profile --------------------------------------------- */
