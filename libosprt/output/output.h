@@ -285,8 +285,9 @@ int osp_publish_init (const struct osp_options *o);
    osp_publish_poll_slow: it starts the publisher thread, once, makes a
    fork child's segment, sweeps. */
 void osp_publish_poll_slow (void);
-/* Whether a segment is being published (the exit path takes a profile
-   for it even with report=none). */
+/* Whether a segment is being published and a viewer wants its views (the
+   exit path takes a profile for the exit view even with report=none and
+   snapshot=none; osp_publish_exit publishes it on the same condition). */
 int osp_publish_active (void);
 /* At exit, after the last profile P was taken (NULL: none could be):
    publish it as the last view (run.exited = 1), set the state EXITED,

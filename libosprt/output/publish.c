@@ -859,11 +859,23 @@ osp_publish_poll_slow (void)
   osp_signals_release ();
 }
 
+/* A viewer wants views: it stored `attach' (before it waits for views,
+   so one attaching while the program ends gets the exit view or the
+   exited state), the publisher thread was started, or views were
+   published.  Under the lock, with a segment. */
+static int
+viewer_wants_locked (void)
+{
+  return thread_asked
+         || atomic_load_explicit (&hdr->attach, memory_order_relaxed) != 0
+         || atomic_load_explicit (&hdr->publishes, memory_order_relaxed) != 0;
+}
+
 int
 osp_publish_active (void)
 {
   pthread_mutex_lock (&osp_publish_lock);
-  int active = hdr != NULL && !exited && !failed;
+  int active = hdr != NULL && !exited && !failed && viewer_wants_locked ();
   pthread_mutex_unlock (&osp_publish_lock);
   return active;
 }
@@ -896,18 +908,10 @@ osp_publish_exit (const struct osp_profile *p)
     {
       if (hdr != NULL && !exited && creator == owner)
         {
-          /* The exit view only for a viewer: one that asked (it stores
-             `attach' before it waits for views, so one attaching now
-             sees the view or the exited state), or was shown views.  A
-             view is the price of a few publishes (SQLite's speedtest1:
-             22M instructions), and at exit nobody else reads it: the
-             segment is unlinked below. */
-          if (p != NULL
-              && (thread_asked
-                  || atomic_load_explicit (&hdr->attach, memory_order_relaxed)
-                         != 0
-                  || atomic_load_explicit (&hdr->publishes,
-                                           memory_order_relaxed) != 0))
+          /* The exit view only for a viewer: at exit nobody else reads
+             it (the segment is unlinked below), and a view costs a few
+             publishes (SQLite's speedtest1: 22M instructions). */
+          if (p != NULL && viewer_wants_locked ())
             publish_locked (p, 1);
           atomic_store_explicit (&hdr->state, OSP_SHM_EXITED,
                                  memory_order_release);
