@@ -228,20 +228,23 @@ osp_file_strerror (int err)
   return strerror (err);
 }
 
-/* The CRC-32 of the LEN bytes of VIEW, its sections' bytes standing in by
-   their own CRCs (osp_crc32_combine): the caller has just made the view,
-   so each is that of its bytes (a reader checks both anyway).  The
-   header, the table and what lies between the sections are read.  A
-   table that does not describe disjoint sections inside the view gets the
-   bytes read throughout. */
+/* The CRC-32 of the LEN bytes of VIEW.  MADE: the caller has just made
+   the view, so each section's stored CRC is that of its bytes and stands
+   in for them (osp_crc32_combine); the header, the table and what lies
+   between the sections are read.  A table that does not describe disjoint
+   sections inside the view gets the bytes read throughout, and so does a
+   view from elsewhere: a reader skips the sections it does not know
+   without checking their CRCs, so those may be anything. */
 static uint32_t
-view_crc (const void *view, uint64_t len)
+view_crc (const void *view, uint64_t len, int made)
 {
   const unsigned char *b = view;
   enum { MAXSEC = 64 };
   struct osp_view_header h;
   struct osp_view_section sec[MAXSEC], t;
   uint32_t n = 0;
+  if (!made)
+    return osp_crc32 (0, view, (size_t) len);
   if (len >= sizeof h)
     memcpy (&h, b, sizeof h); /* the caller's buffer may not be aligned */
   if (len >= sizeof h && h.header_size >= sizeof h && h.header_size <= len
@@ -277,7 +280,7 @@ view_crc (const void *view, uint64_t len)
 
 void
 osp_snap_header (struct osp_snap_header *h, const void *view, uint64_t len,
-                 uint32_t flags, const char *writer)
+                 uint32_t flags, const char *writer, int made)
 {
   memset (h, 0, sizeof *h);
   memcpy (h->magic, OSP_SNAP_MAGIC, sizeof h->magic);
@@ -287,7 +290,7 @@ osp_snap_header (struct osp_snap_header *h, const void *view, uint64_t len,
   h->header_size = sizeof *h;
   h->view_offset = (sizeof *h + 7) & ~(uint64_t) 7;
   h->view_size = len;
-  h->view_crc32 = view_crc (view, len);
+  h->view_crc32 = view_crc (view, len, made);
   h->flags = flags;
   struct timespec ts;
   clock_gettime (CLOCK_REALTIME, &ts);
@@ -300,15 +303,16 @@ int
 osp_snap_write (const char *path, const void *view, uint64_t len,
                 uint32_t flags, const char *writer)
 {
-  return osp_snap_write_mode (path, view, len, flags, writer, 0600);
+  return osp_snap_write_mode (path, view, len, flags, writer, 0600, 0);
 }
 
 int
 osp_snap_write_mode (const char *path, const void *view, uint64_t len,
-                     uint32_t flags, const char *writer, unsigned mode)
+                     uint32_t flags, const char *writer, unsigned mode,
+                     int made)
 {
   struct osp_snap_header h;
-  osp_snap_header (&h, view, len, flags, writer);
+  osp_snap_header (&h, view, len, flags, writer, made);
   static const char pad[8];
   const void *buf[] = { &h, pad, view };
   size_t lens[] = { sizeof h, (size_t) (h.view_offset - sizeof h),
