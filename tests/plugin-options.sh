@@ -312,4 +312,16 @@ if osp_compile "$b" osp_cc -O1 -fplugin-arg-osp-verbose -fplugin-arg-osp-exclude
 else
   osp_fail "verbose: build failed"
 fi
+
+# GCC's -fdump-passes asks every pass's gate about a dummy function: it lists osp's pass and the
+# compile goes on (an internal compiler error before, at every -O level).
+for o in -O0 -O2; do
+  b=$W/dump-passes$o
+  if osp_compile "$b" osp_cc $o -fdump-passes "$src" -o "$b"; then
+    grep -q "tree-osp  *: *ON" "$b.cc.err" ||
+      { osp_fail "-fdump-passes $o: osp's pass not listed as on"; osp_show "$b.cc.err" "compiler messages"; }
+  else
+    osp_fail "-fdump-passes $o: build failed"
+  fi
+done
 osp_done
