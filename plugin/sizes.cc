@@ -13,26 +13,34 @@
  * and the loop around the call keeps a hook per block and its tests, since
  * loops with a call are neither batched nor versioned.
  *
- * So, with inline-sizes=plain (the default), the IPA pass "osp_sizes" takes
- * osp's code back out of each function's summary, right after "fnsummary"
+ * So, with inline-sizes=plain (the default), the IPA pass "osp_sizes" has
+ * each function measured again without osp's code, right after "fnsummary"
  * (ipa-fnsummary.cc) has measured every function for the inliner: in the
  * summary-making step of the regular IPA passes, before any of them acts
- * (ipa-cp's clones copy the adjusted summaries) and before -flto streams
- * the summaries to the link-time inliner.  osp's code is its effects (the
+ * (ipa-cp's clones copy the summaries) and before -flto streams the
+ * summaries to the link-time inliner.  osp's code is its effects (the
  * countdowns' stores and tests, the path counters' updates, the
  * trampolines' asm, runtime calls, barriers) and every statement whose
  * value only they use (the countdowns' loads and decrements, the path
  * register's additions and PHIs, the counters' addresses): the largest set
- * of value-only statements used only inside the set.  GCC spreads a
- * function's size over a table of entries, each under the predicate of the
- * code it counts (what is known when a call passes constants); osp's size
- * comes off the unconditional entry first, then off the others, never off
- * the code that inlining itself removes, and likewise its time, weighted
- * by each block's frequency as fnsummary weighs it.  osp's calls (runtime
- * calls with calls=plain, atomic counter updates) are summarised on their
- * call graph edges instead, which get size and time 0, as GCC's own
- * builtins that expand inline do.  ipa_update_overall_fn_summary then
- * recomputes the totals from the table as GCC does itself.
+ * of value-only statements used only inside the set.
+ *
+ * Why measure again rather than subtract: GCC spreads a function's size
+ * over a table of entries, each under the predicate of the blocks it
+ * counts (what is known when a call passes constants: `executed if op1 >
+ * 0'), and a caller passing constants is charged only the entries that
+ * hold for them.  Subtracting osp's total, as this pass first did, took it
+ * off whichever entries came first, and left it on the others: Lua's
+ * index2value, 33 units plain, kept 28.5 of osp's under `op1 > 0', so its
+ * callers passing index 1 or -1 (lua_geti, lua_compare) no longer
+ * inlined it.  Which entry a block falls under is fnsummary's own
+ * computation, not exported.  So its compute_fn_summary runs once more
+ * with osp's assignments and asm statements replaced by GIMPLE_NOPs, and
+ * its countdown tests made tests of constants, which fnsummary counts as
+ * folded away; then everything is put back.  What computes a call's
+ * arguments stays (fnsummary reads it), and osp's calls (runtime calls
+ * with calls=plain, atomic counter updates) get size and time 0 on their
+ * call graph edges, as GCC's own builtins that expand inline do.
  * The inliner then decides about as for the plain build; the inlined
  * copies keep their hooks, which report to the function they came from, so
  * the code grows by them (as with placement=late, where the inliner sees
@@ -135,22 +143,16 @@ value_only_p (function *fun, gimple *stmt)
          && !stmt_could_throw_p (fun, stmt);
 }
 
-/* What osp's code adds to a function's summary, in the units of
-   ipa-fnsummary.cc: size, and time weighted by each block's frequency.  */
-struct osp_cost
-{
-  int size;
-  sreal time;
-};
-
-/* The inliner's size and time of osp's code in FUN: its effects, and every
-   value computed only for them (the countdowns' loads and decrements, the
-   path register's additions and PHIs, the counters' addresses and counts).
-   Found as the largest set of value-only statements whose results are
-   used only inside the set: start from all those with uses, drop any with
-   a use outside, and re-examine what a dropped statement used.  */
-static osp_cost
-osp_code_cost (function *fun, hash_set<gimple *> *calls)
+/* osp's code in FUN, in the function's statement order: its effects, and
+   every value computed only for them (the countdowns' loads and
+   decrements, the path register's additions and PHIs, the counters'
+   addresses and counts).  Found as the largest set of value-only
+   statements whose results are used only inside the set: start from all
+   those with uses, drop any with a use outside, and re-examine what a
+   dropped statement used.  In statement order, not the set's (hashed by
+   address), so that two identical compiles do the same.  */
+static void
+osp_code (function *fun, auto_vec<gimple *> *in_order)
 {
   hash_set<gimple *> osp;
   auto_vec<gimple *> work;
@@ -212,85 +214,142 @@ osp_code_cost (function *fun, hash_set<gimple *> *calls)
         FOR_EACH_SSA_TREE_OPERAND (op, stmt, oi, SSA_OP_USE)
           work.safe_push (SSA_NAME_DEF_STMT (op));
     }
-  /* Summed in the function's statement order, not the set's: the set is
-     hashed by address, and the times are sreals, whose sum depends on the
-     order, so an order of addresses would make the inliner's decisions,
-     hence the object, differ between two identical compiles.  */
-  osp_cost cost = { 0, 0 };
-  profile_count entry = ENTRY_BLOCK_PTR_FOR_FN (fun)->count;
-  auto_vec<gimple *> in_order;
   FOR_EACH_BB_FN (bb, fun)
     {
       for (gphi_iterator pi = gsi_start_phis (bb); !gsi_end_p (pi);
            gsi_next (&pi))
         if (osp.contains (pi.phi ()))
-          in_order.safe_push (pi.phi ());
+          in_order->safe_push (pi.phi ());
       for (gimple_stmt_iterator gsi = gsi_start_bb (bb); !gsi_end_p (gsi);
            gsi_next (&gsi))
         if (osp.contains (gsi_stmt (gsi)))
-          in_order.safe_push (gsi_stmt (gsi));
+          in_order->safe_push (gsi_stmt (gsi));
     }
-  for (gimple *stmt : in_order)
-    {
-      /* Calls are summarised on their call graph edges.  */
-      if (is_a<gcall *> (stmt))
-        {
-          calls->add (stmt);
-          continue;
-        }
-      cost.size += estimate_num_insns (stmt, &eni_size_weights);
-      cost.time += sreal (estimate_num_insns (stmt, &eni_time_weights))
-                   * gimple_bb (stmt)->count.to_sreal_scale (entry);
-    }
-  return cost;
 }
 
-/* Take osp's code out of NODE's summary; true if it changed.  */
+/* osp's statements out of the body while fnsummary measures it again: each
+   assignment and asm replaced by a GIMPLE_NOP (which costs nothing), each
+   countdown test made a test of two constants (which fnsummary counts
+   as code that inlining folds away, so not at all).  PHIs cost nothing
+   anyway; calls stay, summarised on their edges.  */
+struct hidden_code
+{
+  auto_vec<std::pair<gimple *, gimple *>, 64> stmts; /* {original, nop} */
+  auto_vec<std::pair<gcond *, tree>, 64> tests;      /* {test, its lhs} */
+};
+
+static void
+hide_osp_code (const vec<gimple *> &code, hidden_code *h)
+{
+  /* What a call's arguments are computed from stays: fnsummary reads the
+     definitions of a call's arguments (the atomic counter update's
+     address).  */
+  hash_set<gimple *> in_code, feeds_call;
+  auto_vec<gimple *> work;
+  for (gimple *stmt : code)
+    {
+      in_code.add (stmt);
+      if (is_a<gcall *> (stmt))
+        work.safe_push (stmt);
+    }
+  while (!work.is_empty ())
+    {
+      gimple *stmt = work.pop ();
+      auto_vec<tree, 8> uses;
+      ssa_op_iter oi;
+      tree op;
+      if (gphi *phi = dyn_cast<gphi *> (stmt))
+        for (unsigned i = 0; i < gimple_phi_num_args (phi); i++)
+          uses.safe_push (gimple_phi_arg_def (phi, i));
+      else
+        FOR_EACH_SSA_TREE_OPERAND (op, stmt, oi, SSA_OP_USE)
+          uses.safe_push (op);
+      for (tree use : uses)
+        if (TREE_CODE (use) == SSA_NAME)
+          {
+            gimple *def = SSA_NAME_DEF_STMT (use);
+            if (in_code.contains (def) && !feeds_call.add (def))
+              work.safe_push (def);
+          }
+    }
+  for (gimple *stmt : code)
+    {
+      if (is_a<gphi *> (stmt) || is_a<gcall *> (stmt)
+          || feeds_call.contains (stmt))
+        continue;
+      if (gcond *test = dyn_cast<gcond *> (stmt))
+        {
+          tree lhs = gimple_cond_lhs (test);
+          h->tests.safe_push (std::make_pair (test, lhs));
+          gimple_cond_set_lhs (test, build_zero_cst (TREE_TYPE (lhs)));
+          update_stmt (test);
+          continue;
+        }
+      gimple *nop = gimple_build_nop ();
+      gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
+      gsi_replace (&gsi, nop, false);
+      h->stmts.safe_push (std::make_pair (stmt, nop));
+    }
+}
+
+/* Everything hide_osp_code took out, back in its place (gsi_replace
+   relinks each statement's operands).  */
+static void
+show_osp_code (hidden_code *h)
+{
+  for (unsigned i = h->stmts.length (); i-- > 0;)
+    {
+      gimple_stmt_iterator gsi = gsi_for_stmt (h->stmts[i].second);
+      gsi_replace (&gsi, h->stmts[i].first, false);
+    }
+  for (auto &t : h->tests)
+    {
+      gimple_cond_set_lhs (t.first, t.second);
+      update_stmt (t.first);
+    }
+}
+
+/* NODE's summary made again by GCC's own fnsummary with osp's code out
+   of sight; true if NODE has osp code.  */
 static bool
 plain_size (cgraph_node *node)
 {
   function *fun = DECL_STRUCT_FUNCTION (node->decl);
-  ipa_fn_summary *info = ipa_fn_summaries->get (node);
-  ipa_size_summary *size_info = ipa_size_summaries->get (node);
-  if (!fun || !fun->cfg || !info || !size_info || node->inlined_to)
+  if (!fun || !fun->cfg || node->inlined_to || !ipa_fn_summaries->get (node))
+    return false;
+  auto_vec<gimple *> code;
+  osp_code (fun, &code);
+  if (code.is_empty ())
     return false;
   hash_set<gimple *> calls;
-  osp_cost osp = osp_code_cost (fun, &calls);
-  int64_t osp_size = (int64_t) osp.size * ipa_fn_summary::size_scale;
+  for (gimple *stmt : code)
+    if (is_a<gcall *> (stmt))
+      calls.add (stmt);
+  push_cfun (fun);
+  hidden_code hidden;
+  hide_osp_code (code, &hidden);
+  /* As ipa-fnsummary.cc's inline_analyze_function does for each
+     function, but for ipa-prop's analysis, which stays that of the
+     instrumented body (the same parameters, loads and calls).  */
+  compute_fn_summary (node, false);
+  show_osp_code (&hidden);
+  pop_cfun ();
   /* osp's calls (calls=plain; the atomic counter updates) cost nothing,
      as GCC's summary says of the builtins it expands inline.  */
+  bool edges = false;
   for (cgraph_edge *e = node->callees; e; e = e->next_callee)
     if (e->call_stmt && calls.contains (e->call_stmt))
-      {
-        ipa_call_summary *es = ipa_call_summaries->get (e);
-        if (es)
+      if (ipa_call_summary *es = ipa_call_summaries->get (e))
+        {
           es->call_stmt_size = es->call_stmt_time = 0;
-      }
-  if (osp_size <= 0 && calls.is_empty ())
-    return false;
-  /* Taken first from the entry without a predicate, where the code of
-     every block that does not depend on the arguments is, then from the
-     others in order.  Never from the code that inlining itself removes
-     (under "not inlined": the return, the arguments' copies), which has
-     none of osp's; never below zero, as GCC's units may have counted less
-     of osp's code than this (it discounts what it expects inlining to
-     remove).  */
-  int64_t size_left = osp_size;
-  sreal time_left = osp.time;
-  size_time_entry *e;
-  for (unsigned i = 0; info->size_time_table.iterate (i, &e); i++)
+          edges = true;
+        }
+  if (edges)
     {
-      if (e->exec_predicate == ipa_predicate::not_inlined ())
-        continue;
-      int64_t take = MIN (size_left, (int64_t) e->size);
-      e->size -= take;
-      size_left -= take;
-      sreal t = time_left < e->time ? time_left : e->time;
-      e->time -= t;
-      time_left -= t;
+      ipa_update_overall_fn_summary (node);
+      ipa_size_summaries->get (node)->self_size
+        = ipa_size_summaries->get (node)->size;
     }
-  ipa_update_overall_fn_summary (node);
-  size_info->self_size = size_info->size;
   return true;
 }
 
