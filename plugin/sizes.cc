@@ -228,13 +228,19 @@ osp_code (function *fun, auto_vec<gimple *> *in_order)
 }
 
 /* osp's statements out of the body while fnsummary measures it again: each
-   assignment and asm replaced by a GIMPLE_NOP (which costs nothing), each
+   assignment and asm replaced by a GIMPLE_NOP, each store by a clobber of
+   what it stores to (both cost nothing), each
    countdown test made a test of two constants (which fnsummary counts
    as code that inlining folds away, so not at all).  PHIs cost nothing
    anyway; calls stay, summarised on their edges.  */
+struct hidden_stmt
+{
+  gimple *original, *nop, *clobber; /* the clobber before the nop, or NULL */
+};
+
 struct hidden_code
 {
-  auto_vec<std::pair<gimple *, gimple *>, 64> stmts; /* {original, nop} */
+  auto_vec<hidden_stmt, 64> stmts;
   auto_vec<std::pair<gcond *, tree>, 64> tests;      /* {test, its lhs} */
 };
 
@@ -285,10 +291,32 @@ hide_osp_code (const vec<gimple *> &code, hidden_code *h)
           update_stmt (test);
           continue;
         }
-      gimple *nop = gimple_build_nop ();
+      /* A store stays a store, of nothing: GCC's walks along the virtual
+         definitions (fnsummary's, for the parameters' fields) must find
+         each in the body.  So a clobber of the variable stored to stands
+         in for it, which costs nothing (of the variable: an element's
+         clobber would still be charged its address).  Other writers of
+         memory (a barrier's asm) stay as they are.  */
+      tree vdef = gimple_vdef (stmt), base = NULL_TREE;
+      if (vdef)
+        {
+          if (gimple_assign_single_p (stmt))
+            base = get_base_address (gimple_assign_lhs (stmt));
+          if (!base || !DECL_P (base))
+            continue;
+        }
+      gimple *nop = gimple_build_nop (), *clobber = NULL;
       gimple_stmt_iterator gsi = gsi_for_stmt (stmt);
       gsi_replace (&gsi, nop, false);
-      h->stmts.safe_push (std::make_pair (stmt, nop));
+      if (vdef)
+        {
+          clobber = gimple_build_assign (base, build_clobber (TREE_TYPE (base)));
+          gimple_set_vuse (clobber, gimple_vuse (stmt));
+          gimple_set_vdef (clobber, vdef);
+          SSA_NAME_DEF_STMT (vdef) = clobber;
+          gsi_insert_before (&gsi, clobber, GSI_SAME_STMT);
+        }
+      h->stmts.safe_push ({ stmt, nop, clobber });
     }
 }
 
@@ -299,8 +327,15 @@ show_osp_code (hidden_code *h)
 {
   for (unsigned i = h->stmts.length (); i-- > 0;)
     {
-      gimple_stmt_iterator gsi = gsi_for_stmt (h->stmts[i].second);
-      gsi_replace (&gsi, h->stmts[i].first, false);
+      gimple *stmt = h->stmts[i].original;
+      if (gimple *clobber = h->stmts[i].clobber)
+        {
+          gimple_stmt_iterator csi = gsi_for_stmt (clobber);
+          gsi_remove (&csi, true);
+          SSA_NAME_DEF_STMT (gimple_vdef (stmt)) = stmt;
+        }
+      gimple_stmt_iterator gsi = gsi_for_stmt (h->stmts[i].nop);
+      gsi_replace (&gsi, stmt, false);
     }
   for (auto &t : h->tests)
     {
