@@ -170,13 +170,21 @@ hook_use_p (gimple *use_stmt, edge to_j, tree x, basic_block b)
   return true;
 }
 
-/* The hook whose test ends B, folded if it has the header comment's shape;
-   true if it was.  The test is of x; where x = y - 1 is computed in B for
-   this test alone, the decrement goes into the asm too, else the asm
-   tests x (GCC's PRE computed it once for several hooks: a switch's
-   cases).  */
+/* A hook in the header comment's shape: B ends in the test of X, whose
+   true edge TO_C goes to C holding HOOK alone, and whose false edge TO_J
+   and C's edge meet in J, where X meets the hook's output.  */
+struct hook_shape
+{
+  gcond *cond;
+  tree x;
+  edge to_c, to_j;
+  basic_block c, j;
+  gasm *hook;
+};
+
+/* Whether B ends in a hook of that shape; if so, S describes it.  */
 bool
-fold_hook (basic_block b)
+hook_shape_p (basic_block b, hook_shape *s)
 {
   gcond *cond = safe_dyn_cast<gcond *> (last_stmt (b));
   if (!cond || gimple_cond_code (cond) != EQ_EXPR
@@ -220,19 +228,82 @@ fold_hook (basic_block b)
     }
   if (phi_uses == 0)
     return false;
+  *s = { cond, x, to_c, to_j, c, j, hook };
+  return true;
+}
 
-  /* Fuse the decrement when x serves this hook alone.  */
-  gassign *dec = safe_dyn_cast<gassign *> (SSA_NAME_DEF_STMT (x));
-  bool fuse = dec && gimple_bb (dec) == b
-              && gimple_assign_rhs_code (dec) == PLUS_EXPR
-              && TREE_CODE (gimple_assign_rhs1 (dec)) == SSA_NAME
-              && integer_all_onesp (gimple_assign_rhs2 (dec));
+/* x = y - 1's Y, if DEC is that, else NULL.  */
+tree
+decremented (gimple *dec)
+{
+  gassign *a = safe_dyn_cast<gassign *> (dec);
+  if (a && gimple_assign_rhs_code (a) == PLUS_EXPR
+      && TREE_CODE (gimple_assign_rhs1 (a)) == SSA_NAME
+      && integer_all_onesp (gimple_assign_rhs2 (a)))
+    return gimple_assign_rhs1 (a);
+  return NULL_TREE;
+}
+
+/* Whether every use of X is the test of a hook of the header comment's
+   shape, or one of those hooks' PHI arguments (or a copy in its block
+   that only they use): then each hook can take the decrement into its
+   asm, and x dies.  */
+bool
+only_hooks_use_p (tree x)
+{
   imm_use_iterator it;
   use_operand_p use;
+  hook_shape s;
   FOR_EACH_IMM_USE_FAST (use, it, x)
-    if (USE_STMT (use) != cond && !hook_use_p (USE_STMT (use), to_j, x, b))
-      fuse = false;
-  tree in = fuse ? gimple_assign_rhs1 (dec) : x;
+    {
+      gimple *u = USE_STMT (use);
+      basic_block ub = gimple_bb (u);
+      if (is_a<gcond *> (u))
+        {
+          if (!hook_shape_p (ub, &s) || s.cond != u || s.x != x)
+            return false;
+        }
+      else if (gphi *phi = dyn_cast<gphi *> (u))
+        {
+          edge e = gimple_phi_arg_edge (phi, PHI_ARG_INDEX_FROM_USE (use));
+          if (!hook_shape_p (e->src, &s) || s.x != x || s.to_j != e
+              || !hook_use_p (u, s.to_j, x, e->src))
+            return false;
+        }
+      else if (!hook_shape_p (ub, &s) || s.x != x
+               || !hook_use_p (u, s.to_j, x, ub))
+        return false;
+    }
+  return true;
+}
+
+/* The hook whose test ends B, folded if it has the header comment's shape;
+   true if it was.  The test is of x = y - 1: where the hooks are all that
+   use x (computed in B, or once for several hooks by GCC's code hoisting:
+   a switch's cases, the two arms of an `if'), the decrement goes into the
+   asm, `sub' setting the flags the branch tests; else the asm tests x.  */
+bool
+fold_hook (basic_block b, hash_map<tree, bool> *verdicts)
+{
+  hook_shape s;
+  if (!hook_shape_p (b, &s))
+    return false;
+  tree x = s.x;
+  tree record = TREE_VALUE (gimple_asm_input_op (s.hook, 0));
+  tree block = TREE_VALUE (gimple_asm_input_op (s.hook, 1));
+
+  gimple *dec = SSA_NAME_DEF_STMT (x);
+  tree y = decremented (dec);
+  /* Asked once for each x (a switch's cases share one): the answer
+     stands as its hooks are folded, the asms using y instead.  */
+  bool fuse = false;
+  if (y)
+    {
+      bool *known = verdicts->get (x);
+      fuse = known ? *known : only_hooks_use_p (x);
+      verdicts->put (x, fuse);
+    }
+  tree in = fuse ? y : x;
 
   define_call_macro ();
   char text[512];
@@ -263,37 +334,48 @@ fold_hook (basic_block b)
   gasm *folded = gimple_build_asm_vec (ggc_strdup (text), inputs, outputs,
                                        clobbers, NULL);
   gimple_asm_set_volatile (folded, true);
-  gimple_set_location (folded, gimple_location (cond));
+  gimple_set_location (folded, gimple_location (s.cond));
   SSA_NAME_DEF_STMT (z) = folded;
-  gimple_stmt_iterator gsi = gsi_for_stmt (cond);
+  gimple_stmt_iterator gsi = gsi_for_stmt (s.cond);
   gsi_insert_before (&gsi, folded, GSI_SAME_STMT);
 
-  for (gphi_iterator psi = gsi_start_phis (j); !gsi_end_p (psi);
+  for (gphi_iterator psi = gsi_start_phis (s.j); !gsi_end_p (psi);
        gsi_next (&psi))
-    if (same_value_p (PHI_ARG_DEF_FROM_EDGE (psi.phi (), to_j), x, b))
-      SET_PHI_ARG_DEF (psi.phi (), to_j->dest_idx, z);
+    if (same_value_p (PHI_ARG_DEF_FROM_EDGE (psi.phi (), s.to_j), x, b))
+      SET_PHI_ARG_DEF (psi.phi (), s.to_j->dest_idx, z);
   gsi_remove (&gsi, true);
   if (fuse)
     {
-      /* Nothing but copies that nothing uses any more uses x now.  */
-      gimple *use_stmt;
-      FOR_EACH_IMM_USE_STMT (use_stmt, it, x)
+      /* B's copies of x that nothing uses any more go; x itself when the
+         last of its hooks is folded.  */
+      auto_vec<gimple *, 4> dead;
+      imm_use_iterator it;
+      use_operand_p use;
+      FOR_EACH_IMM_USE_FAST (use, it, x)
+        if (gimple_bb (USE_STMT (use)) == b
+            && gimple_assign_ssa_name_copy_p (USE_STMT (use))
+            && has_zero_uses (gimple_assign_lhs (USE_STMT (use))))
+          dead.safe_push (USE_STMT (use));
+      for (gimple *copy : dead)
         {
-          gcc_checking_assert (has_zero_uses (gimple_assign_lhs (use_stmt)));
-          gimple_stmt_iterator usi = gsi_for_stmt (use_stmt);
+          gimple_stmt_iterator usi = gsi_for_stmt (copy);
           gsi_remove (&usi, true);
-          release_defs (use_stmt);
+          release_defs (copy);
         }
-      gimple_stmt_iterator dsi = gsi_for_stmt (dec);
-      gsi_remove (&dsi, true);
-      release_ssa_name (x);
+      if (has_zero_uses (x))
+        {
+          gimple_stmt_iterator dsi = gsi_for_stmt (dec);
+          gsi_remove (&dsi, true);
+          verdicts->remove (x); /* its node may serve a new name */
+          release_ssa_name (x);
+        }
     }
 
-  remove_edge (to_c);
-  delete_basic_block (c);
-  to_j->flags &= ~(EDGE_TRUE_VALUE | EDGE_FALSE_VALUE);
-  to_j->flags |= EDGE_FALLTHRU;
-  to_j->probability = profile_probability::always ();
+  remove_edge (s.to_c);
+  delete_basic_block (s.c);
+  s.to_j->flags &= ~(EDGE_TRUE_VALUE | EDGE_FALSE_VALUE);
+  s.to_j->flags |= EDGE_FALLTHRU;
+  s.to_j->probability = profile_probability::always ();
   return true;
 }
 
@@ -324,9 +406,10 @@ public:
       return 0;
     /* By index: a folded hook's cold block is deleted.  */
     unsigned folded = 0, n = last_basic_block_for_fn (fun);
+    hash_map<tree, bool> verdicts;
     for (unsigned i = NUM_FIXED_BLOCKS; i < n; i++)
       if (basic_block b = BASIC_BLOCK_FOR_FN (fun, i))
-        folded += fold_hook (b);
+        folded += fold_hook (b, &verdicts);
     if (opts.verbose && folded)
       inform (DECL_SOURCE_LOCATION (fun->decl),
               "osp: %qs: %u block hooks folded", function_name (fun),
