@@ -18,7 +18,10 @@
  *                           ".subsection 1; 2: <stub>; jmp 1b; .previous"
  *                           : "=r" (z) : "0" (y), "i" (&record));
  *
- * (or "test %k0, %k0" of x, where x = y - 1 serves other hooks too).
+ * x = y - 1 may be computed once for several hooks (GCC's code hoisting,
+ * before promote.cc: an if's two arms, a switch's cases); when hooks are
+ * all that use it, each asm still takes y and decrements it, and x dies,
+ * else the asm is "test %k0, %k0" of x, a third instruction.
  *
  * The hot path is the same two instructions, a decrement of the register
  * and a branch not taken; the branch goes to a stub after the function
