@@ -35,9 +35,11 @@
  * callers passing index 1 or -1 (lua_geti, lua_compare) no longer
  * inlined it.  Which entry a block falls under is fnsummary's own
  * computation, not exported.  So its compute_fn_summary runs once more
- * with osp's assignments and asm statements replaced by GIMPLE_NOPs, and
- * its countdown tests made tests of constants, which fnsummary counts as
- * folded away; then everything is put back.  What computes a call's
+ * with osp's assignments and asm statements replaced by GIMPLE_NOPs (a
+ * store by a clobber of its variable, which keeps the chain of virtual
+ * definitions that fnsummary walks), and its countdown tests made tests
+ * of constants, which fnsummary counts as folded away; then everything
+ * is put back.  What computes a call's
  * arguments stays (fnsummary reads it), and osp's calls (runtime calls
  * with calls=plain, atomic counter updates) get size and time 0 on their
  * call graph edges, as GCC's own builtins that expand inline do.
