@@ -47,6 +47,7 @@ static struct osp_fn_record recs[3] __attribute__ ((aligned (8)));
 static struct osp_fn_record rec_big __attribute__ ((aligned (8)));
 static long iters = 200000;
 static atomic_long handled;
+static atomic_int signals_sent;
 
 static void
 setup (void)
@@ -80,6 +81,10 @@ worker (void *arg)
       osp_test_path_end (&recs[0], (uint64_t) ((i * 5 + k) % 8));
       osp_test_path_end (&recs[1], (uint64_t) ((i + k) % 4));
     }
+  /* Alive until every signal is sent (as in t_threads): a signal sent to
+     a thread that has exited is not delivered. */
+  while (!atomic_load (&signals_sent))
+    sched_yield ();
   return NULL;
 }
 
@@ -120,6 +125,7 @@ scenario_threads (void)
       struct timespec ts = { 0, 200000 };
       nanosleep (&ts, NULL);
     }
+  atomic_store (&signals_sent, 1);
   for (int k = 0; k < NTHREADS; k++)
     pthread_join (th[k], NULL);
   for (int i = 0; i < 1000; i++)

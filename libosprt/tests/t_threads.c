@@ -21,7 +21,7 @@ static long iters = 100000;
 static struct osp_fn_record recs[4] __attribute__ ((aligned (8)));
 static uint32_t cfg_a[32], cfg_b[32], cfg_c[32], cfg_d[32];
 static atomic_long handled;
-static atomic_int spinner_started;
+static atomic_int spinner_started, signals_sent;
 
 static void
 on_signal (int sig)
@@ -46,6 +46,11 @@ worker (void *arg)
       if (i % 7 == k % 7)
         osp_test_block (&recs[1], 1);
     }
+  /* Alive until every signal is sent: a signal sent to a thread that
+     has exited is not delivered, and on a busy machine the main thread
+     may send all 200 after the workers are done (none handled). */
+  while (!atomic_load (&signals_sent))
+    sched_yield ();
   return NULL;
 }
 
@@ -90,6 +95,7 @@ scenario_work (void)
       pthread_kill (th[s % NTHREADS], SIGUSR1);
       usleep (100);
     }
+  atomic_store (&signals_sent, 1);
   for (int k = 0; k < NTHREADS; k++)
     pthread_join (th[k], NULL);
   printf ("handled %ld\n", atomic_load (&handled));
