@@ -145,6 +145,24 @@ value_only_p (function *fun, gimple *stmt)
          && !stmt_could_throw_p (fun, stmt);
 }
 
+/* Push onto WORK the statements defining the SSA names STMT uses (a
+   PHI's arguments included).  */
+static void
+push_definitions (gimple *stmt, vec<gimple *> *work)
+{
+  ssa_op_iter oi;
+  tree op;
+  if (gphi *phi = dyn_cast<gphi *> (stmt))
+    {
+      for (unsigned i = 0; i < gimple_phi_num_args (phi); i++)
+        if (TREE_CODE (op = gimple_phi_arg_def (phi, i)) == SSA_NAME)
+          work->safe_push (SSA_NAME_DEF_STMT (op));
+    }
+  else
+    FOR_EACH_SSA_TREE_OPERAND (op, stmt, oi, SSA_OP_USE)
+      work->safe_push (SSA_NAME_DEF_STMT (op));
+}
+
 /* osp's code in FUN, in the function's statement order: its effects, and
    every value computed only for them (the countdowns' loads and
    decrements, the path register's additions and PHIs, the counters'
@@ -203,18 +221,7 @@ osp_code (function *fun, auto_vec<gimple *> *in_order)
         continue;
       osp.remove (stmt);
       /* What it used may now have a use outside the set.  */
-      ssa_op_iter oi;
-      tree op;
-      if (gphi *phi = dyn_cast<gphi *> (stmt))
-        for (unsigned i = 0; i < gimple_phi_num_args (phi); i++)
-          {
-            op = gimple_phi_arg_def (phi, i);
-            if (TREE_CODE (op) == SSA_NAME)
-              work.safe_push (SSA_NAME_DEF_STMT (op));
-          }
-      else
-        FOR_EACH_SSA_TREE_OPERAND (op, stmt, oi, SSA_OP_USE)
-          work.safe_push (SSA_NAME_DEF_STMT (op));
+      push_definitions (stmt, &work);
     }
   FOR_EACH_BB_FN (bb, fun)
     {
@@ -262,23 +269,11 @@ hide_osp_code (const vec<gimple *> &code, hidden_code *h)
     }
   while (!work.is_empty ())
     {
-      gimple *stmt = work.pop ();
-      auto_vec<tree, 8> uses;
-      ssa_op_iter oi;
-      tree op;
-      if (gphi *phi = dyn_cast<gphi *> (stmt))
-        for (unsigned i = 0; i < gimple_phi_num_args (phi); i++)
-          uses.safe_push (gimple_phi_arg_def (phi, i));
-      else
-        FOR_EACH_SSA_TREE_OPERAND (op, stmt, oi, SSA_OP_USE)
-          uses.safe_push (op);
-      for (tree use : uses)
-        if (TREE_CODE (use) == SSA_NAME)
-          {
-            gimple *def = SSA_NAME_DEF_STMT (use);
-            if (in_code.contains (def) && !feeds_call.add (def))
-              work.safe_push (def);
-          }
+      auto_vec<gimple *, 8> defs;
+      push_definitions (work.pop (), &defs);
+      for (gimple *def : defs)
+        if (in_code.contains (def) && !feeds_call.add (def))
+          work.safe_push (def);
     }
   for (gimple *stmt : code)
     {
