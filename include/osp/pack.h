@@ -53,6 +53,14 @@ osp_pack_u (uint8_t *out, uint64_t v)
 static inline int
 osp_unpack_u (const uint8_t **p, const uint8_t *end, uint64_t *v)
 {
+  /* Most numbers are below 128 (why they are packed): one byte, one test;
+     the loop costs three times that, and registration unpacks every
+     record of the program. */
+  if (*p < end && **p < 0x80)
+    {
+      *v = *(*p)++;
+      return 0;
+    }
   uint64_t x = 0;
   for (unsigned shift = 0; *p < end && shift < 64; shift += 7)
     {

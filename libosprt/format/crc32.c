@@ -383,11 +383,94 @@ static const uint32_t table[8][256] = {
   },
 };
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define OSP_CRC32_CLMUL 1
+
+/* Folding with carry-less multiplication (Gopal, Ozturk et al., "Fast CRC
+   Computation for Generic Polynomials Using PCLMULQDQ Instruction",
+   Intel, 2009): four 128-bit lanes are each multiplied by x^(512+64) and
+   x^512 modulo the polynomial and added to the next 64 bytes, then folded
+   into one lane, to 64 bits, and reduced to 32 by Barrett's method.  The
+   constants are those of the paper for the reflected polynomial.  About
+   20 times fewer instructions than the tables: the snapshot at exit
+   checksums the whole view (SQLite's speedtest1: 2.4 MB, 8.6M
+   instructions with the tables).  CRC is the inverted register; LEN a
+   multiple of 16, at least 64. */
+__attribute__ ((target ("pclmul,sse4.1"))) static uint32_t
+crc32_clmul (uint32_t crc, const unsigned char *p, size_t len)
+{
+  const __m128i k1k2 = _mm_set_epi64x (0x01c6e41596, 0x0154442bd4);
+  const __m128i k3k4 = _mm_set_epi64x (0x00ccaa009e, 0x01751997d0);
+  const __m128i k5 = _mm_set_epi64x (0, 0x0163cd6124);
+  const __m128i poly = _mm_set_epi64x (0x01f7011641, 0x01db710641);
+  const __m128i low32 = _mm_setr_epi32 (~0, 0, ~0, 0);
+  __m128i x[4];
+  for (int i = 0; i < 4; i++)
+    x[i] = _mm_loadu_si128 ((const __m128i *) (p + 16 * i));
+  x[0] = _mm_xor_si128 (x[0], _mm_cvtsi32_si128 ((int) crc));
+  p += 64;
+  len -= 64;
+  for (; len >= 64; p += 64, len -= 64)
+    for (int i = 0; i < 4; i++)
+      {
+        __m128i lo = _mm_clmulepi64_si128 (x[i], k1k2, 0x00);
+        __m128i hi = _mm_clmulepi64_si128 (x[i], k1k2, 0x11);
+        x[i] = _mm_xor_si128 (_mm_xor_si128 (lo, hi),
+                              _mm_loadu_si128 ((const __m128i *) (p + 16 * i)));
+      }
+  /* Four lanes into one, then the remaining 16-byte blocks into it. */
+  __m128i a = x[0];
+  for (int i = 1; i < 4; i++)
+    a = _mm_xor_si128 (_mm_xor_si128 (_mm_clmulepi64_si128 (a, k3k4, 0x00),
+                                      _mm_clmulepi64_si128 (a, k3k4, 0x11)),
+                       x[i]);
+  for (; len >= 16; p += 16, len -= 16)
+    a = _mm_xor_si128 (_mm_xor_si128 (_mm_clmulepi64_si128 (a, k3k4, 0x00),
+                                      _mm_clmulepi64_si128 (a, k3k4, 0x11)),
+                       _mm_loadu_si128 ((const __m128i *) p));
+  /* 128 bits to 64, then Barrett's reduction to 32. */
+  a = _mm_xor_si128 (_mm_srli_si128 (a, 8),
+                     _mm_clmulepi64_si128 (a, k3k4, 0x10));
+  a = _mm_xor_si128 (_mm_srli_si128 (a, 4),
+                     _mm_clmulepi64_si128 (_mm_and_si128 (a, low32), k5, 0x00));
+  __m128i t = _mm_clmulepi64_si128 (_mm_and_si128 (a, low32), poly, 0x10);
+  t = _mm_clmulepi64_si128 (_mm_and_si128 (t, low32), poly, 0x00);
+  return (uint32_t) _mm_extract_epi32 (_mm_xor_si128 (a, t), 1);
+}
+
+/* Whether this CPU multiplies carry-less (x86-64 only guarantees SSE2). */
+static int
+have_clmul (void)
+{
+  static int known; /* 0 unknown, 1 no, 2 yes: a race only asks twice */
+  int k = __atomic_load_n (&known, __ATOMIC_RELAXED);
+  if (k == 0)
+    {
+      __builtin_cpu_init ();
+      k = __builtin_cpu_supports ("pclmul") && __builtin_cpu_supports ("sse4.1")
+              ? 2
+              : 1;
+      __atomic_store_n (&known, k, __ATOMIC_RELAXED);
+    }
+  return k == 2;
+}
+#endif
+
 uint32_t
 osp_crc32 (uint32_t crc, const void *buf, size_t len)
 {
   const unsigned char *p = buf;
   crc = ~crc;
+#ifdef OSP_CRC32_CLMUL
+  if (len >= 64 && have_clmul ())
+    {
+      size_t n = len & ~(size_t) 15;
+      crc = crc32_clmul (crc, p, n);
+      p += n;
+      len -= n;
+    }
+#endif
   /* Eight bytes at a time (little-endian order of the bytes, read one by
      one: no alignment or byte-order assumption), the rest one by one. */
   for (; len >= 8; len -= 8, p += 8)

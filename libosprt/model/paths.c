@@ -122,9 +122,7 @@ by_start_value (const void *a, const void *b)
 void
 osp_paths_free (struct osp_fn *f)
 {
-  free (f->pathw);
-  free (f->numpaths);
-  free (f->starts);
+  free (f->pathw); /* numpaths and starts are in its allocation */
   f->pathw = NULL;
   f->numpaths = NULL;
   f->starts = NULL;
@@ -137,14 +135,10 @@ osp_paths_free (struct osp_fn *f)
    are on a cycle: then the values cannot be a Ball-Larus numbering, and
    decoding could loop. */
 static int
-count_paths (struct osp_fn *f)
+count_paths (struct osp_fn *f, uint32_t *indeg, uint32_t *order)
 {
   uint32_t n = f->nblocks;
-  uint32_t *indeg = calloc (n, sizeof *indeg);
-  uint32_t *order = malloc (n * sizeof *order);
-  int rc = -1;
-  if (indeg == NULL || order == NULL)
-    goto out;
+  memset (indeg, 0, n * sizeof *indeg);
   uint32_t next;
   for (uint32_t b = 0; b < n; b++)
     for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
@@ -163,7 +157,7 @@ count_paths (struct osp_fn *f)
           order[tail++] = next;
     }
   if (tail != n)
-    goto out;
+    return -1;
   for (uint32_t i = n; i-- > 0;)
     {
       uint32_t b = order[i];
@@ -175,11 +169,27 @@ count_paths (struct osp_fn *f)
           np = sat_add (np, paths_after (f, b, s));
       f->numpaths[b] = np;
     }
-  rc = 0;
-out:
-  free (indeg);
-  free (order);
-  return rc;
+  return 0;
+}
+
+/* Sort the N start keys K by value then block: most functions have a
+   few, which insertion sorts faster than qsort's call per comparison. */
+static void
+sort_starts (struct start_key *k, uint32_t n)
+{
+  if (n > 16)
+    {
+      qsort (k, n, sizeof *k, by_start_value);
+      return;
+    }
+  for (uint32_t i = 1; i < n; i++)
+    {
+      struct start_key x = k[i];
+      uint32_t j = i;
+      for (; j > 0 && by_start_value (&k[j - 1], &x) > 0; j--)
+        k[j] = k[j - 1];
+      k[j] = x;
+    }
 }
 
 const char *
@@ -187,27 +197,31 @@ osp_paths_prepare (struct osp_fn *f, const struct osp_fn_record *r)
 {
   if (!(r->flags & OSP_FN_PATH_PROBES))
     return NULL;
-  f->npaths = r->npaths;
-  f->pathw = malloc ((size_t) r->paths_len * sizeof *f->pathw);
-  f->numpaths = calloc (f->nblocks, sizeof *f->numpaths);
-  struct start_key *keys = malloc (f->nblocks * sizeof *keys);
+  /* One allocation for the function's three arrays (path words, NumPaths,
+     start blocks) and one for the work space: registration prepares
+     every function of the program, and five mallocs a function were a
+     third of the cost. */
+  size_t n = f->nblocks, words = r->paths_len;
+  size_t bytes = (words + n) * sizeof (uint64_t) + (n ? n : 1) * sizeof (uint32_t);
   const char *why = "out of memory";
-  if (f->pathw == NULL || f->numpaths == NULL || keys == NULL)
+  f->npaths = r->npaths;
+  f->pathw = malloc (bytes);
+  struct start_key *keys = malloc (n * sizeof *keys + 2 * n * sizeof (uint32_t) + 1);
+  if (f->pathw == NULL || keys == NULL)
     goto fail;
-  memcpy (f->pathw, r->paths, (size_t) r->paths_len * sizeof *f->pathw);
+  f->numpaths = f->pathw + words;
+  f->starts = (uint32_t *) (f->numpaths + n);
+  memcpy (f->pathw, r->paths, words * sizeof *f->pathw);
   why = "the P-DAG has a cycle (an edge into a block that is no path "
         "start closes it)";
-  if (count_paths (f) != 0)
+  uint32_t *indeg = (uint32_t *) (keys + n), *order = indeg + n;
+  if (count_paths (f, indeg, order) != 0)
     goto fail;
   uint32_t ns = 0;
   for (uint32_t b = 0; b < f->nblocks; b++)
     if (is_start (f, b))
       keys[ns++] = (struct start_key) { start_value (f, b), b };
-  qsort (keys, ns, sizeof *keys, by_start_value);
-  why = "out of memory";
-  f->starts = malloc ((ns ? ns : 1) * sizeof *f->starts);
-  if (f->starts == NULL)
-    goto fail;
+  sort_starts (keys, ns);
   for (uint32_t i = 0; i < ns; i++)
     f->starts[i] = keys[i].block;
   f->nstarts = ns;

@@ -4,7 +4,9 @@
  * Every instrumented translation unit's constructor passes its module's
  * whole osp_fns section [start, stop), so the same range arrives once per
  * TU.  The record's `id' word says whether it is already registered, which
- * makes repeats cheap and idempotent.
+ * makes repeats idempotent, and a range whose first registered record
+ * still holds its id is not walked again (scan_done): the repeats cost
+ * nothing.
  *
  * A valid record over max_functions gets the runtime-owned sentinel
  * OSP_ID_DROPPED in its id, so the repeats of its module's registration do
@@ -226,15 +228,22 @@ unpack_array (const void *in, size_t len, uint64_t *out64, uint32_t *out32,
   return osp_unpack_words (in, len, out64, out32, cap);
 }
 
-/* R's words: *U = *R, with a packed record's arrays unpacked into memory
-   returned in *WORDS (free it after use; NULL when R is not packed).  NULL
-   or why not. */
+/* Memory for unpacked words, kept from one record to the next: a malloc
+   and a free a record were a tenth of the registration's instructions. */
+struct words
+{
+  void *buf;
+  size_t cap;
+};
+
+/* R's words: *U = *R, with a packed record's arrays unpacked into W
+   (valid until its next use; free W->buf after the last).  NULL or why
+   not. */
 static const char *
 unpack_record (const struct osp_fn_record *r, struct osp_fn_record *u,
-               void **words)
+               struct words *w)
 {
   *u = *r;
-  *words = NULL;
   if (!(r->flags & OSP_FN_PACKED))
     return r->costs_len != 0 ? "costs_len without packed arrays" : NULL;
   if (r->cfg == NULL)
@@ -244,9 +253,17 @@ unpack_record (const struct osp_fn_record *r, struct osp_fn_record *u,
   size_t ncfg = r->cfg_len, npath = r->paths_len, nlines = r->lines_len;
   size_t bytes = (ncfg + nlines + (size_t) r->nblocks) * sizeof (uint32_t)
                  + npath * sizeof (uint64_t);
-  char *m = malloc (bytes ? bytes : 1);
-  if (m == NULL)
-    return "out of memory";
+  if (bytes > w->cap)
+    {
+      size_t cap = bytes > 2 * w->cap ? bytes : 2 * w->cap;
+      void *b = malloc (cap);
+      if (b == NULL)
+        return "out of memory";
+      free (w->buf);
+      w->buf = b;
+      w->cap = cap;
+    }
+  char *m = w->buf;
   uint64_t *paths = (uint64_t *) m;
   uint32_t *cfg = (uint32_t *) (paths + npath), *costs = cfg + ncfg;
   uint32_t *lines = costs + r->nblocks;
@@ -273,13 +290,7 @@ unpack_record (const struct osp_fn_record *r, struct osp_fn_record *u,
   u->lines_len = (uint32_t) nl;
   u->flags &= ~(uint32_t) OSP_FN_PACKED;
   u->costs_len = 0;
-  if (why != NULL)
-    {
-      free (m);
-      return why;
-    }
-  *words = m;
-  return NULL;
+  return why;
 }
 
 /* The checks of the unpacked record U, in order. */
@@ -296,85 +307,139 @@ const char *
 osp_record_check (const struct osp_fn_record *r)
 {
   struct osp_fn_record u;
-  void *words;
+  struct words words = { NULL, 0 };
   const char *why = unpack_record (r, &u, &words);
   if (why == NULL)
     why = check_record (&u);
-  free (words);
+  free (words.buf);
   return why;
 }
 
-/* A private copy of S, cut at OSP_STR_MAX, control characters replaced so
-   a name can never break a report line or a tsv field. */
-static char *
-copy_string (const char *s)
+/* S as the registry keeps it: cut at OSP_STR_MAX, control characters
+   replaced so a name can never break a report line or a tsv field; into
+   OUT (room for osp_string_len (S) + 1), S NULL as "?". */
+static size_t
+string_len (const char *s)
 {
-  if (s == NULL)
-    s = "?";
-  size_t n = strnlen (s, OSP_STR_MAX);
-  char *c = malloc (n + 1);
+  return strnlen (s ? s : "?", OSP_STR_MAX);
+}
+
+static void
+string_into (char *out, const char *s)
+{
+  s = s ? s : "?";
+  size_t n = string_len (s);
+  for (size_t i = 0; i < n; i++)
+    out[i] = ((unsigned char) s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
+  out[n] = '\0';
+}
+
+/* The registry's copy of a file name or directory.  The functions of a
+   translation unit all name the same ones, so a copy serves them all: a
+   small cache, indexed by the string's address and checked by its bytes
+   (a module loaded where another was may have other text there).  The
+   copies are never freed, as the functions that use them. */
+#define SHARED_WAYS 16
+static struct
+{
+  const char *at;
+  char *copy;
+} shared[SHARED_WAYS];
+
+static char *
+shared_string (const char *s)
+{
+  unsigned i = (unsigned) (((uintptr_t) s >> 4) % SHARED_WAYS);
+  char *c = shared[i].copy;
+  if (c != NULL && shared[i].at == s && s != NULL
+      && strncmp (s, c, OSP_STR_MAX) == 0)
+    return c;
+  c = malloc (string_len (s) + 1);
   if (c == NULL)
     return NULL;
-  for (size_t i = 0; i < n; i++)
-    c[i] = ((unsigned char) s[i] < 0x20 || s[i] == 0x7f) ? '?' : s[i];
-  c[n] = '\0';
+  string_into (c, s);
+  shared[i].at = s;
+  shared[i].copy = c;
   return c;
 }
 
+/* Its paths' arrays (paths.c) and F: the rest is in F's allocation. */
 static void
 free_fn (struct osp_fn *f)
 {
   if (f == NULL)
     return;
-  free (f->name);
-  free (f->file);
-  free (f->comp_dir);
-  free (f->blocks);
-  free (f->lines);
-  free (f->edges);
-  free (f->totals);
-  free (f->kept);
   osp_paths_free (f);
   free (f);
 }
 
+/* The offset of N elements of SIZE aligned to ALIGN (a power of two) in
+   an allocation whose first *AT bytes are taken; *AT moves past them, to
+   SIZE_MAX when the sum overflows. */
+static size_t
+carve (size_t *at, size_t n, size_t size, size_t align)
+{
+  size_t o = (*at + align - 1) & ~(align - 1);
+  if (*at == SIZE_MAX || o < *at || (size && n > (SIZE_MAX - o) / size))
+    {
+      *at = SIZE_MAX;
+      return 0;
+    }
+  *at = o + n * size;
+  return o;
+}
+
 /* Decode the record REC, U its unpacked and checked words, into a new
    osp_fn, or NULL.  A P-DAG that cannot be used sets *WHY (and returns
-   NULL). */
+   NULL).  One allocation holds the function, its arrays and its name:
+   one calloc a function instead of eight. */
 static struct osp_fn *
 copy_fn (const struct osp_fn_record *rec, const struct osp_fn_record *r,
          const char **why)
 {
-  struct osp_fn *f = calloc (1, sizeof *f);
   *why = NULL;
-  if (f == NULL)
+  size_t nedges = (r->cfg_len - 4 * (size_t) r->nblocks) / 2;
+  size_t nlines = r->lines != NULL && r->lines_len > r->nblocks
+                      ? r->lines_len - r->nblocks
+                      : 0;
+  int counted = (r->flags & OSP_FN_PATH_COUNTS) != 0;
+  size_t nkept = counted ? (r->npaths ? r->npaths : 1) : 0;
+  size_t at = sizeof (struct osp_fn);
+  size_t o_blocks = carve (&at, r->nblocks, sizeof (struct osp_block),
+                           _Alignof (struct osp_block));
+  size_t o_edges = carve (&at, nedges ? nedges : 1, sizeof (struct osp_edge),
+                          _Alignof (struct osp_edge));
+  size_t o_totals = carve (&at, r->nblocks, sizeof (uint64_t),
+                           _Alignof (uint64_t));
+  size_t o_kept = carve (&at, nkept, sizeof (uint64_t), _Alignof (uint64_t));
+  size_t o_lines = carve (&at, nlines, sizeof (uint32_t),
+                          _Alignof (uint32_t));
+  size_t o_name = carve (&at, string_len (r->name) + 1, 1, 1);
+  char *m = at == SIZE_MAX ? NULL : calloc (1, at);
+  if (m == NULL)
     return NULL;
+  struct osp_fn *f = (struct osp_fn *) m;
   f->rec = rec;
   f->flags = r->flags;
   f->nblocks = r->nblocks;
-  f->nedges = (r->cfg_len - 4 * r->nblocks) / 2;
-  f->name = copy_string (r->name);
-  f->file = copy_string (r->file);
-  f->comp_dir = copy_string (r->comp_dir ? r->comp_dir : "");
+  f->nedges = (uint32_t) nedges;
+  f->name = m + o_name;
+  string_into (f->name, r->name);
+  f->file = shared_string (r->file);
+  f->comp_dir = shared_string (r->comp_dir ? r->comp_dir : "");
   f->file_size = r->file_size;
   if (r->file_sha256 != NULL)
     {
       memcpy (f->file_sha256, r->file_sha256, sizeof f->file_sha256);
       f->has_sha256 = 1;
     }
-  f->blocks = calloc (r->nblocks, sizeof *f->blocks);
-  f->edges = calloc (f->nedges ? f->nedges : 1, sizeof *f->edges);
-  f->totals = calloc (r->nblocks, sizeof *f->totals);
-  if (r->lines != NULL && r->lines_len > r->nblocks)
-    {
-      f->nlines = r->lines_len - r->nblocks;
-      f->lines = malloc (f->nlines * sizeof *f->lines);
-    }
-  if (r->flags & OSP_FN_PATH_COUNTS)
-    f->kept = calloc (r->npaths, sizeof *f->kept);
-  if (!f->name || !f->file || !f->comp_dir || !f->blocks || !f->edges
-      || !f->totals || (f->nlines && !f->lines)
-      || (!f->kept && (r->flags & OSP_FN_PATH_COUNTS)))
+  f->blocks = (struct osp_block *) (m + o_blocks);
+  f->edges = (struct osp_edge *) (m + o_edges);
+  f->totals = (uint64_t *) (m + o_totals);
+  f->nlines = (uint32_t) nlines;
+  f->lines = nlines ? (uint32_t *) (m + o_lines) : NULL;
+  f->kept = counted ? (uint64_t *) (m + o_kept) : NULL;
+  if (!f->file || !f->comp_dir)
     {
       free_fn (f);
       return NULL;
@@ -529,29 +594,50 @@ module_name (const void *addr)
   return "a module";
 }
 
-/* Whether [START, STOP) is scanned for the first time, so that the
-   records it rejects are counted once, not once per translation unit.
-   Bounded: past SCANNED_MAX distinct ranges, rejects may count again. */
+/* The ranges scanned so far, so that the records a range rejects are
+   counted once, not once per translation unit, and so that a range whose
+   records are all registered is not walked again: every translation unit
+   of a module registers the module's whole section (Lua's 32 walked its
+   1158 records 32 times).  MARK is the first record the scan gave an id
+   (or dropped), with that id: while it still holds it, the module is the
+   one scanned (a module loaded later where another was has its records'
+   ids at 0 again) and the walk would find nothing new.  Bounded: past
+   SCANNED_MAX distinct ranges, rejects may count again and the ranges are
+   walked again. */
 #define SCANNED_MAX 256
 static struct
 {
   uintptr_t start, stop;
+  struct osp_fn_record *mark;
+  uint32_t mark_id;
 } scanned[SCANNED_MAX];
 static unsigned nscanned;
 
+/* The entry of [START, STOP), made if new (*FIRST: it is), or NULL when
+   the table is full. */
 static int
-first_scan_of (uintptr_t start, uintptr_t stop)
+scan_entry (uintptr_t start, uintptr_t stop, int *first)
 {
+  *first = 0;
   for (unsigned i = 0; i < nscanned; i++)
     if (scanned[i].start == start && scanned[i].stop == stop)
-      return 0;
-  if (nscanned < SCANNED_MAX)
-    {
-      scanned[nscanned].start = start;
-      scanned[nscanned].stop = stop;
-      nscanned++;
-    }
-  return 1;
+      return (int) i;
+  *first = 1;
+  if (nscanned == SCANNED_MAX)
+    return -1;
+  scanned[nscanned].start = start;
+  scanned[nscanned].stop = stop;
+  scanned[nscanned].mark = NULL;
+  return (int) nscanned++;
+}
+
+/* Whether the scan of entry I would find nothing new (see scanned). */
+static int
+scan_done (int i)
+{
+  return i >= 0 && scanned[i].mark != NULL
+         && __atomic_load_n (&scanned[i].mark->id, __ATOMIC_RELAXED)
+                == scanned[i].mark_id;
 }
 
 /* One line per process: the cause is the same for every record. */
@@ -597,7 +683,15 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
     }
   if (abi != OSP_ABI_VERSION)
     warn_abi (abi, start);
-  int first_scan = first_scan_of ((uintptr_t) start, end);
+  int first_scan;
+  int scan = scan_entry ((uintptr_t) start, end, &first_scan);
+  if (scan_done (scan))
+    {
+      osp_unlock (&osp_registry_lock);
+      return;
+    }
+  struct osp_fn_record *mark = NULL;
+  struct words words = { NULL, 0 };
   int mod = -1;
   uint32_t added = 0, invalid = 0, dropped = 0, mismatched = 0;
   const struct osp_fn *uncheckable = NULL, *loopy = NULL;
@@ -624,11 +718,11 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
         {
           /* registered by an earlier call, here: its module's every
              translation unit registers the whole section again */
+          mark = mark ? mark : r;
           p += sizeof *r;
           continue;
         }
       struct osp_fn_record u;
-      void *words;
       const char *why = unpack_record (r, &u, &words);
       if (why == NULL)
         why = check_cfg (&u);
@@ -637,7 +731,6 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
           if (verbose && first_scan)
             osp_warn ("osp: ignoring a malformed record at %p in %s: %s",
                       (void *) r, module_name (r), why);
-          free (words);
           invalid++;
           p += align;
           continue;
@@ -647,7 +740,6 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
         {
           if (first_scan)
             warn_unusable (r, why);
-          free (words);
           invalid++;
           p += align;
           continue;
@@ -655,7 +747,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
       p += sizeof *r;
       if (__atomic_load_n (&r->id, __ATOMIC_RELAXED) != 0)
         {
-          free (words);
+          mark = mark ? mark : r;
           continue; /* dropped by an earlier call */
         }
       /* The module entry is made with its first function, so the table
@@ -663,7 +755,6 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
       struct osp_fn *f = NULL;
       if (have_room () && nblocks_total + r->nblocks < UINT32_MAX)
         f = copy_fn (r, &u, &why);
-      free (words);
       if (why != NULL) /* its P-DAG cannot be used: malformed */
         {
           if (first_scan)
@@ -677,6 +768,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
         {
           free_fn (f);
           __atomic_store_n (&r->id, OSP_ID_DROPPED, __ATOMIC_RELAXED);
+          mark = mark ? mark : r;
           dropped++;
           continue;
         }
@@ -686,6 +778,7 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
         atomic_fetch_add_explicit (&osp_stats.modules, 1,
                                    memory_order_relaxed);
       publish (f, r);
+      mark = mark ? mark : r;
       added++;
       if (osp_fn_counts_only (f))
         {
@@ -695,6 +788,12 @@ osp_registry_add (uint32_t abi, struct osp_fn_record *start,
         }
       if (osp_opts.verify_paths && f->npaths != 0)
         osp_paths_verify (f);
+    }
+  free (words.buf);
+  if (scan >= 0 && mark != NULL)
+    {
+      scanned[scan].mark = mark;
+      scanned[scan].mark_id = __atomic_load_n (&mark->id, __ATOMIC_RELAXED);
     }
   atomic_fetch_add_explicit (&osp_stats.functions, added,
                              memory_order_relaxed);
