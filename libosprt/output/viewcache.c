@@ -258,8 +258,15 @@ part_fill (struct osp_view_part *part, const struct osp_profile *p,
     {
       const struct osp_fn *f = p->fns[i];
       fname[i] = osp_strtab_intern (&part->strings, f->name);
-      ffile[i] = osp_strtab_intern (&part->strings, f->file);
-      fdir[i] = osp_strtab_intern (&part->strings, f->comp_dir);
+      /* A unit's functions share their file's and directory's strings
+         (registry.c): the previous function's offsets, without hashing. */
+      const struct osp_fn *prev = i ? p->fns[i - 1] : NULL;
+      ffile[i] = prev && prev->file == f->file
+                     ? ffile[i - 1]
+                     : osp_strtab_intern (&part->strings, f->file);
+      fdir[i] = prev && prev->comp_dir == f->comp_dir
+                    ? fdir[i - 1]
+                    : osp_strtab_intern (&part->strings, f->comp_dir);
       part->block0[i] = (uint32_t) part->nblocks;
       if (f->block_base != part->block0[i])
         part->gid_is_index = 0;
