@@ -133,40 +133,55 @@ osp_paths_free (struct osp_fn *f)
 /* NumPaths of every block, in reverse topological order of the P-DAG
    (Kahn's algorithm over its block-to-block edges).  -1 if some blocks
    are on a cycle: then the values cannot be a Ball-Larus numbering, and
-   decoding could loop. */
+   decoding could loop.  INDEG and ORDER have room for a word a block,
+   NEXT for a word a successor slot: where each slot leads, found once
+   for the three walks (registration counts every function's paths). */
+#define SLOT_NONE UINT32_MAX        /* no value: not on any path */
+#define SLOT_ENDS (UINT32_MAX - 1)  /* ends the path */
 static int
-count_paths (struct osp_fn *f, uint32_t *indeg, uint32_t *order)
+count_paths (struct osp_fn *f, uint32_t *indeg, uint32_t *order,
+             uint32_t *next)
 {
   uint32_t n = f->nblocks;
   memset (indeg, 0, n * sizeof *indeg);
-  uint32_t next;
   for (uint32_t b = 0; b < n; b++)
     for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
-      if (slot_value (f, b, s) != OSP_PATH_NONE && !ends_path (f, b, s, &next))
-        indeg[next]++;
+      {
+        uint32_t *to = &next[f->blocks[b].succ + s];
+        if (slot_value (f, b, s) == OSP_PATH_NONE)
+          *to = SLOT_NONE;
+        else if (ends_path (f, b, s, to))
+          *to = SLOT_ENDS;
+        else
+          indeg[*to]++;
+      }
   uint32_t head = 0, tail = 0;
   for (uint32_t b = 0; b < n; b++)
     if (indeg[b] == 0)
       order[tail++] = b;
   while (head < tail)
     {
-      uint32_t b = order[head++];
-      for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
-        if (slot_value (f, b, s) != OSP_PATH_NONE
-            && !ends_path (f, b, s, &next) && --indeg[next] == 0)
-          order[tail++] = next;
+      const struct osp_block *bl = &f->blocks[order[head++]];
+      for (uint32_t s = 0; s < bl->nsucc; s++)
+        {
+          uint32_t to = next[bl->succ + s];
+          if (to < SLOT_ENDS && --indeg[to] == 0)
+            order[tail++] = to;
+        }
     }
   if (tail != n)
     return -1;
   for (uint32_t i = n; i-- > 0;)
     {
       uint32_t b = order[i];
-      uint64_t np = 0;
-      if (slot_value (f, b, OSP_STEP_END) != OSP_PATH_NONE)
-        np = 1;
-      for (uint32_t s = 0; s < f->blocks[b].nsucc; s++)
-        if (slot_value (f, b, s) != OSP_PATH_NONE)
-          np = sat_add (np, paths_after (f, b, s));
+      const struct osp_block *bl = &f->blocks[b];
+      uint64_t np = slot_value (f, b, OSP_STEP_END) != OSP_PATH_NONE;
+      for (uint32_t s = 0; s < bl->nsucc; s++)
+        {
+          uint32_t to = next[bl->succ + s];
+          if (to != SLOT_NONE)
+            np = sat_add (np, to == SLOT_ENDS ? 1 : f->numpaths[to]);
+        }
       f->numpaths[b] = np;
     }
   return 0;
@@ -206,7 +221,8 @@ osp_paths_prepare (struct osp_fn *f, const struct osp_fn_record *r)
   const char *why = "out of memory";
   f->npaths = r->npaths;
   f->pathw = malloc (bytes);
-  struct start_key *keys = malloc (n * sizeof *keys + 2 * n * sizeof (uint32_t) + 1);
+  struct start_key *keys = malloc (
+      n * sizeof *keys + (2 * n + f->nedges) * sizeof (uint32_t) + 1);
   if (f->pathw == NULL || keys == NULL)
     goto fail;
   f->numpaths = f->pathw + words;
@@ -215,7 +231,7 @@ osp_paths_prepare (struct osp_fn *f, const struct osp_fn_record *r)
   why = "the P-DAG has a cycle (an edge into a block that is no path "
         "start closes it)";
   uint32_t *indeg = (uint32_t *) (keys + n), *order = indeg + n;
-  if (count_paths (f, indeg, order) != 0)
+  if (count_paths (f, indeg, order, order + n) != 0)
     goto fail;
   uint32_t ns = 0;
   for (uint32_t b = 0; b < f->nblocks; b++)

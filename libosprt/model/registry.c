@@ -334,32 +334,36 @@ string_into (char *out, const char *s)
   out[n] = '\0';
 }
 
-/* The registry's copy of a file name or directory.  The functions of a
-   translation unit all name the same ones, so a copy serves them all: a
-   small cache, indexed by the string's address and checked by its bytes
-   (a module loaded where another was may have other text there).  The
-   copies are never freed, as the functions that use them. */
+/* The registry's copy of a file name (KIND 0) or directory (1).  The
+   functions of a translation unit all name the same ones, so a copy
+   serves them all: a small cache for each kind, indexed by the string's
+   address and checked by its bytes (a module loaded where another was
+   may have other text there).  The copies are never freed, as the
+   functions that use them. */
 #define SHARED_WAYS 16
 static struct
 {
   const char *at;
   char *copy;
-} shared[SHARED_WAYS];
+} shared[2][SHARED_WAYS];
 
 static char *
-shared_string (const char *s)
+shared_string (const char *s, int kind)
 {
-  unsigned i = (unsigned) (((uintptr_t) s >> 4) % SHARED_WAYS);
-  char *c = shared[i].copy;
-  if (c != NULL && shared[i].at == s && s != NULL
+  /* Fibonacci hashing: the high bits of the product mix every bit of the
+     address (a unit's file name and directory may lie 16 bytes apart). */
+  uint64_t h = (uint64_t) (uintptr_t) s * UINT64_C (0x9e3779b97f4a7c15);
+  unsigned i = (unsigned) ((h >> 32) % SHARED_WAYS);
+  char *c = shared[kind][i].copy;
+  if (c != NULL && shared[kind][i].at == s && s != NULL
       && strncmp (s, c, OSP_STR_MAX) == 0)
     return c;
   c = malloc (string_len (s) + 1);
   if (c == NULL)
     return NULL;
   string_into (c, s);
-  shared[i].at = s;
-  shared[i].copy = c;
+  shared[kind][i].at = s;
+  shared[kind][i].copy = c;
   return c;
 }
 
@@ -425,8 +429,8 @@ copy_fn (const struct osp_fn_record *rec, const struct osp_fn_record *r,
   f->nedges = (uint32_t) nedges;
   f->name = m + o_name;
   string_into (f->name, r->name);
-  f->file = shared_string (r->file);
-  f->comp_dir = shared_string (r->comp_dir ? r->comp_dir : "");
+  f->file = shared_string (r->file, 0);
+  f->comp_dir = shared_string (r->comp_dir ? r->comp_dir : "", 1);
   f->file_size = r->file_size;
   if (r->file_sha256 != NULL)
     {
