@@ -20,7 +20,9 @@
 # Knobs (environment):
 #   BENCH_REAL          the sources' directory (required)
 #   BENCH_REAL_PROGS    subset of: bzip2-c bzip2-d lua coremark c-ray sqlite (default: all
-#                       found)
+#                       found), and lua-start sqlite-start: a process that does almost
+#                       nothing (`lua -e 'print(1)'`, speedtest1 --size 0), what start-up
+#                       and exit cost (registration, the profile file); asked for by name
 #   BENCH_CONFIGS       configurations (default: gcov default default-nopub osp-sample pep
 #                       bl-exact; plain is always added)
 #   BENCH_RUNS          CPU-time rounds (default 3)
@@ -70,7 +72,7 @@ case $SIZE in
 esac
 
 # Each program: its source directory, and its run at a size (argument words; "<FILE": stdin).
-prog_dir () { case $1 in bzip2-*) echo bzip2 ;; *) echo "$1" ;; esac; }
+prog_dir () { case $1 in bzip2-*) echo bzip2 ;; *-start) echo "${1%-start}" ;; *) echo "$1" ;; esac; }
 prog_args () { # PROG SIZE
   case $1.$2 in
     bzip2-c.default) echo "-c <$W/in/data.default" ;;
@@ -84,6 +86,8 @@ prog_args () { # PROG SIZE
     c-ray.small) echo "-s 160x120 -i $R/c-ray/scene" ;;
     sqlite.default) echo "--memdb --verify --size 50" ;;
     sqlite.small) echo "--memdb --verify --size 1" ;;
+    lua-start.*) echo "-e print(1)" ;;
+    sqlite-start.*) echo "--memdb --verify --size 0" ;;
   esac
 }
 
@@ -102,7 +106,7 @@ run_prog () {
   rp_rc=$?
   if [ "$rp_p" = coremark ]; then
     grep -v -E 'ticks|[Tt]ime|Iterations/Sec|secs|CoreMark 1\.0' "$rp_out.raw" > "$rp_out"
-  elif [ "$rp_p" = sqlite ]; then
+  elif [ "$(prog_dir "$rp_p")" = sqlite ]; then
     sed -E 's/ *[0-9]+\.[0-9]+s$//' "$rp_out.raw" > "$rp_out"
   else
     cat "$rp_out.raw" > "$rp_out"
@@ -144,8 +148,8 @@ NOTES=
 PROGS=
 for p in ${BENCH_REAL_PROGS:-bzip2-c bzip2-d lua coremark c-ray sqlite}; do
   case $p in
-    bzip2-c | bzip2-d | lua | coremark | c-ray | sqlite) ;;
-    *) echo "real: unknown program $p (known: bzip2-c bzip2-d lua coremark c-ray sqlite)" >&2; exit 2 ;;
+    bzip2-c | bzip2-d | lua | coremark | c-ray | sqlite | lua-start | sqlite-start) ;;
+    *) echo "real: unknown program $p (known: bzip2-c bzip2-d lua coremark c-ray sqlite lua-start sqlite-start)" >&2; exit 2 ;;
   esac
   if [ -d "$R/$(prog_dir "$p")" ]; then PROGS="$PROGS $p"
   else NOTES="$NOTES; $p left out: no $R/$(prog_dir "$p")"
@@ -172,7 +176,7 @@ sources () {
   esac
 }
 libs () { case $1 in sqlite) echo "-lpthread -ldl -lm" ;; *) echo "-lm" ;; esac; }
-DIRS=$(for p in $PROGS; do prog_dir "$p"; done | uniq | tr '\n' ' ')
+DIRS=$(for p in $PROGS; do prog_dir "$p"; done | sort -u | tr '\n' ' ')
 echo "real: building $DIRS($BUILDS)..." >&2
 for d in $DIRS; do
   if [ "$d" = bzip2 ]; then
