@@ -137,7 +137,7 @@ snap_save_at (const char *path, const void *view, size_t len, uint32_t flags,
               uint64_t saved_ns, char *err, size_t errlen)
 {
   struct osp_snap_header h;
-  osp_snap_header (&h, view, len, flags, "ospview " PACKAGE_VERSION, 0);
+  osp_snap_header (&h, view, len, flags, "ospview " PACKAGE_VERSION);
   h.saved_ns = saved_ns;
   h.header_crc32 = 0;
   h.header_crc32 = osp_crc32 (0, &h, sizeof h);

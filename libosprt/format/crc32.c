@@ -7,13 +7,13 @@
  * over pieces: osp_crc32 (osp_crc32 (0, a, n), b, m) is the CRC of a then
  * b, exactly like zlib's crc32 (crc, buf, len).
  *
- * Constant tables (no initialisation, so no race and nothing to call
- * first), eight bytes a step: every publish checksums the whole view, and
- * byte-at-a-time was 44% of a publish's instructions on Lua (issue 36);
- * four bytes a step still took 21M instructions of the snapshot that
- * SQLite's speedtest1 writes at exit, eight take 2/3 of that.
- * Plain C with no dependency on the runtime: ospview compiles this file
- * too.
+ * Every publish and every snapshot checksums the whole view (byte at a
+ * time, 44% of a publish's instructions on Lua; issue 36).  So, on x86-64
+ * CPUs with PCLMULQDQ (all since 2010), 64 bytes a step by carry-less
+ * multiplication (crc32_clmul); elsewhere constant tables (no
+ * initialisation, so no race and nothing to call first), eight bytes a
+ * step.  Plain C with no dependency on the runtime: ospview compiles this
+ * file too.
  */
 #include "crc32.h"
 
@@ -397,6 +397,15 @@ static const uint32_t table[8][256] = {
    checksums the whole view (SQLite's speedtest1: 2.4 MB, 8.6M
    instructions with the tables).  CRC is the inverted register; LEN a
    multiple of 16, at least 64. */
+/* A times x^(128+64) and x^128 (K's halves), plus D: one 128-bit fold. */
+__attribute__ ((target ("pclmul,sse4.1"))) static inline __m128i
+fold (__m128i a, __m128i k, __m128i d)
+{
+  return _mm_xor_si128 (_mm_xor_si128 (_mm_clmulepi64_si128 (a, k, 0x00),
+                                       _mm_clmulepi64_si128 (a, k, 0x11)),
+                        d);
+}
+
 __attribute__ ((target ("pclmul,sse4.1"))) static uint32_t
 crc32_clmul (uint32_t crc, const unsigned char *p, size_t len)
 {
@@ -405,30 +414,23 @@ crc32_clmul (uint32_t crc, const unsigned char *p, size_t len)
   const __m128i k5 = _mm_set_epi64x (0, 0x0163cd6124);
   const __m128i poly = _mm_set_epi64x (0x01f7011641, 0x01db710641);
   const __m128i low32 = _mm_setr_epi32 (~0, 0, ~0, 0);
-  __m128i x[4];
-  for (int i = 0; i < 4; i++)
-    x[i] = _mm_loadu_si128 ((const __m128i *) (p + 16 * i));
-  x[0] = _mm_xor_si128 (x[0], _mm_cvtsi32_si128 ((int) crc));
-  p += 64;
-  len -= 64;
-  for (; len >= 64; p += 64, len -= 64)
-    for (int i = 0; i < 4; i++)
-      {
-        __m128i lo = _mm_clmulepi64_si128 (x[i], k1k2, 0x00);
-        __m128i hi = _mm_clmulepi64_si128 (x[i], k1k2, 0x11);
-        x[i] = _mm_xor_si128 (_mm_xor_si128 (lo, hi),
-                              _mm_loadu_si128 ((const __m128i *) (p + 16 * i)));
-      }
+  /* Four named lanes, not an array: GCC keeps them in registers. */
+  __m128i x0 = _mm_loadu_si128 ((const __m128i *) p);
+  __m128i x1 = _mm_loadu_si128 ((const __m128i *) (p + 16));
+  __m128i x2 = _mm_loadu_si128 ((const __m128i *) (p + 32));
+  __m128i x3 = _mm_loadu_si128 ((const __m128i *) (p + 48));
+  x0 = _mm_xor_si128 (x0, _mm_cvtsi32_si128 ((int) crc));
+  for (p += 64, len -= 64; len >= 64; p += 64, len -= 64)
+    {
+      x0 = fold (x0, k1k2, _mm_loadu_si128 ((const __m128i *) p));
+      x1 = fold (x1, k1k2, _mm_loadu_si128 ((const __m128i *) (p + 16)));
+      x2 = fold (x2, k1k2, _mm_loadu_si128 ((const __m128i *) (p + 32)));
+      x3 = fold (x3, k1k2, _mm_loadu_si128 ((const __m128i *) (p + 48)));
+    }
   /* Four lanes into one, then the remaining 16-byte blocks into it. */
-  __m128i a = x[0];
-  for (int i = 1; i < 4; i++)
-    a = _mm_xor_si128 (_mm_xor_si128 (_mm_clmulepi64_si128 (a, k3k4, 0x00),
-                                      _mm_clmulepi64_si128 (a, k3k4, 0x11)),
-                       x[i]);
+  __m128i a = fold (fold (fold (x0, k3k4, x1), k3k4, x2), k3k4, x3);
   for (; len >= 16; p += 16, len -= 16)
-    a = _mm_xor_si128 (_mm_xor_si128 (_mm_clmulepi64_si128 (a, k3k4, 0x00),
-                                      _mm_clmulepi64_si128 (a, k3k4, 0x11)),
-                       _mm_loadu_si128 ((const __m128i *) p));
+    a = fold (a, k3k4, _mm_loadu_si128 ((const __m128i *) p));
   /* 128 bits to 64, then Barrett's reduction to 32. */
   a = _mm_xor_si128 (_mm_srli_si128 (a, 8),
                      _mm_clmulepi64_si128 (a, k3k4, 0x10));
@@ -487,48 +489,4 @@ osp_crc32 (uint32_t crc, const void *buf, size_t len)
   while (len--)
     crc = table[0][(crc ^ *p++) & 0xffu] ^ (crc >> 8);
   return ~crc;
-}
-
-/* ---- combining: the CRC of A then B from those of A and of B ----------- */
-
-/* x^(2^k) modulo the polynomial, k = 0..31 (in the reflected order of the
-   tables: bit 31 is x^0; generated). */
-static const uint32_t x2n[32] = {
-  0x40000000u, 0x20000000u, 0x08000000u, 0x00800000u, 0x00008000u, 0xedb88320u,
-  0xb1e6b092u, 0xa06a2517u, 0xed627daeu, 0x88d14467u, 0xd7bbfe6au, 0xec447f11u,
-  0x8e7ea170u, 0x6427800eu, 0x4d47bae0u, 0x09fe548fu, 0x83852d0fu, 0x30362f1au,
-  0x7b5a9cc3u, 0x31fec169u, 0x9fec022au, 0x6c8dedc4u, 0x15d6874du, 0x5fde7a4eu,
-  0xbad90e37u, 0x2e4e5eefu, 0x4eaba214u, 0xa8a472c0u, 0x429a969eu, 0x148d302au,
-  0xc40ba6d0u, 0xc4e22c3cu,
-};
-
-/* A times B modulo the polynomial. */
-static uint32_t
-multmodp (uint32_t a, uint32_t b)
-{
-  uint32_t m = (uint32_t) 1 << 31, p = 0;
-  for (;;)
-    {
-      if (a & m)
-        {
-          p ^= b;
-          if ((a & (m - 1)) == 0)
-            break;
-        }
-      m >>= 1;
-      b = b & 1 ? (b >> 1) ^ 0xedb88320u : b >> 1;
-    }
-  return p;
-}
-
-uint32_t
-osp_crc32_combine (uint32_t crc_a, uint32_t crc_b, uint64_t len_b)
-{
-  /* CRC(A B) = CRC(A) x^(8 len_b) + CRC(B): shift A's by B's bits (the
-     initial and final inversions cancel, as in zlib's crc32_combine). */
-  uint32_t p = (uint32_t) 1 << 31; /* x^0 */
-  for (unsigned k = 3; len_b != 0; len_b >>= 1, k++)
-    if (len_b & 1)
-      p = multmodp (x2n[k & 31], p);
-  return multmodp (p, crc_a) ^ crc_b;
 }

@@ -10,9 +10,5 @@
 /* The CRC-32 of LEN bytes at BUF continuing CRC (0 to start), as zlib's
    crc32 (CRC, BUF, LEN): osp_crc32 (0, "123456789", 9) == 0xCBF43926. */
 uint32_t osp_crc32 (uint32_t crc, const void *buf, size_t len);
-/* The CRC of bytes A then B from CRC_A (osp_crc32 (0, A, ...)), CRC_B and
-   B's length, without reading either (zlib's crc32_combine): in time
-   logarithmic in LEN_B. */
-uint32_t osp_crc32_combine (uint32_t crc_a, uint32_t crc_b, uint64_t len_b);
 
 #endif

@@ -32,24 +32,17 @@ int osp_file_replace (const char *path, const void *const *buf,
 /* strerror, but naming the foreign symbolic link for ELOOP. */
 const char *osp_file_strerror (int err);
 
-/* The header of a snapshot of the LEN view bytes at VIEW.  MADE: the
-   caller made the view itself (osp_view_write), so its sections' stored
-   CRCs are right and stand in for their bytes in the view's CRC; 0 for
-   a view from elsewhere (a segment, a file: a reader skips unknown
-   sections unchecked), which is read through. */
+/* The header of a snapshot of the LEN view bytes at VIEW. */
 void osp_snap_header (struct osp_snap_header *h, const void *view,
-                      uint64_t len, uint32_t flags, const char *writer,
-                      int made);
+                      uint64_t len, uint32_t flags, const char *writer);
 
-/* Write a view from elsewhere (MADE 0 above) as snapshot file PATH
-   (osp_file_replace, mode 0600).  0 or an errno value. */
+/* Write a view as snapshot file PATH (osp_file_replace, mode 0600).  0 or
+   an errno value. */
 int osp_snap_write (const char *path, const void *view, uint64_t len,
                     uint32_t flags, const char *writer);
 
-/* The same with file mode MODE (osp_file_replace_mode) and MADE as
-   osp_snap_header's. */
+/* The same with file mode MODE (osp_file_replace_mode). */
 int osp_snap_write_mode (const char *path, const void *view, uint64_t len,
-                         uint32_t flags, const char *writer, unsigned mode,
-                         int made);
+                         uint32_t flags, const char *writer, unsigned mode);
 
 #endif

@@ -138,9 +138,8 @@ osp_snapshot_write (const struct osp_profile *p, const struct osp_options *o,
   if (truncated)
     osp_warn ("osp: snapshot %s: rows cut to fit snapshot_bytes=%llu",
               path, (unsigned long long) o->snapshot_bytes);
-  /* the view was made just above: its section CRCs stand in for it */
   int err = osp_snap_write_mode (path, buf, n, flags, "libosprt",
-                                 o->file_mode, 1);
+                                 o->file_mode);
   free (buf);
   if (err != 0)
     {
