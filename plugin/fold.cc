@@ -260,21 +260,14 @@ only_hooks_use_p (tree x)
   FOR_EACH_IMM_USE_FAST (use, it, x)
     {
       gimple *u = USE_STMT (use);
-      basic_block ub = gimple_bb (u);
-      if (is_a<gcond *> (u))
-        {
-          if (!hook_shape_p (ub, &s) || s.cond != u || s.x != x)
-            return false;
-        }
-      else if (gphi *phi = dyn_cast<gphi *> (u))
-        {
-          edge e = gimple_phi_arg_edge (phi, PHI_ARG_INDEX_FROM_USE (use));
-          if (!hook_shape_p (e->src, &s) || s.x != x || s.to_j != e
-              || !hook_use_p (u, s.to_j, x, e->src))
-            return false;
-        }
-      else if (!hook_shape_p (ub, &s) || s.x != x
-               || !hook_use_p (u, s.to_j, x, ub))
+      /* The hook's block: a PHI argument's is its edge's source (the
+         edge is then the hook's TO_J: a block has one edge to J).  */
+      gphi *phi = dyn_cast<gphi *> (u);
+      basic_block hb
+          = phi ? gimple_phi_arg_edge (phi, PHI_ARG_INDEX_FROM_USE (use))->src
+                : gimple_bb (u);
+      if (!hook_shape_p (hb, &s) || s.x != x
+          || (u != s.cond && !hook_use_p (u, s.to_j, x, hb)))
         return false;
     }
   return true;
@@ -304,7 +297,8 @@ fold_hook (basic_block b, hash_map<tree, bool> *verdicts)
     {
       bool *known = verdicts->get (x);
       fuse = known ? *known : only_hooks_use_p (x);
-      verdicts->put (x, fuse);
+      if (!known)
+        verdicts->put (x, fuse);
     }
   tree in = fuse ? y : x;
 
