@@ -215,8 +215,10 @@ osp_xsave_measure:
 /* The block hook in a sample, past its first block: osp_sample_append
    (sampler.h) with %rdi the record and %esi the block, in %rax, %rcx and
    %rdx only; or, with no sample open, a block of a hold's skip
-   (held_left).  Returns the countdown when it appended the block (1 while
-   the sample goes on, after its last block the skip the cursor holds);
+   (held_left), or the block whose start the sampler thinned away ahead
+   (again: it arms the skip that follows).  Returns the countdown when it
+   appended or passed the block (1 while the sample goes on, after its
+   last block the skip the cursor holds);
    else falls through to the full trampoline, every register as it was but
    %rax and the flags, which the asm gives up anyway.  %rcx holds
    the thread-pointer offset of the cursor, then of its cache entry minus
@@ -265,9 +267,15 @@ osp_xsave_measure:
 	ret;							\
 	.cfi_adjust_cfa_offset 16;				\
 5:	cmpl	$0, %fs:OSP_CURSOR_HELD(%rcx); /* a hold's skip */ \
-	je	7f;						\
+	je	9f;						\
 	subl	$1, %fs:OSP_CURSOR_HELD(%rcx);			\
 	movl	$1, %eax;					\
+	jmp	6b;						\
+9:	movl	%fs:OSP_CURSOR_AGAIN(%rcx), %edx; /* thinned */	\
+	testl	%edx, %edx;	/* (%rax: the flag's offset, for 7) */ \
+	je	7f;						\
+	movl	$0, %fs:OSP_CURSOR_AGAIN(%rcx);			\
+	movl	%edx, %eax;					\
 	jmp	6b;						\
 7:	popq	%rdx;						\
 	.cfi_adjust_cfa_offset -8;				\

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # tests/ospcompare.sh - tools/ospcompare on hand-written reports: the recall of the exact top K
 # in the sampled top N, plain and with ties (recall_ties: subpaths counted as often as the exact
-# K-th all qualify for the places they share), by estimate and in the report's order (-r); and
+# K-th, or within -T percent, all qualify for the places they share), by estimate and in the
+# report's order (-r); and
 # blocks_seen_equal: the sampled run's blocks_seen against the exact run's (issue 34).
 #
 # Exact counts: A 100, B 90, C 80, D 80, E 80, F 10.  Sampled, by estimate: D, A, F, C, B (the
@@ -57,6 +58,13 @@ expect "-k 2 -n 3" recall 1/2
 expect "-k 2 -n 3" recall_ties 1/2
 # A tie group larger than the places left: at most K.
 expect "-k 4 -n 5" recall_ties 4/4
+# Near ties (-T PCT): within 5% of B (90) is only B, A (100) must still be found: 1/2; within
+# 12.5% A, B and C, D, E (80) tie, and A and D in the sampled top 3 fill both places: 2/2.
+expect "-k 2 -n 3 -T 5" recall_ties 1/2
+expect "-k 2 -n 3 -T 12.5" recall_ties 2/2
+if "$CMP" -T 100 "$W/s.tsv" "$W/x.tsv" > /dev/null 2> "$W/t.err" || ! grep -q "percentage below 100" "$W/t.err"; then
+  osp_fail "ospcompare -T 100: not refused with a message"
+fi
 # The identity of issue 34: the sampled walk's blocks_seen is the exact block count.
 expect "" blocks_seen_equal -
 echo "stat${t}blocks_seen${t}5000" >> "$W/x.tsv"

@@ -7,11 +7,12 @@
 # - the relative 95% intervals (err95 / estimate) of the report's top 10 subpaths are not
 #   wider in the longer run: both sets sorted, the k-th narrowest of the long run is at most
 #   the k-th narrowest of the short one, for k = 1..10;
-# - at the shorter length the report's top 5 (ties honoured: tools/ospcompare recall_ties)
-#   are the exact top 5 of mode=subpaths-exact, each within 5% of its exact count;
+# - at the shorter length the report's top 5 (ties within 0.1% honoured: tools/ospcompare
+#   recall_ties) are the exact top 5 of mode=subpaths-exact, each within 5% of its exact count;
 # - blocks_seen equals the exact count; the memory bound holds.
 # Under concise samples with the gain limit (the default before Space-Saving) all three checks
-# fail: 6-9 of the 10 intervals widen (seeds 1-3), the report's top 5 hold 4 of the exact top 5,
+# fail: 6-9 of the 10 intervals widen (seeds 1-3), the report's top 5 held 4 of the exact top 5
+# (equal counts only, below),
 # and the worst top-5 error is 11.9% (doc/ACCURACY.md).  Run lengths are work sizes, never
 # times.
 
@@ -57,7 +58,11 @@ osp_exec_with "mode=subpaths-exact:exact_max=8:report=$b.exact.tsv:report_format
 [ "$(osp_stat "$b.exact.tsv" exact_dropped)" = 0 ] || osp_fail "the exact table dropped occurrences"
 [ "$(osp_stat "$b.20.tsv" blocks_seen)" = "$(osp_stat "$b.exact.tsv" blocks_seen)" ] ||
   osp_fail "blocks_seen $(osp_stat "$b.20.tsv" blocks_seen), exact $(osp_stat "$b.exact.tsv" blocks_seen)"
-if sh "$CMP" -r -k 5 -n 5 -t 5 -e 5 "$b.20.tsv" "$b.exact.tsv" > "$b.cmp"; then
+# Ties within 0.1%: diverse.c's six hottest subpaths are counted 20000000 to 19999940 (3 parts in
+# a million apart, against 95% intervals of 3-6%), so which five of them a sample ranks first is
+# chance: with equal counts only, seeds 1-10 passed 7 times, with starts thinned at the block
+# (before) as ahead of it (libosprt/collect/sampler.c pre_thin), seed 1 only before.
+if sh "$CMP" -r -k 5 -n 5 -t 5 -e 5 -T 0.1 "$b.20.tsv" "$b.exact.tsv" > "$b.cmp"; then
   cut -c 1-160 "$b.cmp"
   v () { awk -F '\t' -v n="$1" '$1 == "summary" && $2 == n { print $3 }' "$b.cmp"; }
   [ "$(v recall_ties)" = 5/5 ] || osp_fail "only $(v recall_ties) of the exact top 5 are in the report's top 5"

@@ -99,7 +99,12 @@
  * (osp_pathsample_clock), the clock of the path ends, and a block where
  * a skip runs out starts a sample with probability I / (f W) (else the
  * next skip is drawn): so a block still starts one with probability
- * 1/(f W), and starts/blocks_seen estimates the same q.  A hold
+ * 1/(f W), and starts/blocks_seen estimates the same q.  That coin and
+ * that next skip are drawn ahead, when the skip is armed (pre_thin): a
+ * block that only draws the next skip then finds it in the cursor and
+ * its trampoline arms it, without entering the runtime (by default
+ * I = path_interval = interval / 2, so half the blocks where a skip runs
+ * out).  A hold
  * (osp_sampler_hold, asked by the path side) keeps __osp_skip at 1 with
  * the skip counted down in software (soft; the hooks pass its blocks
  * through the cursor's held_left), and a hold that starts during a
@@ -162,6 +167,11 @@ struct osp_sampler
   int held;
   uint32_t soft;
   uint32_t held_armed; /* what set_soft left in the cursor's held_left */
+  /* The skip after the armed one's block when that block's start is
+     already thinned away (pre_thin; the cursor's again), and its clock. */
+  uint32_t again;
+  double again_clock;
+  int decided; /* the armed skip's block starts a sample: coin flipped */
   struct plan plan;    /* the one the armed skip was drawn with */
   struct plan next;    /* the newest it has (plan's generation: none) */
   uint32_t qused, nq;  /* words and samples finished in the queue */
@@ -449,6 +459,68 @@ arm_skip (struct osp_sampler *s, uint32_t skip)
     arm (s, skip);
 }
 
+/* Thin now the start of the block where the skip just armed (or, in a
+   sample, the one to follow it) runs out, when shared path checks make
+   the clock I faster than f W (header comment): with probability
+   1 - I / (f W) that block only draws the next skip, so draw it here and
+   leave it in the cursor, whose trampoline arms it at that block without
+   entering the runtime (half the entries of the default on Lua, where
+   I = path_interval is half the interval).  The coin and the skip are
+   those the block would draw, with the plan and clock of the skip they
+   follow; the running skip keeps its clock (osp_sampler_drawn). */
+static void
+pre_thin (struct osp_sampler *s)
+{
+  double f = plan_interval (&s->plan);
+  s->decided = 0;
+  if (s->held || !(s->clock < f))
+    return;
+  if ((double) osp_rng_next (s->rng) < s->clock / f * 0x1p64)
+    {
+      s->decided = 1; /* hit flips no coin for it */
+      return;
+    }
+  double clock = s->clock;
+  uint32_t k = draw_skip (s);
+  s->again_clock = s->clock;
+  s->clock = clock;
+  s->again = osp_sample_cursor.again = k;
+}
+
+/* Arm SKIP, and thin the start at its end now if it is to be thinned. */
+static void
+arm_next (struct osp_sampler *s, uint32_t skip)
+{
+  arm_skip (s, skip);
+  pre_thin (s);
+}
+
+/* If the trampoline armed the pre-thinned skip, the skip that ran out
+   before it is counted and it is the armed one. */
+static void
+take_again (struct osp_thread *t, struct osp_sampler *s)
+{
+  if (s->again != 0 && osp_sample_cursor.again == 0)
+    {
+      osp_walk_bump (t, OSP_W_BLOCKS_SEEN, s->armed);
+      s->armed = s->again;
+      s->clock = s->again_clock;
+      s->again = 0;
+      s->decided = 0;
+    }
+}
+
+/* Forget a pre-thinned skip not armed yet: the countdown is about to be
+   armed otherwise (a hold, a thread's exit); its block then draws as if
+   it had never been thinned, the same law. */
+static void
+drop_again (struct osp_sampler *s)
+{
+  if (s->again != 0)
+    s->decided = 0;
+  s->again = osp_sample_cursor.again = 0;
+}
+
 /* ---- the open sample's cursor (sampler.h) ----------------------------- */
 
 OSP_TLS struct osp_sample_cursor osp_sample_cursor;
@@ -465,6 +537,8 @@ _Static_assert (offsetof (struct osp_sample_cursor, next) == OSP_CURSOR_NEXT
                        == OSP_CURSOR_HELD
                 && offsetof (struct osp_sample_cursor, seen_any)
                        == OSP_CURSOR_SEEN_ANY
+                && offsetof (struct osp_sample_cursor, again)
+                       == OSP_CURSOR_AGAIN
                 && sizeof (struct osp_cursor_fn) == 1 << OSP_CURSOR_FN_SHIFT
                 && offsetof (struct osp_cursor_fn, rec) == OSP_CURSOR_FN_REC
                 && offsetof (struct osp_cursor_fn, id) == OSP_CURSOR_FN_ID
@@ -562,8 +636,23 @@ osp_sampler_hit (struct osp_thread *t, const struct osp_fn *fn,
                                  memory_order_relaxed);
       return;
     }
-  take_skip (t, s);
-  hit (t, s, fn, block);
+  take_appended (t, s);
+  take_again (t, s);
+  if (s->again != 0 && s->want == 0)
+    {
+      /* The pre-thinned block, come here rather than through the
+         trampoline (a batched loop's, a C entry): it passes the same way.
+         (In a sample, a hook comes here to append: the block after the
+         sample's skip is still to come.) */
+      osp_sample_cursor.again = 0;
+      take_again (t, s);
+      arm (s, s->armed);
+    }
+  else
+    {
+      take_skip (t, s);
+      hit (t, s, fn, block);
+    }
   /* Shared path checks: a hold the path side wants now (a burst, a
      tick) starts, or one it no longer wants ends, here. */
   if (atomic_load_explicit (&osp_paths_shared, memory_order_relaxed))
@@ -576,8 +665,11 @@ osp_sampler_unregistered (struct osp_thread *t)
   struct osp_sampler *s = t->sampler;
   if (s == NULL || s->want != 0 || s->held || s->fresh)
     return;
+  take_appended (t, s);
+  take_again (t, s);
+  drop_again (s);
   take_skip (t, s);
-  arm_skip (s, draw_skip (s));
+  arm_next (s, draw_skip (s));
 }
 
 /* The hit of BLOCK of FN on S, its blocks counted. */
@@ -593,7 +685,7 @@ hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
       uint32_t k = draw_skip (s);
       if (k > 1)
         {
-          arm_skip (s, k - 1);
+          arm_next (s, k - 1);
           return;
         }
     }
@@ -610,12 +702,13 @@ hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
          than f W, and the start is thinned to keep 1 in f W per block
          (clock / f W of them). */
       double f = plan_interval (&s->plan);
-      if (s->clock < f
+      if (!s->decided && s->clock < f
           && (double) osp_rng_next (s->rng) >= s->clock / f * 0x1p64)
         {
-          arm_skip (s, draw_skip (s));
+          arm_next (s, draw_skip (s));
           return;
         }
+      s->decided = 0;
       /* The hot-list's admission coin is flipped now rather than when
          the sample is offered, so that a sample it would turn away is
          not collected at all (see the header comment). */
@@ -628,7 +721,7 @@ hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
       if (i == nexp)
         {
           osp_walk_bump (t, OSP_W_DECLINED, p->weight);
-          arm_skip (s, draw_skip (s));
+          arm_next (s, draw_skip (s));
           return;
         }
       osp_walk_bump (t, OSP_W_DECLINED, p->weight - 1);
@@ -643,10 +736,12 @@ hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
     {
       arm (s, 1);
       open_cursor (s, fn);
+      if (s->have == 1) /* the sample's start: the block after it */
+        pre_thin (s);
       return;
     }
   finish_sample (t, s);
-  arm_skip (s, s->after);
+  arm_skip (s, s->after); /* its start thinned, if so, when it began */
 }
 
 void
@@ -657,6 +752,7 @@ osp_sampler_sync (struct osp_thread *t)
     return;
   take_appended (t, s);
   take_held (t, s);
+  take_again (t, s);
   uint32_t left = __osp_skip;
   if (!s->fresh && s->want == 0 && left <= s->armed)
     {
@@ -668,6 +764,7 @@ osp_sampler_sync (struct osp_thread *t)
      at thread exit, T's memory is about to go. */
   osp_sample_cursor.left = 0;
   osp_sample_cursor.held_left = s->held_armed = 0;
+  drop_again (s);
 }
 
 double
@@ -677,6 +774,7 @@ osp_sampler_drawn (struct osp_thread *t)
   if (s == NULL || s->fresh || s->held)
     return 0;
   take_appended (t, s);
+  take_again (t, s);
   return s->want == 0 ? s->clock : 0;
 }
 
@@ -688,6 +786,8 @@ osp_sampler_hold (struct osp_thread *t, int on)
     return; /* no skip drawn yet: __osp_skip is 1 */
   take_appended (t, s);
   take_held (t, s);
+  take_again (t, s);
+  drop_again (s); /* on: every block fires; off: none was pending */
   s->held = !!on;
   if (s->want != 0)
     {
@@ -747,6 +847,8 @@ osp_sampler_recover (struct osp_thread *t)
   s->armed = 1; /* what the hook that recovers re-armed */
   s->held = 0;  /* the next hook asks again (osp_sampler_hit) */
   s->held_armed = 0;
+  drop_again (s);
+  s->decided = 0;
 }
 
 /* ---- totals ---------------------------------------------------------- */

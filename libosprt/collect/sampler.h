@@ -26,6 +26,9 @@
  * completed is queued, when the sampler next runs (sampler.c,
  * take_appended): a sample costs one entry into the runtime, not two.
  *
+ * A block whose start of a sample the sampler has already thinned away
+ * (again, below) passes the same way: its hook arms the next skip.
+ *
  * While a sample is open every shared path end calls in too (abi.h, one
  * countdown); the trampoline takes those from seen_left, an allowance
  * pathsample.c leaves here, without entering the runtime either.  And
@@ -47,6 +50,7 @@
 #define OSP_CURSOR_SEEN 272    /* after fns[] */
 #define OSP_CURSOR_HELD 276
 #define OSP_CURSOR_SEEN_ANY 280
+#define OSP_CURSOR_AGAIN 284
 #define OSP_CURSOR_WAYS 8      /* entries in fns[] */
 #define OSP_CURSOR_FN_SHIFT 5  /* log2 of sizeof (struct osp_cursor_fn) */
 #define OSP_CURSOR_FN_REC 0    /* struct osp_cursor_fn */
@@ -90,6 +94,14 @@ struct osp_sample_cursor
      hooks keep __osp_skip at 1 and every shared path end is seen: the
      allowance holds with no sample open too. */
   uint32_t seen_any;
+  /* Not 0: the skip that follows the next block to fire, whose start the
+     sampler has already thinned away (sampler.c, pre_thin) with no
+     sample open and no hold: the trampoline of that block's hook arms it
+     and returns without entering the runtime, and sets this to 0, which
+     is how the sampler learns it happened.  (Not osp_sample_append_chain:
+     the events it is given are not all blocks that fire; a block that
+     fires in C passes in osp_sampler_hit.) */
+  uint32_t again;
 };
 
 extern OSP_TLS struct osp_sample_cursor osp_sample_cursor;
