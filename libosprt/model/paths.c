@@ -217,7 +217,8 @@ osp_paths_prepare (struct osp_fn *f, const struct osp_fn_record *r)
      every function of the program, and five mallocs a function were a
      third of the cost. */
   size_t n = f->nblocks, words = r->paths_len;
-  size_t bytes = (words + n) * sizeof (uint64_t) + (n ? n : 1) * sizeof (uint32_t);
+  size_t bytes = (words + n) * sizeof (uint64_t)
+                 + (n ? n : 1) * sizeof (uint32_t);
   const char *why = "out of memory";
   f->npaths = r->npaths;
   f->pathw = malloc (bytes);

@@ -317,7 +317,7 @@ osp_record_check (const struct osp_fn_record *r)
 
 /* S as the registry keeps it: cut at OSP_STR_MAX, control characters
    replaced so a name can never break a report line or a tsv field; into
-   OUT (room for osp_string_len (S) + 1), S NULL as "?". */
+   OUT (room for string_len (S) + 1), S NULL as "?". */
 static size_t
 string_len (const char *s)
 {
