@@ -876,7 +876,11 @@ void
 osp_sampler_reset (void)
 {
   memset (totals, 0, sizeof totals);
-  osp_sample_cursor.left = 0; /* its sampler was the parent thread's */
+  /* The cursor's allowances were the parent thread's sampler's: the
+     child's new one would not count what the hooks passed through them. */
+  osp_sample_cursor.left = 0;
+  osp_sample_cursor.held_left = 0;
+  osp_sample_cursor.again = 0;
   uint64_t gen = plan_now.gen;
   plan_now = plan_base;
   plan_now.gen = gen + 1;
