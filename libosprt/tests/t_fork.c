@@ -3,8 +3,15 @@
  * report file named with its own pid, only its own thread), the parent
  * keeps its own; and forking while other threads are inside the runtime
  * (hooks, thread creation and exit, which take the runtime's locks) never
- * deadlocks the child.  Black box: shared library and tsv reports only. */
+ * deadlocks the child.  And a fork in a hold (shared path checks under
+ * paths=exhaustive: the hooks pass the skip's blocks through the sample
+ * cursor's allowance): the child counts every one of its blocks, none
+ * passed by the parent's allowance (blocks_seen exact).  Black box:
+ * shared library and tsv reports only. */
 #include "testutil.h"
+
+#include "osprt.h"
+#include "pathgraphs.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -84,11 +91,91 @@ scenario_work (void)
   return 0;
 }
 
+/* The loop of pathgraphs.h with shared path checks, as t_shared drives
+   it; under paths=exhaustive the runtime holds __osp_skip at 1. */
+static struct tg g_loop;
+static struct osp_fn_record r_loop __attribute__ ((aligned (8)));
+
+static void
+shared_end (uint64_t id)
+{
+  if (__atomic_load_n (&__osp_skip, __ATOMIC_RELAXED) == 1)
+    __osp_path_end_shared (&r_loop, id);
+}
+
+static int
+scenario_hold (void)
+{
+  tg_loop (&g_loop);
+  tg_build (&g_loop, &r_loop, "loop", "loop.c");
+  r_loop.flags |= OSP_FN_PATH_CHECKS | OSP_FN_PATH_SHARED;
+  __osp_register_module (OSP_ABI_VERSION, &r_loop, &r_loop + 1);
+  for (int a = 0; a < 50; a++)
+    {
+      osp_test_block (&r_loop, 0);
+      shared_end (0);
+      for (int i = 0; i < 10; i++)
+        {
+          osp_test_block (&r_loop, 1);
+          osp_test_block (&r_loop, 2);
+          osp_test_block (&r_loop, 3);
+          shared_end (1);
+        }
+      osp_test_block (&r_loop, 1);
+      osp_test_block (&r_loop, 5);
+      shared_end (3);
+    }
+  fflush (stdout);
+  pid_t pid = fork ();
+  if (pid == 0)
+    {
+      for (int i = 0; i < 100; i++)
+        osp_test_block (&r_loop, 2);
+      exit (0);
+    }
+  printf ("child %ld\nparent %ld\n", (long) pid, (long) getpid ());
+  int status;
+  waitpid (pid, &status, 0);
+  return WIFEXITED (status) && WEXITSTATUS (status) == 0 ? 0 : 1;
+}
+
+static void
+check_hold (const char *dir)
+{
+  char opts[4300], out[4200], rep[4300];
+  snprintf (out, sizeof out, "%s/hold.out", dir);
+  snprintf (opts, sizeof opts,
+            "mode=subpaths:paths=exhaustive:forest=off:report=%s/h.%%p:"
+            "report_format=tsv", dir);
+  CHECK_EQ (osp_test_run ("hold", opts, out, NULL), 0);
+  char *o = osp_test_slurp (out);
+  long child, parent;
+  int got = o != NULL
+            && sscanf (o, "child %ld\nparent %ld", &child, &parent) == 2;
+  CHECK (got);
+  if (got)
+    {
+      snprintf (rep, sizeof rep, "%s/h.%ld", dir, child);
+      char *r = osp_test_slurp (rep);
+      CHECK (r != NULL);
+      if (r)
+        CHECK_EQ (osp_test_stat (r, "blocks_seen"), 100);
+      free (r);
+      unlink (rep);
+      snprintf (rep, sizeof rep, "%s/h.%ld", dir, parent);
+      unlink (rep);
+    }
+  free (o);
+  unlink (out);
+}
+
 int
 main (int argc, char **argv)
 {
   if (argc > 1 && strcmp (argv[1], "work") == 0)
     return scenario_work ();
+  if (argc > 1 && strcmp (argv[1], "hold") == 0)
+    return scenario_hold ();
 
   char *dir = osp_test_tmpdir ();
   char opts[4300], out[4200], rep[4300];
@@ -134,6 +221,7 @@ main (int argc, char **argv)
   CHECK_EQ (parents, 1);
   free (o);
   unlink (out);
+  check_hold (dir);
   rmdir (dir);
   free (dir);
   return osp_test_done ("t_fork");
