@@ -468,14 +468,24 @@ arm_skip (struct osp_sampler *s, uint32_t skip)
    I = path_interval is half the interval).  The coin and the skip are
    those the block would draw, with the plan and clock of the skip they
    follow; the running skip keeps its clock (osp_sampler_drawn). */
+/* The coin of a block where a skip runs out under the clock I faster
+   than f W (header comment): whether it only draws the next skip
+   (probability 1 - I / (f W)). */
+static int
+thinned (struct osp_sampler *s)
+{
+  double f = plan_interval (&s->plan);
+  return s->clock < f
+         && (double) osp_rng_next (s->rng) >= s->clock / f * 0x1p64;
+}
+
 static void
 pre_thin (struct osp_sampler *s)
 {
-  double f = plan_interval (&s->plan);
   s->decided = 0;
-  if (s->held || !(s->clock < f))
+  if (s->held || !(s->clock < plan_interval (&s->plan)))
     return;
-  if ((double) osp_rng_next (s->rng) < s->clock / f * 0x1p64)
+  if (!thinned (s))
     {
       s->decided = 1; /* hit flips no coin for it */
       return;
@@ -701,9 +711,7 @@ hit (struct osp_thread *t, struct osp_sampler *s, const struct osp_fn *fn,
       /* The clock ran out: with shared path checks it may run faster
          than f W, and the start is thinned to keep 1 in f W per block
          (clock / f W of them). */
-      double f = plan_interval (&s->plan);
-      if (!s->decided && s->clock < f
-          && (double) osp_rng_next (s->rng) >= s->clock / f * 0x1p64)
+      if (!s->decided && thinned (s))
         {
           arm_next (s, draw_skip (s));
           return;
