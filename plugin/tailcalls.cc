@@ -14,13 +14,14 @@
  * unchanged CFG, before anything is inserted.  Two shapes:
  *
  *   (a) the call in the return's own block:   x = f (...);  return x;
- *       (only copies and debug statements between them): the path end
+ *       (only copies, debug statements and prediction hints between
+ *       them): the path end
  *       goes before the call (the block's hook is at its start anyway);
  *
  *   (b) the call ending a block whose way to the return is a RETURN TREE:
- *       blocks that hold nothing but PHIs, copies (and constants) and
- *       debug statements, each with one successor, down to a block that
- *       returns.  Before GCC's copy propagation even
+ *       blocks that hold nothing but PHIs, copies (and constants), labels,
+ *       prediction hints and debug statements, each with one successor,
+ *       down to a block that returns.  Before GCC's copy propagation even
  *           return n > 0 ? f (n - 1) : acc;
  *       reaches its return through two such blocks (the ternary's join,
  *       and the block that merges it with the function's other returns).
@@ -57,6 +58,23 @@
 
 namespace osp {
 
+/* Whether STMT is a copy of an SSA name, or a conversion of one that
+   changes no bit (`return (long) f (x);' of an unsigned long f): what
+   GCC's tail-call pass looks through (process_assignment).  */
+static bool
+copy_p (gimple *stmt)
+{
+  if (gimple_assign_ssa_name_copy_p (stmt))
+    return true;
+  if (!gimple_assign_cast_p (stmt)
+      || TREE_CODE (gimple_assign_rhs1 (stmt)) != SSA_NAME)
+    return false;
+  tree to = TREE_TYPE (gimple_assign_lhs (stmt));
+  tree from = TREE_TYPE (gimple_assign_rhs1 (stmt));
+  return TYPE_MODE (to) == TYPE_MODE (from)
+         && (!INTEGRAL_TYPE_P (to) || type_has_mode_precision_p (to));
+}
+
 /* What VALUE, used in BB, was before BB's copies and, entering BB along
    IN, before BB's PHIs.  */
 static tree
@@ -67,7 +85,7 @@ traced_value (tree value, basic_block bb, edge in)
       gimple *def = SSA_NAME_DEF_STMT (value);
       if (gimple_bb (def) != bb)
         break;
-      if (gimple_assign_ssa_name_copy_p (def))
+      if (copy_p (def))
         value = gimple_assign_rhs1 (def);
       else if (gphi *phi = dyn_cast<gphi *> (def))
         {
@@ -81,11 +99,19 @@ traced_value (tree value, basic_block bb, edge in)
   return value;
 }
 
-/* A statement a return tree's block may hold: a copy of an SSA name or a
-   constant into an SSA name.  */
+/* A statement a return tree's block may hold: a copy (copy_p), a
+   constant put in an SSA name, a label (a switch's case, a goto's target),
+   or a branch prediction hint.  GCC's early return predictor puts a hint
+   after the call of `else return f (x);' (and after any other return in
+   a branch), and only the pass profile_estimate, after this one, strips
+   them: counted as statements, hints and labels kept such calls from
+   ever being jumps.  */
 static bool
-is_copy (gimple *stmt)
+inert_p (gimple *stmt)
 {
+  if (gimple_code (stmt) == GIMPLE_PREDICT || gimple_code (stmt) == GIMPLE_LABEL
+      || copy_p (stmt))
+    return true;
   if (!gimple_assign_single_p (stmt)
       || TREE_CODE (gimple_assign_lhs (stmt)) != SSA_NAME)
     return false;
@@ -93,7 +119,7 @@ is_copy (gimple *stmt)
   return TREE_CODE (rhs) == SSA_NAME || is_gimple_min_invariant (rhs);
 }
 
-/* The last statement of BB before its trailing copies and debug
+/* The last statement of BB before its trailing inert (inert_p) and debug
    statements (and its return, when RET is given and BB ends in one), or
    NULL if there is none.  *RET gets that return.  */
 static gimple *
@@ -106,7 +132,7 @@ before_copies (basic_block bb, greturn **ret)
       if (*ret)
         gsi_prev_nondebug (&gsi);
     }
-  while (!gsi_end_p (gsi) && is_copy (gsi_stmt (gsi)))
+  while (!gsi_end_p (gsi) && inert_p (gsi_stmt (gsi)))
     gsi_prev_nondebug (&gsi);
   return gsi_end_p (gsi) ? NULL : gsi_stmt (gsi);
 }

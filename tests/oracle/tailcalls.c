@@ -10,7 +10,11 @@
  *   - spin: a switch whose cases return a call's value through a local copy, a ternary whose
  *     join and the switch's join lie between the call and the return (a return tree of several
  *     blocks);
- *   - take/give: mutual recursion returning a struct; put/get: void mutual recursion.
+ *   - take/give: mutual recursion returning a struct; put/get: void mutual recursion;
+ *   - hop_a/hop_b: calls returned from both arms of an if-else, where GCC's early return
+ *     predictor leaves a hint after each call until the pass profile_estimate strips it;
+ *   - size_of/measure: a switch's cases join in a block that holds the default case's label
+ *     and returns the value converted to a type of the same size (so does measure).
  * Usage: tailcalls [N], N = 1000 by default (gcov's -O0 build makes real calls); with N = 10
  * million the recursion fits an 8 MB stack only if the calls are jumps.  */
 #include <stdio.h>
@@ -126,6 +130,58 @@ get (long n)
     put (n - 1);
 }
 
+NOINLINE long hop_b (long n, long acc);
+
+NOINLINE long
+hop_a (long n, long acc)
+{
+  if (n <= 0)
+    return acc;
+  else if (n & 1)
+    return hop_b (n - 1, acc + 1);
+  else
+    return hop_b (n - 1, acc ^ n);
+}
+
+NOINLINE long
+hop_b (long n, long acc)
+{
+  if (n & 4)
+    return hop_a (n - 1, acc * 5);
+  else
+    return hop_a (n - 1, acc + 7);
+}
+
+NOINLINE unsigned long measure (long n, unsigned long acc);
+
+NOINLINE long
+size_of (long n, unsigned long acc)
+{
+  unsigned long r = acc;
+  switch (n % 3)
+    {
+    case 0:
+      r = measure (n - 1, acc + 3);
+      break;
+    case 1:
+      r = measure (n - 1, acc ^ 5);
+      break;
+    case 2:
+      r = measure (n - 1, acc * 7);
+      break;
+    default:;
+    }
+  return (long) r;
+}
+
+NOINLINE unsigned long
+measure (long n, unsigned long acc)
+{
+  if (n <= 0)
+    return acc;
+  return size_of (n, acc + 1);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -140,6 +196,8 @@ main (int argc, char **argv)
   printf ("give: %ld %ld\n", p.a, p.b);
   put (n);
   printf ("put: %ld\n", (long) sink);
+  printf ("hop: %ld\n", hop_a (n, 0));
+  printf ("measure: %lu\n", measure (n, 0));
   return 0;
 }
 /* SPDX-License-Identifier: GPL-3.0-or-later */
