@@ -14,18 +14,22 @@
  * does not fire, goes straight to B(i+1) and its hook block Hi joins it
  * there, and B(i+1) runs nothing before its test that could run a test
  * of ours or look at V (no call of the program's, no asm).  Of the k
- * tests from B1 on, one fires exactly when (uint32) (V - 1) < k at B1.
- * So B1 tests that instead, and lowers V by k: when it fails (nearly
- * always), B2 .. Bk run with no test at all; when it holds, a chain of
- * new blocks S1 .. Sk runs first, Si holding Bi's test and Hi its hook,
- * each in its place: V is put back to B1's V - 1 and the k tests run in
- * order, then B2.  The hooks run in the same order, with the same
- * arguments, and each test sees V as it did, so every sample and every
- * draw is the unfolded program's (tests/paths.sh compares the builds);
- * only the program's statements in B2 .. Bk run after the run's hooks
- * rather than between them, which the runtime cannot tell: a hook
- * records a block id and reads nothing of the program's.  A hook moves
- * only if what it reads is computed before B1 or in its own block.
+ * tests from B1 on, one fires exactly when 1 <= V <= k at B1.  So B1
+ * tests (uint32) V <= k instead (V = 0 passes too: the tests below then
+ * fire none, as they would have), and lowers V by k: when it fails
+ * (nearly always), B2 .. Bk run with no test at all; when it holds, a
+ * chain of new blocks S1 .. Sk runs first, Si holding Bi's test and Hi
+ * its hook, each in its place: V is put back to B1's V - 1 (computed
+ * there from the lowered V, so that only that one lives on past B1's
+ * test: `lea -k(V), V'; cmp $k, V; jbe'; testing V - 1 < k kept V - 1
+ * as well, a fourth instruction) and the k tests run in order, then B2.
+ * The hooks run in the same order, with the same arguments, and each
+ * test sees V as it did, so every sample and every draw is the unfolded
+ * program's (tests/paths.sh compares the builds); only the program's
+ * statements in B2 .. Bk run after the run's hooks rather than between
+ * them, which the runtime cannot tell: a hook records a block id and
+ * reads nothing of the program's.  A hook moves only if what it reads
+ * is computed before B1 or in its own block.
  *
  * Where: in a pass of its own after the pass that versions loops
  * (versions.cc), which recognises the tests by their shape: a folded
@@ -216,10 +220,9 @@ fold_run (const run_test *run, unsigned k)
       chain.safe_push (s);
     }
 
-  /* B1: V - 1 < k, and V drops by k; S1 stores B1's V - 1 and tests it.  */
+  /* B1: V <= k, and V drops by k; S1 stores B1's V - 1 and tests it.  */
   tree v = gimple_assign_lhs (first.store);
   tree before = gimple_assign_lhs (first.load);
-  tree less = gimple_assign_lhs (first.dec);
   tree dropped = make_ssa_name (TREE_TYPE (before));
   gimple_stmt_iterator gsi = gsi_for_stmt (first.store);
   gsi_insert_before (&gsi,
@@ -230,15 +233,22 @@ fold_run (const run_test *run, unsigned k)
   gimple_assign_set_rhs1 (first.store, dropped);
   update_stmt (first.store);
   gcond *choose = as_a<gcond *> (last_stmt (first.bb));
-  gimple_cond_set_code (choose, LT_EXPR);
-  gimple_cond_set_rhs (choose, build_int_cst (TREE_TYPE (less), k));
+  gimple_cond_set_code (choose, LE_EXPR);
+  gimple_cond_set_lhs (choose, before);
+  gimple_cond_set_rhs (choose, build_int_cst (TREE_TYPE (before), k));
   update_stmt (choose);
+  tree again = make_ssa_name (TREE_TYPE (before));
   gsi = gsi_start_bb (chain[0]);
-  gsi_insert_after (&gsi, gimple_build_assign (unshare_expr (v), less),
+  gsi_insert_after (&gsi,
+                    gimple_build_assign (again, PLUS_EXPR, dropped,
+                                         build_int_cst (TREE_TYPE (before),
+                                                        k - 1)),
+                    GSI_NEW_STMT);
+  gsi_insert_after (&gsi, gimple_build_assign (unshare_expr (v), again),
                     GSI_NEW_STMT);
   gsi_insert_after (&gsi,
-                    gimple_build_cond (EQ_EXPR, less,
-                                       build_zero_cst (TREE_TYPE (less)),
+                    gimple_build_cond (EQ_EXPR, again,
+                                       build_zero_cst (TREE_TYPE (again)),
                                        NULL_TREE, NULL_TREE),
                     GSI_NEW_STMT);
 
