@@ -31,6 +31,19 @@
  * reads nothing of the program's.  A hook moves only if what it reads
  * is computed before B1 or in its own block.
  *
+ * A shared path check (`if (V == 1) path end', include/osp/abi.h "one
+ * countdown") may be one of the tests: it does not lower V, and fires
+ * exactly when the next hook of the run would, or the first one after
+ * it.  With h hooks in the run, a check after the last of them fires at
+ * V = h + 1, every other test at some V in [1, h]: B1 tests V <= h, or
+ * V <= h + 1 with such a last check, and lowers V by h.  A run has at
+ * least two hooks.  A hook and a check alone (a block's hook, then the
+ * path end on its way into a loop) stay apart, the hook folded (fold.cc)
+ * and the check with its cold block: as a run they were three
+ * instructions instead of four, but four cold blocks instead of one,
+ * and Lua's lvm.c, an interpreter with such a pair per opcode, compiled
+ * 25% slower; bzip2 ran more instructions.
+ *
  * Where: in a pass of its own after the pass that versions loops
  * (versions.cc), which recognises the tests by their shape: a folded
  * run's first test is no longer in that shape, and the loop around it
@@ -66,45 +79,57 @@ namespace osp {
 struct run_test
 {
   basic_block bb, hook;
-  gassign *load, *dec, *store;
+  gassign *load, *dec, *store; /* a check: no dec, no store */
   edge fire, keep;
+  bool check;
 };
 
 /* Whether BB ends in a test of countdown C whose statements are BB's last
-   four (debug statements aside): `t = V; d = t - 1; V = d; if (d == 0)'.
-   If so, T describes it.  */
+   four (debug statements aside): `t = V; d = t - 1; V = d; if (d == 0)',
+   or its last two, `t = V; if (t == 1)', a shared path check (versions.cc
+   shared_check_p).  If so, T describes it.  */
 static bool
 whole_test (basic_block bb, int c, run_test *t)
 {
   gimple *last = last_stmt (bb);
-  /* A shared path check (versions.cc shared_check_p) has no decrement,
-     and it reads V between the run's decrements: it ends a run.  */
-  if (!last || tested_countdown (last) != c || shared_check_p (last)
-      || EDGE_COUNT (bb->succs) != 2)
+  if (!last || tested_countdown (last) != c || EDGE_COUNT (bb->succs) != 2)
     return false;
   gcond *cond = as_a<gcond *> (last);
   t->bb = bb;
   t->hook = hook_block (bb);
+  t->check = shared_check_p (last);
   extract_true_false_edges_from_block (bb, &t->fire, &t->keep);
-  t->dec = as_a<gassign *> (SSA_NAME_DEF_STMT (gimple_cond_lhs (cond)));
-  t->load = as_a<gassign *> (SSA_NAME_DEF_STMT (gimple_assign_rhs1 (t->dec)));
+  t->dec = t->store = NULL;
+  gimple *def = SSA_NAME_DEF_STMT (gimple_cond_lhs (cond));
+  if (!t->check)
+    {
+      t->dec = as_a<gassign *> (def);
+      def = SSA_NAME_DEF_STMT (gimple_assign_rhs1 (t->dec));
+    }
+  t->load = dyn_cast<gassign *> (def);
+  if (!t->load || gimple_bb (t->load) != bb
+      || !gimple_assign_single_p (t->load)
+      || gimple_assign_rhs1 (t->load) != (c == SKIP ? skip_decl : countdown_decl))
+    return false;
   gimple_stmt_iterator gsi = gsi_for_stmt (t->load);
-  if (gimple_bb (t->load) != bb)
-    return false;
   gsi_next_nondebug (&gsi);
-  if (gsi_end_p (gsi) || gsi_stmt (gsi) != t->dec)
-    return false;
-  gsi_next_nondebug (&gsi);
-  t->store = gsi_end_p (gsi) ? NULL : dyn_cast<gassign *> (gsi_stmt (gsi));
-  if (!t->store || gimple_assign_lhs (t->store) != gimple_assign_rhs1 (t->load)
-      || gimple_assign_rhs1 (t->store) != gimple_assign_lhs (t->dec))
-    return false;
-  gsi_next_nondebug (&gsi);
+  if (!t->check)
+    {
+      if (gsi_end_p (gsi) || gsi_stmt (gsi) != t->dec)
+        return false;
+      gsi_next_nondebug (&gsi);
+      t->store = gsi_end_p (gsi) ? NULL : dyn_cast<gassign *> (gsi_stmt (gsi));
+      if (!t->store
+          || gimple_assign_lhs (t->store) != gimple_assign_rhs1 (t->load)
+          || gimple_assign_rhs1 (t->store) != gimple_assign_lhs (t->dec))
+        return false;
+      gsi_next_nondebug (&gsi);
+    }
   if (gsi_end_p (gsi) || gsi_stmt (gsi) != cond)
     return false;
   /* Nothing else may use the values: they move (or, in B1, change).  */
   return has_single_use (gimple_assign_lhs (t->load))
-         && num_imm_uses (gimple_assign_lhs (t->dec)) == 2;
+         && (t->check || num_imm_uses (gimple_assign_lhs (t->dec)) == 2);
 }
 
 /* Whether T's hook may run at the head of a run that starts at FIRST: it
@@ -120,18 +145,26 @@ movable_hook (const run_test &t, basic_block first)
       || EDGE_COUNT (next->preds) != 2 || h->loop_father != loop
       || next->loop_father != loop || (loop && next == loop->header))
     return false;
+  /* The join's PHIs go (fold_run): a virtual one, or one whose two
+     arguments are the same value (the path register's reset, a copy).  */
   for (gphi_iterator g = gsi_start_phis (next); !gsi_end_p (g); gsi_next (&g))
-    if (!virtual_operand_p (gimple_phi_result (g.phi ())))
+    if (!virtual_operand_p (gimple_phi_result (g.phi ()))
+        && !degenerate_phi_result (g.phi ()))
       return false;
-  tree v = gimple_assign_lhs (t.store);
+  tree v = gimple_assign_rhs1 (t.load);
   for (gimple_stmt_iterator gsi = gsi_start_bb (h); !gsi_end_p (gsi);
        gsi_next (&gsi))
     {
       gimple *stmt = gsi_stmt (gsi);
       if (is_gimple_debug (stmt))
         continue;
+      /* The call, the store of what it returns, and a check's argument
+         (the path register plus the edge's value: no memory).  */
       if (gimple_code (stmt) != GIMPLE_ASM
-          && !(gimple_assign_single_p (stmt) && gimple_assign_lhs (stmt) == v))
+          && !(gimple_assign_single_p (stmt) && gimple_assign_lhs (stmt) == v)
+          && !(is_gimple_assign (stmt)
+               && TREE_CODE (gimple_assign_lhs (stmt)) == SSA_NAME
+               && !gimple_vuse (stmt)))
         return false;
       ssa_op_iter it;
       tree use;
@@ -177,12 +210,16 @@ find_run (basic_block bb, sbitmap used, vec<run_test> *run)
       run->safe_push (t);
       bitmap_set_bit (used, t.bb->index);
       basic_block next = t.keep->dest;
-      if (!whole_test (next, c, &t) || !program_only (next, t))
+          if (!whole_test (next, c, &t) || !program_only (next, t))
         break;
     }
-  if (run->length () == start + 1)
+  unsigned hooks = 0;
+  for (unsigned i = start; i < run->length (); i++)
+    hooks += !(*run)[i].check;
+  if (hooks < 2)
     {
-      bitmap_clear_bit (used, run->pop ().bb->index);
+      while (run->length () > start)
+        bitmap_clear_bit (used, run->pop ().bb->index);
       return 0;
     }
   return run->length () - start;
@@ -198,13 +235,18 @@ fold_run (const run_test *run, unsigned k)
   class loop *loop = first.bb->loop_father;
 
   /* The joins' virtual PHIs lose their meaning; update_ssa makes new
-     ones.  movable_hook made sure they have no others.  */
+     ones.  The others (movable_hook) are copies of one value.  */
   for (unsigned i = 1; i <= k; i++)
     {
       basic_block b = i < k ? run[i].bb : after;
       for (gphi_iterator g = gsi_start_phis (b); !gsi_end_p (g);)
         {
-          mark_virtual_phi_result_for_renaming (g.phi ());
+          gphi *phi = g.phi ();
+          if (virtual_operand_p (gimple_phi_result (phi)))
+            mark_virtual_phi_result_for_renaming (phi);
+          else
+            replace_uses_by (gimple_phi_result (phi),
+                             degenerate_phi_result (phi));
           remove_phi_node (&g, true);
         }
     }
@@ -220,35 +262,50 @@ fold_run (const run_test *run, unsigned k)
       chain.safe_push (s);
     }
 
-  /* B1: V <= k, and V drops by k; S1 stores B1's V - 1 and tests it.  */
-  tree v = gimple_assign_lhs (first.store);
-  tree before = gimple_assign_lhs (first.load);
-  tree dropped = make_ssa_name (TREE_TYPE (before));
-  gimple_stmt_iterator gsi = gsi_for_stmt (first.store);
-  gsi_insert_before (&gsi,
-                     gimple_build_assign (dropped, MINUS_EXPR, before,
-                                          build_int_cst (TREE_TYPE (before),
-                                                         k)),
-                     GSI_SAME_STMT);
-  gimple_assign_set_rhs1 (first.store, dropped);
-  update_stmt (first.store);
+  /* B1: V in [1, reach], and V drops by the run's hooks; S1 puts back
+     what B1's own test left in V and tests it.  */
+  unsigned hooks = 0, reach = 0;
+  for (unsigned i = 0; i < k; i++)
+    {
+      hooks += !run[i].check;
+      reach = MAX (reach, hooks + run[i].check);
+    }
+  tree v = gimple_assign_rhs1 (first.load);
+  tree before = gimple_assign_lhs (first.load), type = TREE_TYPE (before);
+  tree dropped = make_ssa_name (type);
+  gimple_stmt_iterator gsi = gsi_for_stmt (first.check ? first.load
+                                                        : first.store);
+  gassign *drop = gimple_build_assign (dropped, MINUS_EXPR, before,
+                                       build_int_cst (type, hooks));
+  if (first.check)
+    {
+      gsi_insert_after (&gsi, drop, GSI_NEW_STMT);
+      gsi_insert_after (&gsi, gimple_build_assign (unshare_expr (v), dropped),
+                        GSI_NEW_STMT);
+    }
+  else
+    {
+      gsi_insert_before (&gsi, drop, GSI_SAME_STMT);
+      gimple_assign_set_rhs1 (first.store, dropped);
+      update_stmt (first.store);
+    }
   gcond *choose = as_a<gcond *> (last_stmt (first.bb));
   gimple_cond_set_code (choose, LE_EXPR);
   gimple_cond_set_lhs (choose, before);
-  gimple_cond_set_rhs (choose, build_int_cst (TREE_TYPE (before), k));
+  gimple_cond_set_rhs (choose, build_int_cst (type, reach));
   update_stmt (choose);
-  tree again = make_ssa_name (TREE_TYPE (before));
+  tree again = make_ssa_name (type);
   gsi = gsi_start_bb (chain[0]);
   gsi_insert_after (&gsi,
                     gimple_build_assign (again, PLUS_EXPR, dropped,
-                                         build_int_cst (TREE_TYPE (before),
-                                                        k - 1)),
+                                         build_int_cst (type, hooks
+                                                              - !first.check)),
                     GSI_NEW_STMT);
   gsi_insert_after (&gsi, gimple_build_assign (unshare_expr (v), again),
                     GSI_NEW_STMT);
   gsi_insert_after (&gsi,
                     gimple_build_cond (EQ_EXPR, again,
-                                       build_zero_cst (TREE_TYPE (again)),
+                                       build_int_cst (type, first.check),
                                        NULL_TREE, NULL_TREE),
                     GSI_NEW_STMT);
 
@@ -258,10 +315,11 @@ fold_run (const run_test *run, unsigned k)
       const run_test &t = run[i];
       gimple *moved[] = { t.load, t.dec, t.store, last_stmt (t.bb) };
       for (gimple *stmt : moved)
-        {
-          gsi = gsi_for_stmt (stmt);
-          gsi_move_to_bb_end (&gsi, chain[i]);
-        }
+        if (stmt)
+          {
+            gsi = gsi_for_stmt (stmt);
+            gsi_move_to_bb_end (&gsi, chain[i]);
+          }
       t.keep->flags &= ~(EDGE_TRUE_VALUE | EDGE_FALSE_VALUE);
       t.keep->flags |= EDGE_FALLTHRU;
       t.keep->probability = profile_probability::always ();
