@@ -17,7 +17,7 @@
 #      the same bytes to stdout; --screen=paths exports only the paths.
 #   2. pprof itself (`pprof -top`, `pprof -traces`), when it is on PATH or can be built from
 #      Debian's golang-go and golang-github-google-pprof-dev without the network (else a note):
-#      the hot function on top, the traces' path values the exported ones.
+#      the hot function on top of the exact paths, the traces' path values the exported ones.
 #   3. --folded and --folded=work: check_pprof.py compares every line (profile, frames
 #      `function (file:line)` root first, the count) with --json and the batch screens; fed to
 #      flamegraph.pl when it is installed (Debian has no package of it: a note otherwise).
@@ -112,7 +112,11 @@ pprof_tool ()
 }
 PPROF=$(pprof_tool)
 if [ -n "$PPROF" ]; then
-  "$PPROF" -top "$W/x.pb.gz" > "$W/top.txt" 2> "$W/top.err" ||
+  # The exact paths only: the sampled subpaths of this short run (a few hundred samples)
+  # include long ones whose estimates carry errors larger than themselves, and pprof adds every
+  # row's work to its leaf function, so a single sample of 512 blocks that ends in cold() once
+  # put cold() on top of the sum of all three profiles (a clean-clone CI run).
+  "$PPROF" -top -tagfocus=profile=^paths\$ "$W/x.pb.gz" > "$W/top.txt" 2> "$W/top.err" ||
     { osp_fail "pprof -top refuses the file"; osp_show "$W/top.err"; }
   # the first function row (after the "flat flat% ..." header) is work(), the hot loop
   awk '/flat%/ { getline; print $NF; exit }' "$W/top.txt" | grep -qx work ||
