@@ -210,7 +210,7 @@ find_run (basic_block bb, sbitmap used, vec<run_test> *run)
       run->safe_push (t);
       bitmap_set_bit (used, t.bb->index);
       basic_block next = t.keep->dest;
-          if (!whole_test (next, c, &t) || !program_only (next, t))
+      if (!whole_test (next, c, &t) || !program_only (next, t))
         break;
     }
   unsigned hooks = 0;

@@ -15,8 +15,8 @@
  *
  *   (a) the call in the return's own block:   x = f (...);  return x;
  *       (only copies, debug statements and prediction hints between
- *       them): the path end
- *       goes before the call (the block's hook is at its start anyway);
+ *       them): the path end goes before the call (the block's hook is at
+ *       its start anyway);
  *
  *   (b) the call ending a block whose way to the return is a RETURN TREE:
  *       blocks that hold nothing but PHIs, copies (and constants), labels,
