@@ -380,6 +380,13 @@ extern tree register_decl;      /* __osp_register_module */
 extern tree release_decl;       /* __osp_release_module */
 extern tree record_type;        /* struct osp_fn_record */
 
+/* The variable of countdown V (SKIP: __osp_skip, else the path countdown). */
+static inline tree
+countdown_var (int v)
+{
+  return v == SKIP ? skip_decl : countdown_decl;
+}
+
 } // namespace osp
 
 #endif /* OSP_PLUGIN_H */

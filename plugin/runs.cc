@@ -109,7 +109,7 @@ whole_test (basic_block bb, int c, run_test *t)
   t->load = dyn_cast<gassign *> (def);
   if (!t->load || gimple_bb (t->load) != bb
       || !gimple_assign_single_p (t->load)
-      || gimple_assign_rhs1 (t->load) != (c == SKIP ? skip_decl : countdown_decl))
+      || gimple_assign_rhs1 (t->load) != countdown_var (c))
     return false;
   gimple_stmt_iterator gsi = gsi_for_stmt (t->load);
   gsi_next_nondebug (&gsi);

@@ -112,11 +112,9 @@ inert_p (gimple *stmt)
   if (gimple_code (stmt) == GIMPLE_PREDICT || gimple_code (stmt) == GIMPLE_LABEL
       || copy_p (stmt))
     return true;
-  if (!gimple_assign_single_p (stmt)
-      || TREE_CODE (gimple_assign_lhs (stmt)) != SSA_NAME)
-    return false;
-  tree rhs = gimple_assign_rhs1 (stmt);
-  return TREE_CODE (rhs) == SSA_NAME || is_gimple_min_invariant (rhs);
+  return gimple_assign_single_p (stmt)
+         && TREE_CODE (gimple_assign_lhs (stmt)) == SSA_NAME
+         && is_gimple_min_invariant (gimple_assign_rhs1 (stmt));
 }
 
 /* The last statement of BB before its trailing inert (inert_p) and debug

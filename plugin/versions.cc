@@ -467,8 +467,8 @@ latch_bound (class loop *loop)
 static tree
 countdown_left (int v)
 {
-  tree var = v == SKIP ? skip_decl : countdown_decl;
-  return fold_build2 (MINUS_EXPR, uint32_type_node, unshare_expr (var),
+  return fold_build2 (MINUS_EXPR, uint32_type_node,
+                      unshare_expr (countdown_var (v)),
                       build_one_cst (uint32_type_node));
 }
 
